@@ -1,0 +1,44 @@
+package procs
+
+// ParamMode is IN, OUT or INOUT.
+type ParamMode int
+
+const (
+	ModeIn ParamMode = iota
+	ModeOut
+	ModeInOut
+)
+
+func (m ParamMode) String() string {
+	switch m {
+	case ModeOut:
+		return "OUT"
+	case ModeInOut:
+		return "INOUT"
+	}
+	return "IN"
+}
+
+// Param is one declared parameter.
+type Param struct {
+	Mode ParamMode
+	Name string
+	// Type is the SQL type as written, upper-cased: "INT", "DECIMAL(12,2)",
+	// "VARCHAR(20)".
+	Type string
+}
+
+// Definition is a stored procedure as the user wrote it. It is what the
+// catalog logs and snapshots (as JSON), so its fields are exported and
+// plain.
+type Definition struct {
+	Name     string // as written; procedure names compare case-insensitively
+	Params   []Param
+	Language string // "LUA" or "JAVASCRIPT"
+	Body     string // the text between the $tag$ delimiters
+	// Delimiter is the dollar-quote tag used ("$$", "$js$"), kept so SHOW
+	// CREATE PROCEDURE prints what was written.
+	Delimiter string
+	Created   string // "2006-01-02 15:04:05"
+	Modified  string
+}

@@ -1,0 +1,194 @@
+package sqlerr
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error is a MySQL-style error: number, SQLSTATE and message.
+type Error struct {
+	Code    uint16
+	State   string
+	Message string
+	cause   error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("ERROR %d (%s): %s", e.Code, e.State, e.Message)
+}
+
+// Unwrap returns the inner error the Error was made from, if any.
+func (e *Error) Unwrap() error { return e.cause }
+
+// New builds an Error whose SQLSTATE is the one MySQL uses for code.
+func New(code uint16, format string, args ...any) *Error {
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	return &Error{Code: code, State: StateOf(code), Message: msg}
+}
+
+// Wrap is New with cause kept for errors.Is.
+func Wrap(cause error, code uint16, format string, args ...any) *Error {
+	e := New(code, format, args...)
+	e.cause = cause
+	return e
+}
+
+// As returns err as an *Error if it is or wraps one.
+func As(err error) (*Error, bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e, true
+	}
+	return nil, false
+}
+
+// MySQL error numbers plrun returns.
+const (
+	ErUnknown              uint16 = 1105
+	ErDBCreateExists       uint16 = 1007
+	ErDBDropExists         uint16 = 1008
+	ErNoDB                 uint16 = 1046
+	ErBadNull              uint16 = 1048
+	ErBadDB                uint16 = 1049
+	ErTableExists          uint16 = 1050
+	ErBadTable             uint16 = 1051
+	ErBadField             uint16 = 1054
+	ErDupFieldName         uint16 = 1060
+	ErDupKeyName           uint16 = 1061
+	ErDupEntry             uint16 = 1062
+	ErParse                uint16 = 1064
+	ErEmptyQuery           uint16 = 1065
+	ErNonUniqTable         uint16 = 1066
+	ErInvalidDefault       uint16 = 1067
+	ErMultiplePriKey       uint16 = 1068
+	ErTooLongKey           uint16 = 1071
+	ErKeyColumnDoesNotExit uint16 = 1072
+	ErWrongAutoKey         uint16 = 1075
+	ErWrongFieldSpec       uint16 = 1063
+	ErNoSuchThread         uint16 = 1094
+	ErWrongValueCount      uint16 = 1136
+	ErAccessDenied         uint16 = 1045
+	ErNoSuchTable          uint16 = 1146
+	ErSyntax               uint16 = 1149
+	ErTooManyConnections   uint16 = 1040
+	ErLockWaitTimeout      uint16 = 1205
+	ErLockDeadlock         uint16 = 1213
+	ErUnknownSystemVar     uint16 = 1193
+	ErWrongValueForVar     uint16 = 1231
+	ErWrongTypeForVar      uint16 = 1232
+	ErGlobalVariable       uint16 = 1229
+	ErLocalVariable        uint16 = 1228
+	ErQueryInterrupted     uint16 = 1317
+	ErSPAlreadyExists      uint16 = 1304
+	ErSPDoesNotExist       uint16 = 1305
+	ErSPWrongNoOfArgs      uint16 = 1318
+	ErSPNotVarArg          uint16 = 1414
+	ErSPDoesNotExistSave   uint16 = 1305
+	ErSavepointNotExist    uint16 = 1305
+	ErSignalException      uint16 = 1644
+	ErDataTooLong          uint16 = 1406
+	ErWarnDataOutOfRange   uint16 = 1264
+	ErTruncatedWrongValue  uint16 = 1292
+	ErDataOutOfRange       uint16 = 1690
+	ErDivisionByZero       uint16 = 1365
+	ErWrongArguments       uint16 = 1210
+	ErWrongValueCountOnRow uint16 = 1136
+	ErNotSupportedYet      uint16 = 1235
+	ErUnknownStmtHandler   uint16 = 1243
+	ErWrongArgCount        uint16 = 1582
+	ErInvalidUseOfGroup    uint16 = 1111
+	ErWrongGroupField      uint16 = 1056
+	ErFieldSpecifiedTwice  uint16 = 1110
+	ErMixOfGroupFunc       uint16 = 1140
+	ErTruncatedWrongField  uint16 = 1366
+	ErUnknownTable         uint16 = 1109
+	ErNonUpdatableTable    uint16 = 1288
+	ErOutcomeUnknown       uint16 = 1180 // ER_ERROR_DURING_COMMIT: the log failed; the outcome is unknown
+	ErQueryTimeout         uint16 = 3024 // ER_QUERY_TIMEOUT (max_execution_time)
+	ErServerShutdown       uint16 = 1053
+	ErCantDoThisInTxn      uint16 = 1179
+	ErDBError              uint16 = 1030
+	ErTooBigPrecision      uint16 = 1426
+	ErTooBigScale          uint16 = 1425
+	ErMBiggerThanD         uint16 = 1427
+	ErReadOnlyVariable     uint16 = 1238
+)
+
+var states = map[uint16]string{
+	ErDBCreateExists:       "HY000",
+	ErDBDropExists:         "HY000",
+	ErNoDB:                 "3D000",
+	ErBadNull:              "23000",
+	ErBadDB:                "42000",
+	ErTableExists:          "42S01",
+	ErBadTable:             "42S02",
+	ErBadField:             "42S22",
+	ErDupFieldName:         "42S21",
+	ErDupKeyName:           "42000",
+	ErDupEntry:             "23000",
+	ErParse:                "42000",
+	ErEmptyQuery:           "42000",
+	ErNonUniqTable:         "42000",
+	ErInvalidDefault:       "42000",
+	ErMultiplePriKey:       "42000",
+	ErTooLongKey:           "42000",
+	ErKeyColumnDoesNotExit: "42000",
+	ErWrongAutoKey:         "42000",
+	ErWrongFieldSpec:       "42000",
+	ErWrongValueCount:      "21S01",
+	ErAccessDenied:         "28000",
+	ErNoSuchTable:          "42S02",
+	ErSyntax:               "42000",
+	ErTooManyConnections:   "08004",
+	ErLockWaitTimeout:      "HY000",
+	ErLockDeadlock:         "40001",
+	ErUnknownSystemVar:     "HY000",
+	ErWrongValueForVar:     "42000",
+	ErWrongTypeForVar:      "42000",
+	ErGlobalVariable:       "HY000",
+	ErLocalVariable:        "HY000",
+	ErQueryInterrupted:     "70100",
+	ErSPAlreadyExists:      "42000",
+	ErSPDoesNotExist:       "42000",
+	ErSPWrongNoOfArgs:      "42000",
+	ErSPNotVarArg:          "42000",
+	ErSignalException:      "45000",
+	ErDataTooLong:          "22001",
+	ErWarnDataOutOfRange:   "22003",
+	ErTruncatedWrongValue:  "22007",
+	ErDataOutOfRange:       "22003",
+	ErDivisionByZero:       "22012",
+	ErWrongArguments:       "HY000",
+	ErNotSupportedYet:      "42000",
+	ErUnknownStmtHandler:   "HY000",
+	ErWrongArgCount:        "42000",
+	ErInvalidUseOfGroup:    "HY000",
+	ErWrongGroupField:      "42000",
+	ErFieldSpecifiedTwice:  "42000",
+	ErMixOfGroupFunc:       "42000",
+	ErTruncatedWrongField:  "HY000",
+	ErUnknownTable:         "42S02",
+	ErNonUpdatableTable:    "HY000",
+	ErOutcomeUnknown:       "HY000",
+	ErQueryTimeout:         "HY000",
+	ErServerShutdown:       "08S01",
+	ErCantDoThisInTxn:      "25000",
+	ErDBError:              "HY000",
+	ErTooBigPrecision:      "42000",
+	ErTooBigScale:          "42000",
+	ErMBiggerThanD:         "42000",
+	ErReadOnlyVariable:     "HY000",
+	ErNoSuchThread:         "HY000",
+	ErUnknown:              "HY000",
+}
+
+// StateOf returns the SQLSTATE MySQL sends with code ("HY000" if unknown).
+func StateOf(code uint16) string {
+	if s, ok := states[code]; ok {
+		return s
+	}
+	return "HY000"
+}
