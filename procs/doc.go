@@ -1,0 +1,21 @@
+// Package procs holds plrun's stored-procedure layer that is independent of
+// any one scripting language: the Definition and its SQL/file syntax, the
+// Catalog that compiles and looks procedures up on the CALL path, argument
+// conversion to declared parameter types, and the Host/Runtime/Program
+// contracts the language runtimes (runtime/lua, runtime/js) implement.
+//
+// Flow of a procedure:
+//
+//	CREATE PROCEDURE ... AS $$ body $$  --ParseCreate-->  *Definition
+//	dir/*.lua, dir/*.js                 --LoadDir------->  []*Definition
+//	*Definition --Catalog.Create--> Runtime.Compile --> Program (kept in the catalog)
+//	CALL p(args) --Catalog.Call--> convert args to param types --> Program.Call(ctx, host, args)
+//	                                                         <-- outs converted to param types
+//
+// Catalog lookups take a read lock only; Create/Drop/Restore compile outside
+// the lock and then swap the entry in, so CALLs never wait for a compile.
+//
+// Procedures are keyed by lower(db)+"."+lower(name). Definition carries no
+// database, so Create and Restore use DefaultDB ("test") and CreateIn /
+// RestoreIn / ListIn take an explicit database.
+package procs
