@@ -1,0 +1,78 @@
+package lockmgr
+
+import (
+	"fmt"
+	"sync"
+)
+
+// waitsForGraph is the global waits-for graph used for deadlock detection.
+// Each waiting txn has one out-edge: to the key it waits on, whose
+// waitHolder is the txn holding it. Every change is made while also holding
+// the shard mutex of the key concerned (lock order: shard, then graph), so the
+// graph always agrees with the lock table and one walk under graph.mu sees a
+// consistent picture across shards.
+type waitsForGraph struct {
+	mu struct {
+		sync.Mutex
+		waitingOn map[TxnID]*lockState
+	}
+}
+
+// enqueueLocked records that txn waits on ls, unless that would close a cycle,
+// in which case it records nothing and returns false. The caller holds the
+// shard mutex of ls, and ls is held by another txn.
+func (g *waitsForGraph) enqueueLocked(txn TxnID, ls *lockState) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closesCycleLocked(txn, ls.holder) {
+		return false
+	}
+	if prev, ok := g.mu.waitingOn[txn]; ok {
+		panic(fmt.Sprintf("lockmgr: txn %d waits on two keys (already on one held by txn %d)", txn, prev.waitHolder))
+	}
+	g.mu.waitingOn[txn] = ls
+	ls.waitHolder = ls.holder
+	return true
+}
+
+// closesCycleLocked walks from holder along the (functional) waits-for graph.
+// Every cycle is refused when its last edge is added, so the walk either ends
+// at a txn that waits on nothing or reaches requester.
+func (g *waitsForGraph) closesCycleLocked(requester, holder TxnID) bool {
+	for steps := 0; ; steps++ {
+		if holder == requester {
+			return true
+		}
+		ls, waiting := g.mu.waitingOn[holder]
+		if !waiting {
+			return false
+		}
+		if steps > len(g.mu.waitingOn) {
+			panic(fmt.Sprintf("lockmgr: waits-for graph has a cycle not through txn %d", requester))
+		}
+		holder = ls.waitHolder
+	}
+}
+
+// grantLocked records that txn, a waiter on ls, now holds it.
+func (g *waitsForGraph) grantLocked(txn TxnID, ls *lockState) {
+	g.mu.Lock()
+	delete(g.mu.waitingOn, txn)
+	ls.waitHolder = txn
+	g.mu.Unlock()
+}
+
+// leaveLocked records that txn stopped waiting on ls without the lock.
+func (g *waitsForGraph) leaveLocked(txn TxnID, _ *lockState) {
+	g.mu.Lock()
+	delete(g.mu.waitingOn, txn)
+	g.mu.Unlock()
+}
+
+// isWaiting reports whether txn is queued on some key.
+func (g *waitsForGraph) isWaiting(txn TxnID) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, ok := g.mu.waitingOn[txn]
+	return ok
+}
