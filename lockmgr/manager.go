@@ -68,7 +68,7 @@ type Manager struct {
 	txns   txnTable
 	stats  struct {
 		lockWaits, deadlocks, lockWaitTimeouts, earlyReleases, dependentLimitWaits atomic.Uint64
-		currentWaiters                                                        atomic.Int64
+		currentWaiters                                                             atomic.Int64
 	}
 }
 
