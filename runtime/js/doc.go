@@ -1,0 +1,62 @@
+// Package js runs plrun stored procedures written in JavaScript
+// (github.com/dop251/goja, ECMAScript 5.1+ with most of ES6).
+//
+// A body is compiled once, in Compile, to a *goja.Program shared by all
+// calls; each Call borrows a *goja.Runtime from the Runtime's pool (one VM
+// per goroutine at a time) and gives it back afterwards.
+//
+// # Parameters
+//
+// The body is wrapped, on its own first line, as
+//
+//	(function(session, a, b) {(function() { BODY
+//	})(); return [a, b]; })
+//
+// so parameters are variables named as declared, `return` ends the
+// procedure early, script line numbers are body line numbers, and OUT and
+// INOUT values are read back from the same names after the body returns:
+// assign `b = a * 2`, do not declare `let b`. Bodies run in strict mode, so
+// an undeclared assignment is an error instead of a global that would leak
+// into the next call on the pooled VM.
+//
+// # session
+//
+// `session` has the same methods as in the Lua runtime (after MySQL 9's
+// JavaScript stored-program API):
+//
+//	session.runSql(sql [, [params]])  -> SqlResult
+//	session.sql(sql).bind(v, ...).execute()         // bind also takes one array
+//	session.prepare(sql) -> statement; bind/execute as often as wanted
+//	session.startTransaction(), session.commit([{wait: 'complete'}]),
+//	session.rollback(), session.setSavepoint(name), session.rollbackTo(name),
+//	session.releaseSavepoint(name)
+//
+// execute clears the bound values. SqlResult: fetchOne() (next row or null),
+// fetchAll(), getAffectedItemsCount(), getAutoIncrementValue(),
+// getColumnNames(), getWarningsCount(). A row is an object readable as
+// row.name and row[0]; SQL NULL is null.
+//
+// # Numbers
+//
+// Integers of magnitude up to 2^53 are numbers; larger ones (and such
+// counts) are BigInt. DECIMAL values are exact strings. A BigInt passed to
+// SQL is sent as int64/uint64 (or a decimal string if it fits neither).
+//
+// # Errors
+//
+// A failing SQL call throws an Error whose code, sqlState and message are
+// the SQL error's; try/catch sees them. Throwing any object with a numeric
+// code, a 5-character sqlState and a message raises that SQL error (like
+// SIGNAL). If uncaught, Call returns an *sqlerr.Error with the same code and
+// SQLSTATE and a message naming the procedure and line. Any other uncaught
+// exception is 1644 (45000) "name line N: message".
+//
+// # Sandbox and cancellation
+//
+// goja has no require, module loader, file system, network or process
+// object; none is added (no console either). Cancelling Call's ctx
+// interrupts the VM (context.AfterFunc -> Runtime.Interrupt), which no
+// try/catch can swallow; the returned error wraps ctx.Err(). The interrupt
+// flag is cleared before the VM goes back to the pool. Panics are recovered
+// into errors and the VM is discarded.
+package js

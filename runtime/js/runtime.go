@@ -1,0 +1,220 @@
+package js
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sqlerr"
+)
+
+// Options configure a Runtime.
+type Options struct {
+	// PoolSize is how many idle VMs the Runtime keeps for reuse; 0 means
+	// 2*GOMAXPROCS. It bounds memory, not concurrency.
+	PoolSize int
+}
+
+// Runtime compiles JavaScript procedure bodies; it implements procs.Runtime.
+type Runtime struct {
+	pool chan *vm
+}
+
+// New returns a JavaScript runtime.
+func New(opts Options) procs.Runtime {
+	n := opts.PoolSize
+	if n <= 0 {
+		n = 2 * runtime.GOMAXPROCS(0)
+	}
+	return &Runtime{pool: make(chan *vm, n)}
+}
+
+// Language is "JAVASCRIPT".
+func (rt *Runtime) Language() string { return procs.LanguageJavaScript }
+
+func (rt *Runtime) get() *vm {
+	select {
+	case v := <-rt.pool:
+		return v
+	default:
+		return newVM()
+	}
+}
+
+func (rt *Runtime) put(v *vm) {
+	select {
+	case rt.pool <- v:
+	default:
+	}
+}
+
+var jsIdent = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+
+// Compile wraps and compiles def.Body once.
+func (rt *Runtime) Compile(def *procs.Definition) (procs.Program, error) {
+	names := make([]string, len(def.Params))
+	for i, prm := range def.Params {
+		if !jsIdent.MatchString(prm.Name) || prm.Name == "session" {
+			return nil, procs.SyntaxErrorAt(def.Name, 0, "parameter name '"+prm.Name+"' is not usable as a JavaScript variable")
+		}
+		names[i] = prm.Name
+	}
+	list := strings.Join(names, ", ")
+	// Everything before BODY is on its first line, so line numbers match.
+	src := "(function(session" + prefixComma(list) + ") {(function() {" + def.Body +
+		"\n})(); return [" + list + "]; })"
+	ast, err := parser.ParseFile(nil, def.Name, src, 0)
+	if err != nil {
+		var list parser.ErrorList
+		if errors.As(err, &list) && len(list) > 0 {
+			return nil, procs.SyntaxErrorAt(def.Name, list[0].Position.Line, list[0].Message)
+		}
+		return nil, procs.SyntaxErrorAt(def.Name, 0, err.Error())
+	}
+	prog, err := goja.CompileAST(ast, true)
+	if err != nil {
+		var se *goja.CompilerSyntaxError
+		if errors.As(err, &se) && se.File != nil {
+			return nil, procs.SyntaxErrorAt(def.Name, se.File.Position(se.Offset).Line, se.Message)
+		}
+		return nil, procs.SyntaxErrorAt(def.Name, 0, err.Error())
+	}
+	return &program{rt: rt, name: def.Name, params: append([]procs.Param(nil), def.Params...), prog: prog}, nil
+}
+
+func prefixComma(s string) string {
+	if s == "" {
+		return ""
+	}
+	return ", " + s
+}
+
+// program is a compiled body; prog is immutable and shared by all VMs.
+type program struct {
+	rt     *Runtime
+	name   string
+	params []procs.Param
+	prog   *goja.Program
+}
+
+// Call runs the body on a pooled VM.
+func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs []any, err error) {
+	if len(args) != len(p.params) {
+		return nil, sqlerr.New(sqlerr.ErSPWrongNoOfArgs,
+			"Incorrect number of arguments for PROCEDURE %s; expected %d, got %d", p.name, len(p.params), len(args))
+	}
+	v := p.rt.get()
+	reuse := false
+	defer func() {
+		v.host, v.ctx = nil, nil
+		if r := recover(); r != nil {
+			outs, err, reuse = nil, procs.InternalErrorAt(p.name, r), false
+		}
+		if reuse {
+			p.rt.put(v)
+		}
+	}()
+	v.host, v.ctx = host, ctx
+
+	var ret goja.Value
+	var runErr error
+	if ctx.Done() == nil {
+		ret, runErr = p.run(v, args)
+	} else {
+		interrupted := make(chan struct{})
+		stop := context.AfterFunc(ctx, func() {
+			v.r.Interrupt(ctx.Err())
+			close(interrupted)
+		})
+		ret, runErr = p.run(v, args)
+		if !stop() {
+			// The interrupt has started: wait for it, so that it cannot
+			// land after ClearInterrupt and hit the VM's next user.
+			<-interrupted
+		}
+	}
+	v.r.ClearInterrupt()
+	reuse = true
+	if runErr != nil {
+		return nil, p.mapError(ctx, runErr)
+	}
+	return p.outs(v, ret)
+}
+
+func (p *program) run(v *vm, args []any) (goja.Value, error) {
+	fnVal, err := v.r.RunProgram(p.prog)
+	if err != nil {
+		return nil, err
+	}
+	fn, ok := goja.AssertFunction(fnVal)
+	if !ok {
+		return nil, procs.InternalErrorAt(p.name, "wrapper is not a function")
+	}
+	callArgs := make([]goja.Value, 1+len(args))
+	callArgs[0] = v.session
+	for i, a := range args {
+		callArgs[i+1] = v.toJS(a)
+	}
+	return fn(goja.Undefined(), callArgs...)
+}
+
+func (p *program) outs(v *vm, ret goja.Value) ([]any, error) {
+	outs := make([]any, len(p.params))
+	arr := ret.ToObject(v.r)
+	for i, prm := range p.params {
+		if prm.Mode == procs.ModeIn {
+			continue
+		}
+		val, ok := fromJS(arr.Get(strconv.Itoa(i)))
+		if !ok {
+			return nil, procs.ScriptErrorAt(p.name, 0, "OUT parameter "+prm.Name+" holds an object, not a SQL value")
+		}
+		outs[i] = val
+	}
+	return outs, nil
+}
+
+// mapError turns what the VM returned into the error Call reports.
+func (p *program) mapError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return procs.InterruptedAt(p.name, 0, ctx.Err())
+	}
+	if e, ok := sqlerr.As(err); ok {
+		return e
+	}
+	var ex *goja.Exception
+	if !errors.As(err, &ex) {
+		return procs.ScriptErrorAt(p.name, 0, err.Error())
+	}
+	line := p.lineOf(ex)
+	val := ex.Value()
+	if obj, ok := val.(*goja.Object); ok {
+		if se, ok := sqlErrorFromObject(obj); ok {
+			return procs.SQLErrorAt(p.name, line, se)
+		}
+	}
+	msg := "exception"
+	if val != nil {
+		msg = val.String()
+	}
+	return procs.ScriptErrorAt(p.name, line, msg)
+}
+
+// lineOf is the body line of the innermost script frame of ex.
+func (p *program) lineOf(ex *goja.Exception) int {
+	for _, f := range ex.Stack() {
+		if f.SrcName() == p.name {
+			if pos := f.Position(); pos.Line > 0 {
+				return pos.Line
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,152 @@
+package js
+
+import (
+	"context"
+	"math/big"
+	"strconv"
+
+	"github.com/dop251/goja"
+
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sqlerr"
+)
+
+// vm is one pooled goja Runtime with the session object already built.
+// host and ctx are set for the duration of one Call.
+type vm struct {
+	r         *goja.Runtime
+	session   *goja.Object
+	errorCtor goja.Value
+
+	host procs.Host
+	ctx  context.Context
+}
+
+// maxCallStack bounds recursion so a runaway script gets a RangeError.
+const maxCallStack = 4096
+
+func newVM() *vm {
+	r := goja.New()
+	r.SetMaxCallStackSize(maxCallStack)
+	v := &vm{r: r, errorCtor: r.Get("Error")}
+	v.session = r.NewObject()
+	s := v.session
+	must(s.Set("runSql", v.runSQL))
+	must(s.Set("sql", v.newStatement))
+	must(s.Set("prepare", v.newStatement))
+	must(s.Set("startTransaction", v.txnCall(func() error { return v.host.StartTransaction(v.ctx) })))
+	must(s.Set("commit", v.commit))
+	must(s.Set("rollback", v.txnCall(func() error { return v.host.Rollback(v.ctx) })))
+	must(s.Set("setSavepoint", v.savepointCall(procs.Host.Savepoint)))
+	must(s.Set("rollbackTo", v.savepointCall(procs.Host.RollbackToSavepoint)))
+	must(s.Set("releaseSavepoint", v.savepointCall(procs.Host.ReleaseSavepoint)))
+	return v
+}
+
+// must panics on errors that only a broken invariant can cause (setting a
+// property of a fresh plain object).
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// throw raises err in the script as an Error with code, sqlState, message.
+func (v *vm) throw(err error) {
+	e, ok := sqlerr.As(err)
+	if !ok {
+		e = sqlerr.Wrap(err, sqlerr.ErUnknown, "%s", err.Error())
+	}
+	obj, cerr := v.r.New(v.errorCtor, v.r.ToValue(e.Message))
+	if cerr != nil {
+		panic(v.r.ToValue(e.Message))
+	}
+	must(obj.Set("code", int64(e.Code)))
+	must(obj.Set("sqlState", e.State))
+	panic(obj)
+}
+
+// sqlErrorFromObject reads {code, sqlState, message} of a thrown object.
+func sqlErrorFromObject(obj *goja.Object) (*sqlerr.Error, bool) {
+	code, state, msg := obj.Get("code"), obj.Get("sqlState"), obj.Get("message")
+	if code == nil || state == nil || msg == nil {
+		return nil, false
+	}
+	n, ok := code.Export().(int64)
+	s, ok2 := state.Export().(string)
+	m, ok3 := msg.Export().(string)
+	if !ok || !ok2 || !ok3 || n < 1 || n > 65535 || len(s) != 5 {
+		return nil, false
+	}
+	return &sqlerr.Error{Code: uint16(n), State: s, Message: m}, true
+}
+
+const maxExact = 1 << 53
+
+// toJS converts a Host value to JavaScript: integers beyond 2^53 are BigInt.
+func (v *vm) toJS(val any) goja.Value {
+	switch x := val.(type) {
+	case nil:
+		return goja.Null()
+	case int64:
+		if x < -maxExact || x > maxExact {
+			return v.r.ToValue(big.NewInt(x))
+		}
+		return v.r.ToValue(x)
+	case uint64:
+		if x > maxExact {
+			return v.r.ToValue(new(big.Int).SetUint64(x))
+		}
+		return v.r.ToValue(int64(x))
+	case []byte:
+		return v.r.ToValue(string(x))
+	}
+	return v.r.ToValue(val)
+}
+
+// fromJS converts a script value to a Host value; ok is false for objects.
+func fromJS(val goja.Value) (any, bool) {
+	if val == nil || goja.IsUndefined(val) || goja.IsNull(val) {
+		return nil, true
+	}
+	switch x := val.Export().(type) {
+	case int64, float64, string, bool:
+		return x, true
+	case *big.Int:
+		if x.IsInt64() {
+			return x.Int64(), true
+		}
+		if x.IsUint64() {
+			return x.Uint64(), true
+		}
+		return x.String(), true
+	}
+	return nil, false
+}
+
+// sqlArgs reads placeholder values: one array argument, or the arguments.
+func (v *vm) sqlArgs(args []goja.Value) []any {
+	if len(args) == 1 {
+		if obj, ok := args[0].(*goja.Object); ok && obj.ClassName() == "Array" {
+			n := int(obj.Get("length").ToInteger())
+			out := make([]any, n)
+			for i := 0; i < n; i++ {
+				out[i] = v.sqlValue(obj.Get(strconv.Itoa(i)), i+1)
+			}
+			return out
+		}
+	}
+	out := make([]any, len(args))
+	for i, a := range args {
+		out[i] = v.sqlValue(a, i+1)
+	}
+	return out
+}
+
+func (v *vm) sqlValue(val goja.Value, n int) any {
+	x, ok := fromJS(val)
+	if !ok {
+		panic(v.r.NewTypeError("parameter %d: an object cannot be bound to a SQL placeholder", n))
+	}
+	return x
+}

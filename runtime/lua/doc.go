@@ -1,0 +1,71 @@
+// Package lua runs plrun stored procedures written in Lua 5.1
+// (github.com/yuin/gopher-lua).
+//
+// A body is parsed and compiled once, in Compile, to a *lua.FunctionProto
+// that all calls share; each Call borrows an LState from the Runtime's pool
+// (one VM per goroutine at a time), runs the proto in a fresh global
+// environment and gives the LState back.
+//
+// # Parameters
+//
+// Parameters are globals named as declared. Each call gets a fresh
+// environment table whose __index is the VM's shared globals, so globals a
+// script assigns do not leak into the next call. After the body returns
+// (or runs off its end) the OUT and INOUT values are read back from the same
+// globals: assign `b = a * 2`, do not declare `local b`.
+//
+// # session
+//
+// The global `session` has the same methods as the JavaScript runtime:
+//
+//	session:runSql(sql [, {params}])  -> SqlResult
+//	session:sql(sql):bind(v, ...):execute()        -- bind also takes one array table
+//	session:prepare(sql)  -> statement; bind/execute as often as wanted
+//	session:startTransaction(), session:commit([{wait = 'complete'}]),
+//	session:rollback(), session:setSavepoint(name), session:rollbackTo(name),
+//	session:releaseSavepoint(name)
+//	session.NULL                                    -- SQL NULL inside a params array
+//
+// Both session:method(...) and session.method(...) work (session is one
+// object, so the Go side recognises and drops a leading self). Statements
+// and results are objects of their own: call their methods with a colon
+// (stmt:bind(1):execute(), res:fetchOne()).
+//
+// Bound values of a statement are cleared by execute, so
+// stmt:bind(1):execute(); stmt:bind(2):execute() runs twice with one value.
+//
+// SqlResult: fetchOne() (next row or nil), fetchAll() (array of rows),
+// getAffectedItemsCount(), getAutoIncrementValue(), getColumnNames(),
+// getWarningsCount(). A row is a table with 1-based integer keys and column
+// name keys; SQL NULL is nil.
+//
+// # Numbers
+//
+// Lua numbers are float64 (gopher-lua LNumber). Integer values from SQL
+// whose magnitude is at most 2^53 arrive as numbers; larger ones (BIGINT,
+// BIGINT UNSIGNED) arrive as decimal strings, so they are never silently
+// rounded; pass them back to SQL as strings. DECIMAL values are exact
+// strings ("12.50"). A Lua number that is integral and fits int64 is sent to
+// SQL as int64, any other number as float64.
+//
+// # Errors
+//
+// A failing SQL call raises a catchable error value (userdata) with fields
+// code, sqlState, message and line, whose tostring is
+// "ERROR 1062 (23000): Duplicate entry ...". pcall returns it. error{code=,
+// sqlState=, message=} (a table with those fields) raises an SQL error of the
+// script's choosing, like SIGNAL. If uncaught, Call returns an *sqlerr.Error
+// with the same code and SQLSTATE and a message naming the procedure and
+// line ("transfer line 7: Duplicate entry '1' for key 'PRIMARY'"). Any other
+// uncaught error is 1644 (45000) "name line N: message".
+//
+// # Sandbox and cancellation
+//
+// Only the base (minus dofile, loadfile, load, loadstring, require, module,
+// print), string, table and math libraries are opened. os, io, package and
+// debug are stand-ins whose every field raises "... is not available in
+// procedures". Call sets the LState's context to ctx (gopher-lua checks it
+// at every instruction), so cancelling ctx stops even a tight loop; the
+// returned error wraps ctx.Err(). Panics inside the VM are recovered into
+// errors and the LState is discarded.
+package lua

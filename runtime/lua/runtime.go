@@ -1,0 +1,224 @@
+package lua
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"runtime"
+	"strings"
+
+	glua "github.com/yuin/gopher-lua"
+	"github.com/yuin/gopher-lua/parse"
+
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sqlerr"
+)
+
+// Options configure a Runtime.
+type Options struct {
+	// PoolSize is how many idle LStates the Runtime keeps for reuse;
+	// 0 means 2*GOMAXPROCS. Calls beyond it create VMs that are dropped
+	// afterwards, so it bounds memory, not concurrency.
+	PoolSize int
+}
+
+// Runtime compiles Lua procedure bodies; it implements procs.Runtime.
+type Runtime struct {
+	pool chan *vm
+}
+
+// New returns a Lua runtime.
+func New(opts Options) procs.Runtime {
+	n := opts.PoolSize
+	if n <= 0 {
+		n = 2 * runtime.GOMAXPROCS(0)
+	}
+	return &Runtime{pool: make(chan *vm, n)}
+}
+
+// Language is "LUA".
+func (rt *Runtime) Language() string { return procs.LanguageLua }
+
+func (rt *Runtime) get() *vm {
+	select {
+	case v := <-rt.pool:
+		return v
+	default:
+		return newVM()
+	}
+}
+
+func (rt *Runtime) put(v *vm) {
+	select {
+	case rt.pool <- v:
+	default:
+		v.L.Close()
+	}
+}
+
+var luaIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+var luaKeywords = map[string]bool{
+	"and": true, "break": true, "do": true, "else": true, "elseif": true, "end": true,
+	"false": true, "for": true, "function": true, "if": true, "in": true, "local": true,
+	"nil": true, "not": true, "or": true, "repeat": true, "return": true, "then": true,
+	"true": true, "until": true, "while": true, "goto": true,
+}
+
+// Compile parses and compiles def.Body once.
+func (rt *Runtime) Compile(def *procs.Definition) (procs.Program, error) {
+	for _, prm := range def.Params {
+		if !luaIdent.MatchString(prm.Name) || luaKeywords[prm.Name] || prm.Name == "session" {
+			return nil, procs.SyntaxErrorAt(def.Name, 0, "parameter name '"+prm.Name+"' is not usable as a Lua global")
+		}
+	}
+	chunk, err := parse.Parse(strings.NewReader(def.Body), def.Name)
+	if err != nil {
+		var pe *parse.Error
+		if errors.As(err, &pe) {
+			return nil, procs.SyntaxErrorAt(def.Name, pe.Pos.Line, pe.Message+" near '"+pe.Token+"'")
+		}
+		return nil, procs.SyntaxErrorAt(def.Name, 0, err.Error())
+	}
+	proto, err := glua.Compile(chunk, def.Name)
+	if err != nil {
+		var ce *glua.CompileError
+		if errors.As(err, &ce) {
+			return nil, procs.SyntaxErrorAt(def.Name, ce.Line, ce.Message)
+		}
+		return nil, procs.SyntaxErrorAt(def.Name, 0, err.Error())
+	}
+	return &program{rt: rt, name: def.Name, params: append([]procs.Param(nil), def.Params...), proto: proto}, nil
+}
+
+// program is a compiled body; proto is immutable and shared by all VMs.
+type program struct {
+	rt     *Runtime
+	name   string
+	params []procs.Param
+	proto  *glua.FunctionProto
+}
+
+// Call runs the body on a pooled LState.
+func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs []any, err error) {
+	if len(args) != len(p.params) {
+		return nil, sqlerr.New(sqlerr.ErSPWrongNoOfArgs,
+			"Incorrect number of arguments for PROCEDURE %s; expected %d, got %d", p.name, len(p.params), len(args))
+	}
+	v := p.rt.get()
+	reuse := false
+	defer func() {
+		v.host, v.ctx = nil, nil
+		if r := recover(); r != nil {
+			outs, err, reuse = nil, procs.InternalErrorAt(p.name, r), false
+		}
+		if reuse {
+			p.rt.put(v)
+		} else {
+			v.L.Close()
+		}
+	}()
+	v.host, v.ctx = host, ctx
+	L := v.L
+	env := L.CreateTable(0, len(p.params)+4)
+	env.Metatable = v.envMeta
+	for i, prm := range p.params {
+		if prm.Mode == procs.ModeOut {
+			continue
+		}
+		env.RawSetString(prm.Name, toLua(args[i]))
+	}
+	fn := L.NewFunctionFromProto(p.proto)
+	fn.Env = env
+	if ctx.Done() != nil {
+		L.SetContext(ctx)
+	}
+	L.Push(fn)
+	callErr := L.PCall(0, 0, nil)
+	if ctx.Done() != nil {
+		L.RemoveContext()
+	}
+	L.SetTop(0)
+	reuse = true
+	if callErr != nil {
+		return nil, p.mapError(ctx, callErr)
+	}
+	outs = make([]any, len(p.params))
+	for i, prm := range p.params {
+		if prm.Mode == procs.ModeIn {
+			continue
+		}
+		val, ok := fromLua(env.RawGetString(prm.Name), v.null)
+		if !ok {
+			return nil, procs.ScriptErrorAt(p.name, 0,
+				"OUT parameter "+prm.Name+" holds a "+env.RawGetString(prm.Name).Type().String()+", not a SQL value")
+		}
+		outs[i] = val
+	}
+	return outs, nil
+}
+
+var lineRE = regexp.MustCompile(`:(\d+):`)
+
+// mapError turns what PCall returned into the error Call reports.
+func (p *program) mapError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return procs.InterruptedAt(p.name, 0, ctx.Err())
+	}
+	var ae *glua.ApiError
+	if !errors.As(err, &ae) {
+		return procs.ScriptErrorAt(p.name, 0, err.Error())
+	}
+	if ae.Type == glua.ApiErrorPanic {
+		return procs.InternalErrorAt(p.name, ae.Object.String())
+	}
+	switch obj := ae.Object.(type) {
+	case *glua.LUserData:
+		if se, ok := obj.Value.(*scriptSQLError); ok {
+			return procs.SQLErrorAt(p.name, se.line, se.err)
+		}
+	case *glua.LTable:
+		if se, ok := sqlErrorFromTable(obj); ok {
+			return procs.SQLErrorAt(p.name, p.lineIn(ae.StackTrace), se)
+		}
+	case glua.LString:
+		msg := string(obj)
+		prefix := p.name + ":"
+		if rest, ok := strings.CutPrefix(msg, prefix); ok {
+			if num, after, ok := strings.Cut(rest, ":"); ok {
+				if line := atoi(num); line > 0 {
+					return procs.ScriptErrorAt(p.name, line, strings.TrimSpace(after))
+				}
+			}
+		}
+		return procs.ScriptErrorAt(p.name, p.lineIn(ae.StackTrace), msg)
+	}
+	return procs.ScriptErrorAt(p.name, p.lineIn(ae.StackTrace), ae.Object.String())
+}
+
+// lineIn finds the first "name:N:" of a gopher-lua stack trace.
+func (p *program) lineIn(trace string) int {
+	for _, ln := range strings.Split(trace, "\n") {
+		ln = strings.TrimSpace(ln)
+		if rest, ok := strings.CutPrefix(ln, p.name); ok {
+			if m := lineRE.FindStringSubmatch(rest); m != nil && strings.HasPrefix(rest, m[0]) {
+				return atoi(m[1])
+			}
+		}
+	}
+	return 0
+}
+
+func atoi(s string) int {
+	n := 0
+	if s == "" || len(s) > 9 {
+		return 0
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}

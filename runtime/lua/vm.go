@@ -1,0 +1,74 @@
+package lua
+
+import (
+	"context"
+
+	glua "github.com/yuin/gopher-lua"
+
+	"github.com/plrun/plrun/procs"
+)
+
+// vm is one pooled LState with the session object already installed. host
+// and ctx are set for the duration of one Call.
+type vm struct {
+	L       *glua.LState
+	envMeta *glua.LTable // {__index = globals}: metatable of each call's environment
+	session *glua.LTable
+	null    *glua.LUserData // session.NULL
+
+	stmtMeta   *glua.LTable
+	resultMeta *glua.LTable
+	errMeta    *glua.LTable
+
+	host procs.Host
+	ctx  context.Context
+}
+
+func newVM() *vm {
+	L := glua.NewState(glua.Options{SkipOpenLibs: true})
+	for _, lib := range []struct {
+		name string
+		open glua.LGFunction
+	}{
+		{glua.BaseLibName, glua.OpenBase},
+		{glua.TabLibName, glua.OpenTable},
+		{glua.StringLibName, glua.OpenString},
+		{glua.MathLibName, glua.OpenMath},
+	} {
+		L.Push(L.NewFunction(lib.open))
+		L.Push(glua.LString(lib.name))
+		L.Call(1, 0)
+	}
+	v := &vm{L: L}
+	v.sandbox()
+	v.envMeta = L.NewTable()
+	v.envMeta.RawSetString("__index", L.G.Global)
+	v.installSession()
+	return v
+}
+
+// sandbox removes what reaches outside the VM and leaves stand-ins that
+// say so, instead of "attempt to index a nil value".
+func (v *vm) sandbox() {
+	L := v.L
+	g := L.G.Global
+	for _, name := range []string{"dofile", "loadfile", "load", "loadstring", "require", "module", "print", "_printregs"} {
+		name := name
+		g.RawSetString(name, L.NewFunction(func(L *glua.LState) int {
+			L.RaiseError("%s is not available in procedures", name)
+			return 0
+		}))
+	}
+	for _, lib := range []string{"os", "io", "package", "debug"} {
+		lib := lib
+		stub := L.NewTable()
+		meta := L.NewTable()
+		meta.RawSetString("__index", L.NewFunction(func(L *glua.LState) int {
+			L.RaiseError("%s.%s is not available in procedures", lib, L.ToString(2))
+			return 0
+		}))
+		meta.RawSetString("__newindex", meta.RawGetString("__index"))
+		stub.Metatable = meta
+		g.RawSetString(lib, stub)
+	}
+}
