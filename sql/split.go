@@ -81,7 +81,9 @@ func trimLeading(s string) string {
 	}
 }
 
-func isSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v' }
+func isSpace(r rune) bool {
+	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v'
+}
 
 // skipQuoted returns the index just past the quote that closes the one at
 // open, or len(s) if it is unterminated. A doubled quote stands for one
