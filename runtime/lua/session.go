@@ -99,16 +99,19 @@ func (v *vm) raise(L *glua.LState, err error) {
 	L.Error(ud, 0)
 }
 
-// currentLine is the script line that called the running Go function.
+// currentLine is the line of the innermost Lua frame that led to the
+// running Go function (pcall(session.runSql, ...) puts a Go frame between).
 func currentLine(L *glua.LState) int {
-	dbg, ok := L.GetStack(1)
-	if !ok {
-		return 0
+	for level := 1; level < 16; level++ {
+		dbg, ok := L.GetStack(level)
+		if !ok {
+			return 0
+		}
+		if _, err := L.GetInfo("l", dbg, glua.LNil); err == nil && dbg.CurrentLine > 0 {
+			return dbg.CurrentLine
+		}
 	}
-	if _, err := L.GetInfo("l", dbg, glua.LNil); err != nil {
-		return 0
-	}
-	return dbg.CurrentLine
+	return 0
 }
 
 func (v *vm) args(L *glua.LState, from int) []any {

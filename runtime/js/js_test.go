@@ -1,0 +1,63 @@
+package js_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/runtime/js"
+	"github.com/plrun/plrun/runtime/rttest"
+	"github.com/plrun/plrun/sqlerr"
+)
+
+func TestConformance(t *testing.T) { rttest.Run(t, js.New(js.Options{}), rttest.JS) }
+
+func TestSyntaxErrors(t *testing.T) { rttest.RunSyntax(t, js.New(js.Options{}), rttest.JS) }
+
+func TestCancel(t *testing.T) {
+	rttest.RunCancel(t, js.New(js.Options{PoolSize: 1}), map[string]string{
+		"tight":             "while (true) {}",
+		"try_catch_swallow": "while (true) { try { for (;;) {} } catch (e) {} }",
+		"host_calls":        "while (true) { session.runSql('SELECT 1'); }",
+	})
+}
+
+func TestConcurrentCalls(t *testing.T) {
+	rttest.RunConcurrent(t, js.New(js.Options{PoolSize: 2}), rttest.JS)
+}
+
+// Strict mode: an undeclared assignment fails instead of creating a global
+// that the next call on the pooled VM would see.
+func TestStrictModeNoLeakedGlobals(t *testing.T) {
+	rt := js.New(js.Options{PoolSize: 1})
+	prog := rttest.Compile(t, rt, "leak", "", "leaked = true;")
+	_, err := prog.Call(context.Background(), &rttest.FakeHost{}, nil)
+	if e, ok := sqlerr.As(err); !ok || e.Code != sqlerr.ErSignalException || !strings.Contains(e.Message, "leaked") {
+		t.Fatalf("err = %v, want 1644 naming leaked", err)
+	}
+}
+
+func TestErrorIsAnError(t *testing.T) {
+	prog := rttest.Compile(t, js.New(js.Options{}), "errval", "OUT ok BOOL",
+		"try { session.runSql('INSERT dup'); } catch (e) { ok = e instanceof Error && String(e) === \"Error: Duplicate entry '1' for key 'PRIMARY'\"; }")
+	host := &rttest.FakeHost{Errors: map[string]error{"INSERT dup": sqlerr.New(sqlerr.ErDupEntry, "Duplicate entry '1' for key 'PRIMARY'")}}
+	outs, err := prog.Call(context.Background(), host, []any{nil})
+	if err != nil || outs[0] != true {
+		t.Fatalf("outs %v err %v", outs, err)
+	}
+}
+
+func TestParamNamesMustBeJSNames(t *testing.T) {
+	rt := js.New(js.Options{})
+	for _, name := range []string{"session", "a-b", "1x"} {
+		def := &procs.Definition{Name: "p", Language: "JAVASCRIPT", Params: []procs.Param{{Name: name, Type: "INT"}}}
+		if _, err := rt.Compile(def); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("param %q: err = %v", name, err)
+		}
+	}
+}
+
+func BenchmarkCall(b *testing.B) {
+	b.Run("lang=js", func(b *testing.B) { rttest.Bench(b, js.New(js.Options{}), rttest.JS) })
+}
