@@ -114,6 +114,8 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 	reuse := false
 	defer func() {
 		v.host, v.ctx = nil, nil
+		clear(v.stmts)
+		clear(v.results)
 		if r := recover(); r != nil {
 			outs, err, reuse = nil, procs.InternalErrorAt(p.name, r), false
 		}

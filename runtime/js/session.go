@@ -29,52 +29,104 @@ func (v *vm) runSQL(call goja.FunctionCall) goja.Value {
 	return v.exec(sql, args)
 }
 
-// newStatement is session.sql and session.prepare: a statement whose bind
-// appends values and whose execute runs it and clears them.
+// statement is what session.sql and session.prepare return: bind appends
+// values, execute runs the statement and clears them.
+type statement struct {
+	sql   string
+	bound []any
+}
+
+// result is an SqlResult: a Host result and a fetch cursor.
+type result struct {
+	res  *procs.Result
+	next int
+}
+
+// Statements and results are plain objects whose prototype holds the
+// methods; the Go state is found through v.stmts / v.results, which Call
+// clears. That is two map operations per object instead of a closure per
+// method.
+
 func (v *vm) newStatement(call goja.FunctionCall) goja.Value {
-	sql := call.Argument(0).String()
-	var bound []any
-	stmt := v.r.NewObject()
-	must(stmt.Set("bind", func(call goja.FunctionCall) goja.Value {
-		bound = append(bound, v.sqlArgs(call.Arguments)...)
-		return stmt
-	}))
-	must(stmt.Set("execute", func(goja.FunctionCall) goja.Value {
-		args := bound
-		bound = nil
-		return v.exec(sql, args)
-	}))
-	return stmt
+	obj := v.r.NewObject()
+	must(obj.SetPrototype(v.stmtProto))
+	v.stmts[obj] = &statement{sql: call.Argument(0).String()}
+	return obj
+}
+
+func (v *vm) thisStatement(call goja.FunctionCall) (*goja.Object, *statement) {
+	obj, _ := call.This.(*goja.Object)
+	st := v.stmts[obj]
+	if st == nil {
+		panic(v.r.NewTypeError("not a statement of this call (use stmt.bind(...).execute())"))
+	}
+	return obj, st
+}
+
+func (v *vm) thisResult(call goja.FunctionCall) *result {
+	obj, _ := call.This.(*goja.Object)
+	r := v.results[obj]
+	if r == nil {
+		panic(v.r.NewTypeError("not an SqlResult of this call"))
+	}
+	return r
 }
 
 func (v *vm) newResult(res *procs.Result) goja.Value {
-	next := 0
 	obj := v.r.NewObject()
-	must(obj.Set("fetchOne", func(goja.FunctionCall) goja.Value {
-		if next >= len(res.Rows) {
+	must(obj.SetPrototype(v.resultProto))
+	v.results[obj] = &result{res: res}
+	return obj
+}
+
+func (v *vm) buildPrototypes() {
+	v.stmtProto = v.r.NewObject()
+	must(v.stmtProto.Set("bind", func(call goja.FunctionCall) goja.Value {
+		obj, st := v.thisStatement(call)
+		st.bound = append(st.bound, v.sqlArgs(call.Arguments)...)
+		return obj
+	}))
+	must(v.stmtProto.Set("execute", func(call goja.FunctionCall) goja.Value {
+		_, st := v.thisStatement(call)
+		args := st.bound
+		st.bound = nil
+		return v.exec(st.sql, args)
+	}))
+	p := v.r.NewObject()
+	v.resultProto = p
+	must(p.Set("fetchOne", func(call goja.FunctionCall) goja.Value {
+		r := v.thisResult(call)
+		if r.next >= len(r.res.Rows) {
 			return goja.Null()
 		}
-		next++
-		return v.row(res, res.Rows[next-1])
+		r.next++
+		return v.row(r.res, r.res.Rows[r.next-1])
 	}))
-	must(obj.Set("fetchAll", func(goja.FunctionCall) goja.Value {
-		rows := make([]any, 0, len(res.Rows)-next)
-		for ; next < len(res.Rows); next++ {
-			rows = append(rows, v.row(res, res.Rows[next]))
+	must(p.Set("fetchAll", func(call goja.FunctionCall) goja.Value {
+		r := v.thisResult(call)
+		rows := make([]any, 0, len(r.res.Rows)-r.next)
+		for ; r.next < len(r.res.Rows); r.next++ {
+			rows = append(rows, v.row(r.res, r.res.Rows[r.next]))
 		}
 		return v.r.NewArray(rows...)
 	}))
-	must(obj.Set("getAffectedItemsCount", func(goja.FunctionCall) goja.Value { return v.toJS(res.AffectedRows) }))
-	must(obj.Set("getAutoIncrementValue", func(goja.FunctionCall) goja.Value { return v.toJS(res.LastInsertID) }))
-	must(obj.Set("getWarningsCount", func(goja.FunctionCall) goja.Value { return v.r.ToValue(int64(res.Warnings)) }))
-	must(obj.Set("getColumnNames", func(goja.FunctionCall) goja.Value {
-		names := make([]any, len(res.Columns))
-		for i, c := range res.Columns {
+	must(p.Set("getAffectedItemsCount", func(call goja.FunctionCall) goja.Value {
+		return v.toJS(v.thisResult(call).res.AffectedRows)
+	}))
+	must(p.Set("getAutoIncrementValue", func(call goja.FunctionCall) goja.Value {
+		return v.toJS(v.thisResult(call).res.LastInsertID)
+	}))
+	must(p.Set("getWarningsCount", func(call goja.FunctionCall) goja.Value {
+		return v.r.ToValue(int64(v.thisResult(call).res.Warnings))
+	}))
+	must(p.Set("getColumnNames", func(call goja.FunctionCall) goja.Value {
+		r := v.thisResult(call)
+		names := make([]any, len(r.res.Columns))
+		for i, c := range r.res.Columns {
 			names[i] = c
 		}
 		return v.r.NewArray(names...)
 	}))
-	return obj
 }
 
 // row is readable as row.name and row[i].

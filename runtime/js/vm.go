@@ -18,6 +18,11 @@ type vm struct {
 	session   *goja.Object
 	errorCtor goja.Value
 
+	stmtProto   *goja.Object
+	resultProto *goja.Object
+	stmts       map[*goja.Object]*statement // this call's statements
+	results     map[*goja.Object]*result    // this call's results
+
 	host procs.Host
 	ctx  context.Context
 }
@@ -29,6 +34,9 @@ func newVM() *vm {
 	r := goja.New()
 	r.SetMaxCallStackSize(maxCallStack)
 	v := &vm{r: r, errorCtor: r.Get("Error")}
+	v.stmts = map[*goja.Object]*statement{}
+	v.results = map[*goja.Object]*result{}
+	v.buildPrototypes()
 	v.session = r.NewObject()
 	s := v.session
 	must(s.Set("runSql", v.runSQL))

@@ -129,6 +129,7 @@ func checkErr(t testing.TB, proc string, err error, want *sqlerr.Error, msgs []s
 	if !ok {
 		t.Fatalf("error %v (%T) is not an *sqlerr.Error", err, err)
 	}
+	t.Logf("error: %v", e)
 	if e.Code != want.Code || e.State != want.State {
 		t.Errorf("error %d (%s), want %d (%s): %s", e.Code, e.State, want.Code, want.State, e.Message)
 	}
