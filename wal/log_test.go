@@ -324,3 +324,42 @@ func TestLogSharesDirWithSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TruncateBefore runs beside the writer (a checkpoint while commits go on).
+func TestLogTruncateBeforeConcurrentWithAppends(t *testing.T) {
+	dir := t.TempDir()
+	l := mustOpen(t, dir, Options{SegmentSize: 1024})
+	done := make(chan error, 1)
+	go func() {
+		for g := 0; g < 300; g++ {
+			if err := l.AppendGroup(testGroup(l.LastLSN()+1, 3)); err != nil {
+				done <- err
+				return
+			}
+			if err := l.Sync(); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	var covered uint64
+	for running := true; running; {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			running = false
+		default:
+			covered = l.LastLSN() / 2
+			if err := l.TruncateBefore(covered); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	l.Close()
+	l = mustOpen(t, dir, Options{SegmentSize: 1024})
+	defer l.Close()
+	checkSeq(t, replayAll(t, l, covered), covered+1, 900)
+}
