@@ -1,0 +1,124 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	plsql "github.com/plrun/plrun/sql"
+)
+
+// Main is `plrun serve`: it opens the engine in --data, serves the MySQL
+// protocol on --listen until SIGTERM or SIGINT, then shuts down
+// gracefully (see Shutdown) and closes the engine, which syncs the log.
+// args are the arguments after "serve" (a leading "serve" is skipped).
+func Main(args []string) error {
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
+	return run(ctx, args, os.Stderr, nil)
+}
+
+// settingsFlag collects repeated --set name=value.
+type settingsFlag map[string]string
+
+func (s settingsFlag) String() string { return fmt.Sprint(map[string]string(s)) }
+func (s settingsFlag) Set(v string) error {
+	name, value, ok := strings.Cut(v, "=")
+	if !ok || strings.TrimSpace(name) == "" {
+		return fmt.Errorf("want name=value, got %q", v)
+	}
+	s[strings.TrimSpace(name)] = strings.TrimSpace(value)
+	return nil
+}
+
+// run is Main with the stop signal as ctx; ready, if set, gets the bound
+// address once the server accepts connections.
+func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr net.Addr)) error {
+	if len(args) > 0 && args[0] == "serve" {
+		args = args[1:]
+	}
+	fs := flag.NewFlagSet("plrun serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:3306", "address to listen on")
+	dataDir := fs.String("data", "", "data directory (created if missing)")
+	user := fs.String("user", "root", "login name accepted (with --password)")
+	password := fs.String("password", "root", "password of --user")
+	usersFile := fs.String("users-file", "", "file of name:password lines (replaces --user/--password unless they are given explicitly)")
+	maxConns := fs.Int("max-connections", DefaultMaxConnections, "maximum concurrent connections (1040 past it)")
+	procsDir := fs.String("procs", "", "folder of *.lua / *.js procedures loaded at start")
+	workers := fs.Int("workers", 0, "engine worker pool size (0 = engine default)")
+	authPlugin := fs.String("auth-plugin", "mysql_native_password", "mysql_native_password or caching_sha2_password")
+	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long in-flight statements may run after SIGTERM before they are cancelled")
+	settings := settingsFlag{}
+	fs.Var(settings, "set", "global setting name=value, e.g. enable_early_lock_release=ON (repeatable)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("plrun serve: unexpected argument %q", fs.Arg(0))
+	}
+	if *dataDir == "" {
+		return errors.New("plrun serve: --data DIR is required")
+	}
+
+	users := Users{}
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	if *usersFile != "" {
+		var err error
+		if users, err = ReadUsersFile(*usersFile); err != nil {
+			return err
+		}
+	}
+	if *usersFile == "" || explicit["user"] || explicit["password"] {
+		users[*user] = *password
+	}
+
+	engine, err := plsql.Open(plsql.Config{Dir: *dataDir, Settings: settings, ProcsDir: *procsDir, Workers: *workers})
+	if err != nil {
+		return err
+	}
+	srv, err := New(Config{Engine: engine, Users: users, MaxConnections: *maxConns, AuthPlugin: *authPlugin})
+	if err != nil {
+		engine.Close()
+		return err
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		engine.Close()
+		return err
+	}
+	fmt.Fprintf(stderr, "plrun: serving MySQL protocol on %s (data %s)\n", ln.Addr(), *dataDir)
+	if ready != nil {
+		ready(ln.Addr())
+	}
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		fmt.Fprintln(stderr, "plrun: shutting down")
+	case err = <-serveErr:
+		fmt.Fprintf(stderr, "plrun: accept failed: %v; shutting down\n", err)
+	}
+
+	sctx, cancel := context.WithTimeout(context.Background(), *shutdownTimeout)
+	defer cancel()
+	shutdownErr := srv.Shutdown(sctx)
+	if shutdownErr != nil {
+		fmt.Fprintf(stderr, "plrun: %v\n", shutdownErr)
+	}
+	if cerr := engine.Close(); cerr != nil {
+		return fmt.Errorf("plrun serve: closing the engine: %w", cerr)
+	}
+	fmt.Fprintln(stderr, "plrun: stopped")
+	return err
+}
