@@ -105,3 +105,26 @@ func runCommitBench(b *testing.B, parallel, mode int, fsync time.Duration) {
 	}
 	b.ReportMetric(float64(fsync.Nanoseconds())/1e3, "fsync-p50-us")
 }
+
+// BenchmarkAppend measures the serialized step alone (LSN + framing into the
+// queue) under contention, with the writer draining in mode 2.
+func BenchmarkAppend(b *testing.B) {
+	log, err := wal.Open(b.TempDir(), wal.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer log.Close()
+	p := Open(log, Options{FlushMode: func() int { return 2 }})
+	defer p.Close()
+	payload := make([]byte, 128)
+	b.ReportAllocs()
+	b.SetParallelism(8)
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := p.Append(wal.KindCommit, payload); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
