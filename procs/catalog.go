@@ -86,6 +86,12 @@ func (c *Catalog) Create(def *Definition, orReplace bool) error {
 // orReplace. Created and Modified are set to now when Created is empty; a
 // replace keeps the original Created.
 func (c *Catalog) CreateIn(db string, def *Definition, orReplace bool) error {
+	if def != nil && !orReplace {
+		// Cheap early answer; the check below under the lock is the real one.
+		if _, _, exists := c.Get(db, def.Name); exists {
+			return sqlerr.New(sqlerr.ErSPAlreadyExists, "PROCEDURE %s already exists", def.Name)
+		}
+	}
 	def, prog, err := c.compile(def)
 	if err != nil {
 		return err

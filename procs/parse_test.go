@@ -18,7 +18,7 @@ func TestParseCreate(t *testing.T) {
 		ifNot     bool
 	}{
 		{
-			sql: "CREATE PROCEDURE p() LANGUAGE LUA AS $$ return $$",
+			sql:  "CREATE PROCEDURE p() LANGUAGE LUA AS $$ return $$",
 			want: procs.Definition{Name: "p", Language: "LUA", Body: " return ", Delimiter: "$$"},
 		},
 		{
@@ -69,15 +69,15 @@ func TestParseCreateErrors(t *testing.T) {
 	tests := []struct{ sql, near string }{
 		{"", "near '' at line 1"},
 		{"CREATE TABLE t (a INT)", "near 'TABLE t (a INT)' at line 1"},
-		{"CREATE PROCEDURE p() AS $$ x $$", "near 'AS $$ x $$'"},                       // no LANGUAGE
-		{"CREATE PROCEDURE p() LANGUAGE LUA $$ x $$", "near '$$ x $$'"},                  // no AS
-		{"CREATE PROCEDURE p() LANGUAGE LUA AS $$ x", "near '$$ x'"},                     // unterminated
+		{"CREATE PROCEDURE p() AS $$ x $$", "near 'AS $$ x $$'"},                        // no LANGUAGE
+		{"CREATE PROCEDURE p() LANGUAGE LUA $$ x $$", "near '$$ x $$'"},                 // no AS
+		{"CREATE PROCEDURE p() LANGUAGE LUA AS $$ x", "near '$$ x'"},                    // unterminated
 		{"CREATE PROCEDURE p() LANGUAGE LUA AS $a$ x $b$", "near '$a$ x $b$'"},          // tags differ
 		{"CREATE PROCEDURE p(IN a) LANGUAGE LUA AS $$ $$", "near ') LANGUAGE"},          // no type
-		{"CREATE PROCEDURE p(a INT,) LANGUAGE LUA AS $$ $$", "near ') LANGUAGE"},         // trailing comma
+		{"CREATE PROCEDURE p(a INT,) LANGUAGE LUA AS $$ $$", "near ') LANGUAGE"},        // trailing comma
 		{"CREATE PROCEDURE p(a INT LANGUAGE LUA AS $$ $$", "near '$$ $$'"},              // no ')'
 		{"CREATE PROCEDURE p() LANGUAGE LUA AS $$ $$ extra", "near 'extra' at line 1"},  // trailing junk
-		{"CREATE PROCEDURE\n`p() LANGUAGE LUA AS $$ $$", "at line 2"},                    // unclosed backquote
+		{"CREATE PROCEDURE\n`p() LANGUAGE LUA AS $$ $$", "at line 2"},                   // unclosed backquote
 		{"CREATE PROCEDURE p() LANGUAGE LUA LANGUAGE JS AS $$ $$", "near 'LANGUAGE JS"}, // twice
 		{"CREATE PROCEDURE p(a INT, A INT) LANGUAGE LUA AS $$ $$", "Duplicate parameter: A"},
 		{"CREATE PROCEDURE p() COMMENT 'x LANGUAGE LUA AS $$ $$", "near ''x LANGUAGE"},
@@ -97,7 +97,7 @@ func TestParseCreateErrors(t *testing.T) {
 
 func TestIsCreateProcedure(t *testing.T) {
 	for sql, want := range map[string]bool{
-		"CREATE PROCEDURE p() LANGUAGE LUA AS $$ $$": true,
+		"CREATE PROCEDURE p() LANGUAGE LUA AS $$ $$":          true,
 		"-- c\n# c\n/* c */ create   OR replace\tprocedure x": true,
 		"CREATE DEFINER = CURRENT_USER PROCEDURE x":           true,
 		"CREATE TABLE procedure (a int)":                      false,

@@ -118,7 +118,7 @@ func (p *parser) ident() (string, error) {
 	return w, nil
 }
 
-// quoted reads a '...' or "..." string with SQL ('') and backslash escapes.
+// quoted reads a '...' or "..." string with SQL (”) and backslash escapes.
 func (p *parser) quoted() (string, error) {
 	p.skipSpace()
 	q := p.peekByte()
