@@ -1,0 +1,40 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+)
+
+// settings are the variables a user most often sets with --set (or SET
+// GLOBAL, or ALTER SYSTEM SET); SHOW VARIABLES lists them all.
+var settings = []struct{ name, def, what string }{
+	{"enable_early_lock_release", "OFF", "release a committing transaction's row locks once its commit record has an LSN, before the log sync (ELR, seed 000)"},
+	{"_max_elr_dependent_trx_count", "0", "most not-yet-durable transactions stacked on one row under ELR; past it a writer waits (0 = no limit)"},
+	{"ob_enable_pl_async_commit", "OFF", "a COMMIT inside a procedure does not wait for the log sync; the CALL's reply does (seed 003; session or global)"},
+	{"innodb_flush_log_at_trx_commit", "1", "1: sync the log for every commit group; 2: write each group, sync once a second; 0: sync once a second"},
+	{"innodb_lock_wait_timeout", "50", "seconds a statement waits for a row lock before error 1205"},
+	{"plrun_log_sync_delay_us", "0", "microseconds added to every log sync, to model a slow or remote log (bench --sync-delay)"},
+	{"plrun_workers", "64", "statements and CALLs executing at once (the worker pool; --workers)"},
+}
+
+func usage(fs *flag.FlagSet) {
+	w := fs.Output()
+	fmt.Fprint(w, `plrun: a MySQL-dialect database engine with Lua and JavaScript stored procedures.
+
+Usage:
+  plrun [flags]                 REPL on the data folder (batch mode when stdin is not a terminal)
+  plrun [flags] -e "SQL; SQL"   run statements, print results tab-separated, exit 1 on the first error
+  plrun bench hotrow [flags]    seed 000: N sessions x M updates of one row, ELR off/on (plrun bench hotrow --help)
+  plrun bench plcommit [flags]  seed 003: a procedure doing n x (INSERT; COMMIT), async commit off/on
+  plrun serve [flags]           MySQL protocol server (plrun serve --help)
+  plrun help                    this text
+
+Flags:
+`)
+	fs.PrintDefaults()
+	fmt.Fprint(w, "\nSettings (--set name=value, SET GLOBAL name = value; SHOW VARIABLES lists all):\n")
+	for _, s := range settings {
+		fmt.Fprintf(w, "  %-32s default %-4s %s\n", s.name, s.def, s.what)
+	}
+	fmt.Fprint(w, "\nStatus counters: SHOW GLOBAL STATUS LIKE 'Plrun%' (commits, log groups and syncs), 'Elr%', 'Innodb_row_lock%'.\n")
+}
