@@ -62,7 +62,8 @@
 // # Sandbox and cancellation
 //
 // Only the base (minus dofile, loadfile, load, loadstring, require, module,
-// print), string, table and math libraries are opened. os, io, package and
+// print), string, table, math and coroutine libraries are opened (coroutines
+// inherit the call's context, so they are cancelled with it). os, io, package and
 // debug are stand-ins whose every field raises "... is not available in
 // procedures". Call sets the LState's context to ctx (gopher-lua checks it
 // at every instruction), so cancelling ctx stops even a tight loop; the

@@ -19,7 +19,18 @@ func TestCancel(t *testing.T) {
 		"tight":        "while true do end",
 		"pcall_inside": "while true do pcall(function() local x = 1 end) end",
 		"host_calls":   "while true do session:runSql('SELECT 1') end",
+		"coroutine":    "local co = coroutine.wrap(function() while true do end end)\nco()",
 	})
+}
+
+// Coroutines work and reach the session.
+func TestCoroutines(t *testing.T) {
+	prog := rttest.Compile(t, lua.New(lua.Options{}), "co", "OUT b INT",
+		"local co = coroutine.wrap(function() for i = 1, 3 do coroutine.yield(session:runSql('SELECT a, b FROM t'):getAffectedItemsCount() + i) end end)\nb = co() + co() + co()")
+	outs, err := prog.Call(context.Background(), &rttest.FakeHost{}, []any{nil})
+	if err != nil || outs[0] != int64(9) {
+		t.Fatalf("outs %v err %v", outs, err)
+	}
 }
 
 func TestConcurrentCalls(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -280,15 +281,34 @@ b = session.runSql("SELECT a, b FROM t").fetchOne().a;`,
 	host := &FakeHost{NoRecord: true, Results: map[string]*procs.Result{"SELECT a, b FROM t": twoRows}}
 	ctx := context.Background()
 	b.ReportAllocs()
+	var mu sync.Mutex
+	var lat []time.Duration
+	start := time.Now()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		args := []any{int64(1), nil}
 		h := &FakeHost{NoRecord: true, Results: host.Results}
+		local := make([]time.Duration, 0, 1024)
 		for pb.Next() {
+			t0 := time.Now()
 			if _, err := prog.Call(ctx, h, args); err != nil {
 				b.Error(err)
 				return
 			}
+			local = append(local, time.Since(t0))
 		}
+		mu.Lock()
+		lat = append(lat, local...)
+		mu.Unlock()
 	})
+	b.StopTimer()
+	if len(lat) == 0 {
+		return
+	}
+	slices.Sort(lat)
+	q := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Nanoseconds()) }
+	b.ReportMetric(float64(len(lat))/time.Since(start).Seconds(), "calls/s")
+	b.ReportMetric(q(0.50), "p50-ns")
+	b.ReportMetric(q(0.95), "p95-ns")
+	b.ReportMetric(q(0.99), "p99-ns")
 }
