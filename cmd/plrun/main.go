@@ -128,5 +128,6 @@ func (sh *shell) runInput(stdin io.Reader, dataDir string, forceREPL, forceBatch
 	fmt.Fprintf(sh.stdout, "Welcome to plrun (data: %s). Statements end with ';'; procedure bodies go in $$ ... $$.\n", dataDir)
 	fmt.Fprintf(sh.stdout, "Type 'help' for help, 'exit' or Ctrl-D to leave.\n\n")
 	sh.runScript(context.Background(), lines)
+	fmt.Fprintln(sh.stdout, "Bye")
 	return 0
 }
