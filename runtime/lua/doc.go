@@ -62,9 +62,13 @@
 // # Sandbox and cancellation
 //
 // Only the base (minus dofile, loadfile, load, loadstring, require, module,
-// print), string, table, math and coroutine libraries are opened (coroutines
-// inherit the call's context, so they are cancelled with it). os, io, package and
-// debug are stand-ins whose every field raises "... is not available in
+// print, getfenv, setfenv), string, table, math and coroutine libraries are
+// opened (coroutines inherit the call's context, so they are cancelled with
+// it). The library tables are read-only proxies (pairs(string) is empty;
+// string.upper = nil raises) and `_G` is the call's own environment, so a
+// script cannot change what the next call on the pooled LState sees. os, io,
+// package and debug are stand-ins whose every field raises "... is not
+// available in
 // procedures". Call sets the LState's context to ctx (gopher-lua checks it
 // at every instruction), so cancelling ctx stops even a tight loop; the
 // returned error wraps ctx.Err(). Panics inside the VM are recovered into

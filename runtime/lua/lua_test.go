@@ -37,18 +37,33 @@ func TestConcurrentCalls(t *testing.T) {
 	rttest.RunConcurrent(t, lua.New(lua.Options{PoolSize: 2}), rttest.Lua)
 }
 
-// Globals a script sets live in a per-call environment: a pooled LState
-// does not carry them into the next call.
-func TestGlobalsDoNotLeakBetweenCalls(t *testing.T) {
+// Globals a script sets live in a per-call environment, and the library
+// tables are read-only: a pooled LState carries nothing into the next call.
+func TestNothingLeaksBetweenCalls(t *testing.T) {
 	rt := lua.New(lua.Options{PoolSize: 1})
-	prog := rttest.Compile(t, rt, "leak", "OUT b INT", "if leaked then b = 1 else b = 0 end\nleaked = true\nstring.upper = nil")
+	prog := rttest.Compile(t, rt, "leak", "OUT b INT, OUT up VARCHAR(5)",
+		"if leaked or _G.leaked2 then b = 1 else b = 0 end\nleaked = true\n_G.leaked2 = true\nup = ('x'):upper() .. string.lower('')")
 	for i := 0; i < 3; i++ {
-		outs, err := prog.Call(context.Background(), &rttest.FakeHost{}, []any{nil})
+		outs, err := prog.Call(context.Background(), &rttest.FakeHost{}, []any{nil, nil})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if outs[0] != int64(0) {
-			t.Fatalf("call %d saw a global from an earlier call", i)
+		if outs[0] != int64(0) || outs[1] != "X" {
+			t.Fatalf("call %d: outs %v: state leaked from an earlier call", i, outs)
+		}
+		for _, attack := range []string{
+			"string.upper = nil",
+			"rawset(string, 'upper', nil)",
+			"setmetatable(string, nil)",
+			"getmetatable('').__index.upper = nil",
+			"math.floor = nil",
+			"getmetatable(_G).__index.string = nil",
+			"setfenv(1, {})",
+		} {
+			bad := rttest.Compile(t, rt, "attack", "", attack)
+			if _, err := bad.Call(context.Background(), &rttest.FakeHost{}, nil); err == nil {
+				t.Errorf("%q succeeded", attack)
+			}
 		}
 	}
 }

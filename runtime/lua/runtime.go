@@ -122,6 +122,7 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 	L := v.L
 	env := L.CreateTable(0, len(p.params)+4)
 	env.Metatable = v.envMeta
+	env.RawSetString("_G", env)
 	for i, prm := range p.params {
 		if prm.Mode == procs.ModeOut {
 			continue

@@ -44,6 +44,7 @@ func newVM() *vm {
 	v.sandbox()
 	v.envMeta = L.NewTable()
 	v.envMeta.RawSetString("__index", L.G.Global)
+	v.envMeta.RawSetString("__metatable", glua.LString("protected"))
 	v.installSession()
 	return v
 }
@@ -53,7 +54,8 @@ func newVM() *vm {
 func (v *vm) sandbox() {
 	L := v.L
 	g := L.G.Global
-	for _, name := range []string{"dofile", "loadfile", "load", "loadstring", "require", "module", "print", "_printregs"} {
+	for _, name := range []string{"dofile", "loadfile", "load", "loadstring", "require", "module", "print", "_printregs",
+		"getfenv", "setfenv"} {
 		name := name
 		g.RawSetString(name, L.NewFunction(func(L *glua.LState) int {
 			L.RaiseError("%s is not available in procedures", name)
@@ -72,4 +74,51 @@ func (v *vm) sandbox() {
 		stub.Metatable = meta
 		g.RawSetString(lib, stub)
 	}
+	v.protectLibraries()
+}
+
+// protectLibraries makes the shared library tables read-only, so that a
+// script cannot change what the next call on this pooled LState sees:
+// each library global becomes an empty proxy whose __index is the real
+// table, whose __newindex raises, and whose metatable is protected; rawset
+// refuses the proxies; getmetatable("") no longer hands out the string
+// library. (pairs(string) is therefore empty.)
+func (v *vm) protectLibraries() {
+	L := v.L
+	g := L.G.Global
+	proxies := map[*glua.LTable]bool{}
+	for _, lib := range []string{glua.StringLibName, glua.TabLibName, glua.MathLibName, glua.CoroutineLibName} {
+		lib := lib
+		real, ok := g.RawGetString(lib).(*glua.LTable)
+		if !ok {
+			continue
+		}
+		proxy := L.NewTable()
+		meta := L.NewTable()
+		meta.RawSetString("__index", real)
+		meta.RawSetString("__newindex", L.NewFunction(func(L *glua.LState) int {
+			L.RaiseError("attempt to modify read-only library table %s", lib)
+			return 0
+		}))
+		meta.RawSetString("__metatable", glua.LString("protected"))
+		proxy.Metatable = meta
+		proxies[proxy] = true
+		g.RawSetString(lib, proxy)
+	}
+	// gopher-lua's string metatable is the string library itself (with
+	// __index pointing to itself); give strings a metatable of their own.
+	if real, ok := L.GetMetatable(glua.LString("")).(*glua.LTable); ok {
+		real.RawSetString("__index", glua.LNil)
+		strMeta := L.NewTable()
+		strMeta.RawSetString("__index", real)
+		strMeta.RawSetString("__metatable", glua.LString("protected"))
+		L.SetMetatable(glua.LString(""), strMeta)
+	}
+	rawset := g.RawGetString("rawset").(*glua.LFunction).GFunction
+	g.RawSetString("rawset", L.NewFunction(func(L *glua.LState) int {
+		if t, ok := L.Get(1).(*glua.LTable); ok && proxies[t] {
+			L.RaiseError("attempt to modify read-only library table")
+		}
+		return rawset(L)
+	}))
 }
