@@ -58,10 +58,17 @@ func (c *conn) serve() {
 		}
 		quit, err := c.dispatch(packet)
 		c.wire.ResetSequence()
-		if !c.end() || quit || err != nil {
+		if !c.end() || quit || err != nil || c.killed() {
 			return
 		}
 	}
+}
+
+// killed reports whether KILL CONNECTION ended the session; MySQL then
+// closes the connection. Sessions that cannot tell are never killed here.
+func (c *conn) killed() bool {
+	k, ok := any(c.session).(interface{ Killed() bool })
+	return ok && k.Killed()
 }
 
 // begin marks the connection busy; it fails once the server drains.
