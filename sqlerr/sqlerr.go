@@ -115,6 +115,8 @@ const (
 	ErTooBigScale          uint16 = 1425
 	ErMBiggerThanD         uint16 = 1427
 	ErReadOnlyVariable     uint16 = 1238
+	ErNoTablesUsed         uint16 = 1096
+	ErNoDefaultForField    uint16 = 1364
 )
 
 var states = map[uint16]string{

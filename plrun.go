@@ -1,0 +1,95 @@
+package plrun
+
+import (
+	"context"
+
+	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/types"
+)
+
+// Result is one statement's outcome: a result set (Columns != nil) or an OK.
+type Result = sql.Result
+
+// Column describes a result-set column.
+type Column = sql.Column
+
+// Value is one SQL value; Value.String() formats it as MySQL prints it.
+type Value = types.Value
+
+// Options configure Open. The zero value is the default.
+type Options struct {
+	// Settings are global variables applied at open, as SET GLOBAL would:
+	// e.g. {"enable_early_lock_release": "ON", "innodb_flush_log_at_trx_commit": "2"}.
+	Settings map[string]string
+	// ProcsDir, if set, is a folder of *.lua / *.js procedure files loaded
+	// (CREATE OR REPLACE) at open.
+	ProcsDir string
+	// Workers bounds how many statements execute at once (0 = default).
+	Workers int
+}
+
+// DB is an open plrun database.
+type DB struct {
+	engine *sql.Engine
+}
+
+// Open opens (creating if needed) the database in dir and recovers it from
+// its latest snapshot and log.
+func Open(dir string, opts *Options) (*DB, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	e, err := sql.Open(sql.Config{Dir: dir, Settings: opts.Settings, ProcsDir: opts.ProcsDir, Workers: opts.Workers})
+	if err != nil {
+		return nil, err
+	}
+	return &DB{engine: e}, nil
+}
+
+// Engine exposes the SQL engine to plrun's own server and tools.
+func (db *DB) Engine() *sql.Engine { return db.engine }
+
+// Session opens a new session (a connection's state: current database,
+// transaction, session variables). Close it when done.
+func (db *DB) Session() *Session {
+	return &Session{s: db.engine.NewSession()}
+}
+
+// Close syncs the log and closes the database. Sessions must be done.
+func (db *DB) Close() error { return db.engine.Close() }
+
+// Session is one connection's state. Use it from one goroutine at a time.
+type Session struct {
+	s *sql.Session
+}
+
+// Exec runs one SQL statement with ? placeholders bound to args (nil,
+// integers, floats, strings, []byte, bool, time.Time).
+func (s *Session) Exec(ctx context.Context, query string, args ...any) (*Result, error) {
+	return s.s.Exec(ctx, query, args)
+}
+
+// Query is Exec for statements that return rows; it is the same call,
+// named for readability.
+func (s *Session) Query(ctx context.Context, query string, args ...any) (*Result, error) {
+	return s.s.Exec(ctx, query, args)
+}
+
+// ExecScript runs every statement of a script (statements separated by
+// ';', procedure bodies in $$ quotes kept whole) and stops at the first
+// error, returning the results so far.
+func (s *Session) ExecScript(ctx context.Context, script string) ([]*Result, error) {
+	return s.s.ExecMulti(ctx, script)
+}
+
+// Call runs CALL name(args...) and returns the values of the procedure's
+// parameters after the call (OUT and INOUT ones set, IN ones as passed).
+func (s *Session) Call(ctx context.Context, name string, args ...any) ([]Value, error) {
+	return s.s.Call(ctx, name, args)
+}
+
+// SQL returns the underlying SQL session.
+func (s *Session) SQL() *sql.Session { return s.s }
+
+// Close rolls back any open transaction and frees the session.
+func (s *Session) Close() { s.s.Close() }

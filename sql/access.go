@@ -1,0 +1,374 @@
+package sql
+
+import (
+	"context"
+	"sort"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+// planFor returns p's compiled plan for the session's database and the
+// current schema, building it once.
+func (s *Session) planFor(p *parsed, build func() (any, error)) (any, error) {
+	epoch := s.e.schemaEpoch.Load()
+	if c := p.cached.Load(); c != nil && c.epoch == epoch && c.db == s.db {
+		return c.plan, nil
+	}
+	p.planMu.Lock()
+	defer p.planMu.Unlock()
+	if c := p.cached.Load(); c != nil && c.epoch == epoch && c.db == s.db {
+		return c.plan, nil
+	}
+	pl, err := build()
+	if err != nil {
+		return nil, err
+	}
+	p.cached.Store(&planEntry{plan: pl, epoch: epoch, db: s.db})
+	return pl, nil
+}
+
+// resolveTable finds db.name for the session.
+func (s *Session) resolveTable(tn *ast.TableName) (*storage.Table, error) {
+	db := tn.Schema.O
+	if db == "" {
+		db = s.db
+	}
+	if db == "" {
+		return nil, sqlerr.New(sqlerr.ErNoDB, "No database selected")
+	}
+	t := s.e.txm.Catalog().Table(db, tn.Name.O)
+	if t == nil {
+		return nil, sqlerr.New(sqlerr.ErNoSuchTable, "Table '%s.%s' doesn't exist", db, tn.Name.O)
+	}
+	return t, nil
+}
+
+// singleTable extracts the one table of a FROM clause.
+func singleTable(refs *ast.TableRefsClause) (*ast.TableName, string, error) {
+	if refs == nil || refs.TableRefs == nil {
+		return nil, "", nil
+	}
+	j := refs.TableRefs
+	if j.Right != nil {
+		return nil, "", sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support joins")
+	}
+	ts, ok := j.Left.(*ast.TableSource)
+	if !ok {
+		return nil, "", sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this FROM clause")
+	}
+	tn, ok := ts.Source.(*ast.TableName)
+	if !ok {
+		return nil, "", sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support derived tables")
+	}
+	alias := tn.Name.O
+	if ts.AsName.O != "" {
+		alias = ts.AsName.O
+	}
+	return tn, alias, nil
+}
+
+// access is how a statement finds its rows: a point lookup on the primary
+// key or a unique key, a primary-key IN list, or a scan. The WHERE filter
+// is always re-checked on the row read.
+type access struct {
+	t       *storage.Table
+	pk      []*cexpr // one per primary-key column: point lookup
+	inList  []*cexpr // single-column primary key IN (...)
+	uniqIdx int
+	uniq    []*cexpr // one per unique-index column
+	filter  *cexpr
+}
+
+// planAccess picks the access path for where over t.
+func planAccess(sc *scope, t *storage.Table, where ast.ExprNode) (*access, error) {
+	a := &access{t: t, uniqIdx: -1}
+	if where == nil {
+		return a, nil
+	}
+	f, err := sc.compile(where)
+	if err != nil {
+		return nil, err
+	}
+	if f.hasAgg {
+		return nil, sqlerr.New(sqlerr.ErInvalidUseOfGroup, "Invalid use of group function")
+	}
+	a.filter = f
+	eq := map[int]*cexpr{}
+	var in map[int][]*cexpr
+	for _, c := range conjuncts(where) {
+		switch x := c.(type) {
+		case *ast.BinaryOperationExpr:
+			if x.Op != opcode.EQ {
+				continue
+			}
+			l, r := unparen(x.L), unparen(x.R)
+			if _, ok := r.(*ast.ColumnNameExpr); ok {
+				l, r = r, l
+			}
+			cn, ok := l.(*ast.ColumnNameExpr)
+			if !ok {
+				continue
+			}
+			col, err := sc.resolveColumn(cn.Name)
+			if err != nil {
+				return nil, err
+			}
+			v, err := sc.compile(r)
+			if err != nil || !v.isConst || v.hasAgg {
+				continue
+			}
+			eq[col.col] = v
+		case *ast.PatternInExpr:
+			cn, ok := unparen(x.Expr).(*ast.ColumnNameExpr)
+			if !ok || x.Not || x.Sel != nil {
+				continue
+			}
+			col, err := sc.resolveColumn(cn.Name)
+			if err != nil {
+				return nil, err
+			}
+			var list []*cexpr
+			for _, e := range x.List {
+				v, err := sc.compile(e)
+				if err != nil || !v.isConst {
+					list = nil
+					break
+				}
+				list = append(list, v)
+			}
+			if list != nil {
+				if in == nil {
+					in = map[int][]*cexpr{}
+				}
+				in[col.col] = list
+			}
+		}
+	}
+	def := t.Def
+	if pk := def.PrimaryKey(); pk != nil {
+		vals := make([]*cexpr, len(pk))
+		all := true
+		for i, c := range pk {
+			if vals[i] = eq[c]; vals[i] == nil {
+				all = false
+				break
+			}
+		}
+		if all {
+			a.pk = vals
+			return a, nil
+		}
+		if len(pk) == 1 && in[pk[0]] != nil {
+			a.inList = in[pk[0]]
+			return a, nil
+		}
+	}
+	for i, ix := range def.Indexes {
+		if !ix.Unique || ix.Primary {
+			continue
+		}
+		vals := make([]*cexpr, len(ix.Cols))
+		all := true
+		for j, c := range ix.Cols {
+			if vals[j] = eq[c]; vals[j] == nil {
+				all = false
+				break
+			}
+		}
+		if all {
+			a.uniqIdx, a.uniq = i, vals
+			return a, nil
+		}
+	}
+	return a, nil
+}
+
+func unparen(e ast.ExprNode) ast.ExprNode {
+	for {
+		p, ok := e.(*ast.ParenthesesExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expr
+	}
+}
+
+func conjuncts(e ast.ExprNode) []ast.ExprNode {
+	e = unparen(e)
+	if b, ok := e.(*ast.BinaryOperationExpr); ok && b.Op == opcode.LogicAnd {
+		return append(conjuncts(b.L), conjuncts(b.R)...)
+	}
+	return []ast.ExprNode{e}
+}
+
+// rowRef is a row found by an access path, with the values read.
+type rowRef struct {
+	row  *storage.Row
+	vals []types.Value
+}
+
+// keyValues evaluates and coerces key expressions to the key columns'
+// types. ok is false when a value cannot be a key (NULL, or not
+// convertible), in which case no row can match by key.
+func keyValues(ec *evalCtx, t *storage.Table, cols []int, exprs []*cexpr) ([]types.Value, bool, error) {
+	vals := make([]types.Value, len(cols))
+	for i, c := range cols {
+		v, err := exprs[i].fn(ec)
+		if err != nil {
+			return nil, false, err
+		}
+		if v.IsNull() {
+			return nil, false, nil
+		}
+		cv, err := types.Coerce(v, t.Def.Columns[c].Type)
+		if err != nil || types.Compare(cv, v) != 0 {
+			return nil, false, nil
+		}
+		vals[i] = cv
+	}
+	return vals, true, nil
+}
+
+// find returns the rows matching the access path and filter. With lock,
+// each row is locked (exclusive) before it is read, so the values returned
+// are the newest and stay so until the transaction ends.
+func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) ([]rowRef, error) {
+	t := a.t
+	var out []rowRef
+	check := func(r *storage.Row) error {
+		if lock {
+			if err := x.Lock(ctx, t, r.Key); err != nil {
+				return err
+			}
+		}
+		v := x.Read(t, r)
+		if v.Vals == nil {
+			return nil
+		}
+		ec.row = v.Vals
+		if a.filter != nil {
+			ok, err := evalBool(a.filter, ec)
+			if err != nil || !ok {
+				return err
+			}
+		}
+		out = append(out, rowRef{row: r, vals: v.Vals})
+		return nil
+	}
+	pointKey := func(pk []types.Value) error {
+		key := storage.KeyOf(pk)
+		if lock {
+			if err := x.Lock(ctx, t, key); err != nil {
+				return err
+			}
+		}
+		r := t.Lookup(key)
+		if r == nil {
+			return nil
+		}
+		return check(r)
+	}
+	switch {
+	case a.pk != nil:
+		pk, ok, err := keyValues(ec, t, t.Def.PrimaryKey(), a.pk)
+		if err != nil || !ok {
+			return out, err
+		}
+		return out, pointKey(pk)
+	case a.inList != nil:
+		seen := map[string]bool{}
+		for _, e := range a.inList {
+			pk, ok, err := keyValues(ec, t, t.Def.PrimaryKey(), []*cexpr{e})
+			if err != nil {
+				return nil, err
+			}
+			if !ok || seen[storage.KeyOf(pk)] {
+				continue
+			}
+			seen[storage.KeyOf(pk)] = true
+			if err := pointKey(pk); err != nil {
+				return nil, err
+			}
+		}
+		sortRefs(t, out)
+		return out, nil
+	case a.uniq != nil:
+		cols := t.Def.Indexes[a.uniqIdx].Cols
+		vals, ok, err := keyValues(ec, t, cols, a.uniq)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return out, nil
+		}
+		var kb []byte
+		for _, v := range vals {
+			kb = types.KeyString(kb, v)
+		}
+		key := string(kb)
+		if lock {
+			if err := x.LockKey(ctx, txn.UniqueLockKey(t, a.uniqIdx, key)); err != nil {
+				return nil, err
+			}
+		}
+		for _, r := range t.UniqueCandidates(a.uniqIdx, key) {
+			v := x.Read(t, r)
+			if v.Vals == nil {
+				continue
+			}
+			if k, ok := t.UniqueKey(a.uniqIdx, v.Vals); ok && k == key {
+				if err := check(r); err != nil {
+					return nil, err
+				}
+			}
+		}
+		return out, nil
+	}
+	for _, it := range t.Scan(x.ID, 0) {
+		x.NoteRead(it.LSN)
+		if it.Vals == nil {
+			continue
+		}
+		ec.row = it.Vals
+		if a.filter != nil {
+			ok, err := evalBool(a.filter, ec)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+		}
+		if lock {
+			// Semi-consistent read: lock only rows that match as last
+			// committed, then re-check the locked version.
+			if err := check(it.Row); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		out = append(out, rowRef{row: it.Row, vals: it.Vals})
+	}
+	return out, nil
+}
+
+func sortRefs(t *storage.Table, refs []rowRef) {
+	pk := t.Def.PrimaryKey()
+	if len(refs) < 2 || pk == nil {
+		return
+	}
+	less := func(a, b rowRef) bool {
+		for _, c := range pk {
+			if x := types.Compare(a.vals[c], b.vals[c]); x != 0 {
+				return x < 0
+			}
+		}
+		return false
+	}
+	sort.SliceStable(refs, func(i, j int) bool { return less(refs[i], refs[j]) })
+}

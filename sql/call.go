@@ -1,0 +1,345 @@
+package sql
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+func splitProcName(s, defDB string) (db, name string) {
+	parts := strings.SplitN(s, ".", 2)
+	unq := func(x string) string { return strings.Trim(x, "`") }
+	if len(parts) == 2 && !strings.HasPrefix(s, "`") || (len(parts) == 2 && strings.HasPrefix(s, "`") && strings.HasSuffix(parts[0], "`")) {
+		return unq(parts[0]), unq(parts[1])
+	}
+	return defDB, unq(s)
+}
+
+func (s *Session) procDB(db string) (string, error) {
+	if db == "" {
+		return "", sqlerr.New(sqlerr.ErNoDB, "No database selected")
+	}
+	cat := s.e.txm.Catalog()
+	if !cat.HasDatabase(db) {
+		return "", sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
+	}
+	return cat.DatabaseName(db), nil
+}
+
+func (s *Session) execCreateProc(ctx context.Context, p *parsed) (*Result, uint64, error) {
+	def, orReplace, err := procs.ParseCreate(p.text)
+	if err != nil {
+		return nil, 0, err
+	}
+	ack, err := s.finishOpen(ctx)
+	if err != nil {
+		return nil, ack, err
+	}
+	return &Result{}, ack, s.createProcedure(ctx, def, orReplace)
+}
+
+// createProcedure compiles def (syntax is checked here), logs it and adds
+// it to the catalog.
+func (s *Session) createProcedure(ctx context.Context, def *procs.Definition, orReplace bool) error {
+	db, name := splitProcName(def.Name, s.db)
+	db, err := s.procDB(db)
+	if err != nil {
+		return err
+	}
+	d := *def
+	d.Name = name
+	if _, _, exists := s.e.procs.Get(db, name); exists && !orReplace {
+		return sqlerr.New(sqlerr.ErSPAlreadyExists, "PROCEDURE %s already exists", name)
+	}
+	// Compile before logging so a body with a syntax error is never logged.
+	probe := procs.NewCatalog()
+	_ = probe
+	raw, err := json.Marshal(&d)
+	if err != nil {
+		return err
+	}
+	return s.e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "create_proc", DB: db, Name: name, Proc: raw}, func() error {
+		return s.e.procs.CreateIn(db, &d, orReplace)
+	})
+}
+
+func (s *Session) execDropProc(ctx context.Context, p *parsed) (*Result, uint64, error) {
+	db, name := splitProcName(p.name, s.db)
+	db, err := s.procDB(db)
+	if err != nil {
+		return nil, 0, err
+	}
+	if _, _, ok := s.e.procs.Get(db, name); !ok {
+		if p.ifExists {
+			return &Result{Warnings: 1}, 0, nil
+		}
+		return nil, 0, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name)
+	}
+	err = s.e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "drop_proc", DB: db, Name: name}, func() error {
+		return s.e.procs.Drop(db, name, true)
+	})
+	return &Result{}, 0, err
+}
+
+func (s *Session) showProcStatus(like string) *Result {
+	r := &Result{}
+	for _, c := range []string{"Db", "Name", "Type", "Language", "Definer", "Modified", "Created", "Security_type", "Comment"} {
+		r.Columns = append(r.Columns, Column{Name: c, Type: tVarchar})
+	}
+	for _, db := range s.e.txm.Catalog().Databases() {
+		for _, d := range s.e.procs.ListIn(db) {
+			if like != "" && !likeMatch(like, d.Name) {
+				continue
+			}
+			row := []string{db, d.Name, "PROCEDURE", d.Language, "root@localhost", d.Modified, d.Created, "DEFINER", ""}
+			vs := make([]types.Value, len(row))
+			for i, v := range row {
+				vs[i] = types.StringValue(v)
+			}
+			r.Rows = append(r.Rows, vs)
+		}
+	}
+	return r
+}
+
+func (s *Session) showCreateProc(name string) (*Result, error) {
+	db, n := splitProcName(name, s.db)
+	def, _, ok := s.e.procs.Get(db, n)
+	if !ok {
+		return nil, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s does not exist", n)
+	}
+	return stringRows([]string{"Procedure", "sql_mode", "Create Procedure", "character_set_client", "collation_connection", "Database Collation"},
+		[][]string{{def.Name, s.e.globals.get("sql_mode"), procs.FormatCreate(def), "utf8mb4", "utf8mb4_general_ci", "utf8mb4_general_ci"}}), nil
+}
+
+// execCall runs CALL p(args). OUT and INOUT arguments must be user
+// variables (@x); they are set when the procedure returns.
+func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Value) (*Result, uint64, error) {
+	db := n.Procedure.Schema.O
+	if db == "" {
+		db = s.db
+	}
+	name := n.Procedure.FnName.O
+	def, _, ok := s.e.procs.Get(db, name)
+	if !ok {
+		return nil, 0, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name)
+	}
+	if len(n.Procedure.Args) != len(def.Params) {
+		return nil, 0, sqlerr.New(sqlerr.ErSPWrongNoOfArgs, "Incorrect number of arguments for PROCEDURE %s.%s; expected %d, got %d", db, def.Name, len(def.Params), len(n.Procedure.Args))
+	}
+	sc := &scope{db: s.db}
+	ec := &evalCtx{s: s, args: args}
+	in := make([]any, len(def.Params))
+	outVars := make([]string, len(def.Params))
+	for i, a := range n.Procedure.Args {
+		prm := def.Params[i]
+		if prm.Mode != procs.ModeIn {
+			v, ok := a.(*ast.VariableExpr)
+			if !ok || v.IsSystem {
+				return nil, 0, sqlerr.New(sqlerr.ErSPNotVarArg, "OUT or INOUT argument %d for routine %s.%s is not a variable or NEW pseudo-variable in BEFORE trigger", i+1, db, def.Name)
+			}
+			outVars[i] = strings.ToLower(v.Name)
+			if prm.Mode == procs.ModeOut {
+				continue
+			}
+		}
+		ce, err := sc.compile(a)
+		if err != nil {
+			return nil, 0, err
+		}
+		v, err := ce.fn(ec)
+		if err != nil {
+			return nil, 0, err
+		}
+		in[i] = hostValue(v)
+	}
+	outs, ack, err := s.callProc(ctx, db, def.Name, in)
+	if err != nil {
+		return nil, ack, err
+	}
+	for i, name := range outVars {
+		if name != "" {
+			v, _ := goValue(outs[i])
+			s.userVars[name] = v
+		}
+	}
+	return &Result{}, ack, nil
+}
+
+// callProc runs a procedure with this session as its Host. It returns the
+// LSN the CALL's reply must wait for: every commit the procedure made and
+// every version it read (invariant 3). On error the open transaction is
+// rolled back.
+func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]any, uint64, error) {
+	s.callDepth++
+	savedAck := s.callAck
+	s.callAck = 0
+	host := &procHost{s: s}
+	outs, err := s.e.procs.Call(ctx, host, db, name, in)
+	ack := s.callAck
+	s.callDepth--
+	s.callAck = savedAck
+	if s.txn != nil && ack < s.txn.ReadLSN() {
+		ack = s.txn.ReadLSN()
+	}
+	if err != nil {
+		s.rollbackOpen()
+		if ctx.Err() != nil {
+			if c := context.Cause(ctx); c != nil && !isSQLErr(err) {
+				return nil, ack, c
+			}
+			if c := context.Cause(ctx); c != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+				return nil, ack, c
+			}
+		}
+		return nil, ack, err
+	}
+	return outs, ack, nil
+}
+
+func isSQLErr(err error) bool { _, ok := sqlerr.As(err); return ok }
+
+// Call runs a procedure by name with Go arguments and returns the
+// parameters' values after the call.
+func (s *Session) Call(ctx context.Context, name string, args []any) ([]types.Value, error) {
+	db, n := splitProcName(name, s.db)
+	ctx, cancel := s.begin(ctx, "CALL "+name)
+	defer s.end(cancel)
+	if err := s.e.workers.acquire(ctx); err != nil {
+		return nil, mapError(context.Cause(ctx))
+	}
+	outs, ack, err := s.callProc(ctx, db, n, args)
+	s.e.workers.release()
+	if ack > 0 {
+		if werr := s.waitAck(ctx, ack); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	if err != nil {
+		return nil, mapError(err)
+	}
+	vals := make([]types.Value, len(outs))
+	for i, o := range outs {
+		if o == nil && i < len(args) {
+			o = args[i]
+		}
+		vals[i], _ = goValue(o)
+	}
+	return vals, nil
+}
+
+// hostValue converts a Value to what procedures receive.
+func hostValue(v types.Value) any {
+	switch v.K {
+	case types.KindNull:
+		return nil
+	case types.KindInt:
+		return v.I
+	case types.KindUint:
+		return v.Uint()
+	case types.KindFloat:
+		return v.F
+	}
+	return v.String()
+}
+
+// procHost is the session as a procedure sees it.
+type procHost struct{ s *Session }
+
+func (h *procHost) Exec(ctx context.Context, query string, args []any) (*procs.Result, error) {
+	vals, err := toValues(args)
+	if err != nil {
+		return nil, err
+	}
+	r, err := h.s.exec(ctx, query, vals)
+	if err != nil {
+		return nil, err
+	}
+	out := &procs.Result{AffectedRows: r.AffectedRows, LastInsertID: r.LastInsertID, Warnings: r.Warnings}
+	if r.Columns != nil {
+		out.Columns = make([]string, len(r.Columns))
+		for i, c := range r.Columns {
+			out.Columns[i] = c.Name
+		}
+		out.Rows = make([][]any, len(r.Rows))
+		for i, row := range r.Rows {
+			vs := make([]any, len(row))
+			for j, v := range row {
+				if v.K == types.KindTime {
+					vs[j] = types.FormatTime(v.Time(), r.Columns[j].Type.Scale)
+					continue
+				}
+				vs[j] = hostValue(v)
+			}
+			out.Rows[i] = vs
+		}
+	}
+	return out, nil
+}
+
+func (h *procHost) StartTransaction(ctx context.Context) error {
+	s := h.s
+	ack, err := s.finishOpen(ctx)
+	s.noteAck(ack)
+	if err != nil {
+		return mapError(err)
+	}
+	s.txn = s.e.txm.Begin()
+	s.explicit = true
+	return nil
+}
+
+func (s *Session) noteAck(ack uint64) {
+	if ack > s.callAck {
+		s.callAck = ack
+	}
+}
+
+func (h *procHost) Commit(ctx context.Context, wait procs.CommitWait) error {
+	s := h.s
+	ack, err := s.finishOpen(ctx)
+	s.noteAck(ack)
+	if err != nil {
+		return mapError(err)
+	}
+	if wait == procs.WaitComplete && ack > 0 {
+		return mapError(s.e.txm.WaitDurable(ctx, ack))
+	}
+	return nil
+}
+
+func (h *procHost) Rollback(ctx context.Context) error {
+	h.s.rollbackOpen()
+	return nil
+}
+
+func (h *procHost) Savepoint(ctx context.Context, name string) error {
+	s := h.s
+	if s.txn == nil {
+		s.txn = s.e.txm.Begin()
+		s.explicit = true
+	}
+	s.txn.Savepoint(name)
+	return nil
+}
+
+func (h *procHost) RollbackToSavepoint(ctx context.Context, name string) error {
+	if h.s.txn == nil || !h.s.txn.RollbackToSavepoint(name) {
+		return sqlerr.New(sqlerr.ErSavepointNotExist, "SAVEPOINT %s does not exist", name)
+	}
+	return nil
+}
+
+func (h *procHost) ReleaseSavepoint(ctx context.Context, name string) error {
+	if h.s.txn == nil || !h.s.txn.ReleaseSavepoint(name) {
+		return sqlerr.New(sqlerr.ErSavepointNotExist, "SAVEPOINT %s does not exist", name)
+	}
+	return nil
+}

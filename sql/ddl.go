@@ -1,0 +1,406 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) {
+	e := s.e
+	cat := e.txm.Catalog()
+	defer e.schemaEpoch.Add(1)
+	switch x := n.(type) {
+	case *ast.CreateDatabaseStmt:
+		if cat.HasDatabase(x.Name.O) {
+			if x.IfNotExists {
+				return &Result{Warnings: 1}, nil
+			}
+			return nil, sqlerr.New(sqlerr.ErDBCreateExists, "Can't create database '%s'; database exists", x.Name.O)
+		}
+		err := e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "create_db", DB: x.Name.O}, func() error {
+			cat.CreateDatabase(x.Name.O)
+			return nil
+		})
+		return &Result{AffectedRows: 1}, err
+	case *ast.DropDatabaseStmt:
+		if !cat.HasDatabase(x.Name.O) {
+			if x.IfExists {
+				return &Result{Warnings: 1}, nil
+			}
+			return nil, sqlerr.New(sqlerr.ErDBDropExists, "Can't drop database '%s'; database doesn't exist", x.Name.O)
+		}
+		n := len(cat.Tables(x.Name.O))
+		err := e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O}, func() error {
+			e.applyDDL(cat, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O})
+			return nil
+		})
+		if strings.EqualFold(s.db, x.Name.O) {
+			s.db = ""
+		}
+		return &Result{AffectedRows: uint64(n)}, err
+	case *ast.CreateTableStmt:
+		return s.createTable(ctx, x)
+	case *ast.DropTableStmt:
+		if x.IsView {
+			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support views")
+		}
+		var missing []string
+		for _, tn := range x.Tables {
+			db := tn.Schema.O
+			if db == "" {
+				db = s.db
+			}
+			if db == "" {
+				return nil, sqlerr.New(sqlerr.ErNoDB, "No database selected")
+			}
+			if cat.Table(db, tn.Name.O) == nil {
+				missing = append(missing, db+"."+tn.Name.O)
+			}
+		}
+		if len(missing) > 0 && !x.IfExists {
+			return nil, sqlerr.New(sqlerr.ErBadTable, "Unknown table '%s'", strings.Join(missing, ","))
+		}
+		for _, tn := range x.Tables {
+			db := tn.Schema.O
+			if db == "" {
+				db = s.db
+			}
+			if cat.Table(db, tn.Name.O) == nil {
+				continue
+			}
+			rec := &txn.DDLRecord{Op: "drop_table", DB: db, Name: tn.Name.O}
+			if err := e.txm.LogDDL(ctx, rec, func() error { cat.DropTable(db, tn.Name.O); return nil }); err != nil {
+				return nil, err
+			}
+		}
+		return &Result{Warnings: uint16(len(missing))}, nil
+	case *ast.TruncateTableStmt:
+		t, err := s.resolveTable(x.Table)
+		if err != nil {
+			return nil, err
+		}
+		def := *t.Def
+		def.ID = cat.AllocTableID()
+		db, name := def.DB, def.Name
+		err = e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "drop_table", DB: db, Name: name}, func() error {
+			cat.DropTable(db, name)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		return &Result{}, e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "create_table", DB: db, Name: name, Def: &def}, func() error {
+			cat.AddTable(&def)
+			return nil
+		})
+	}
+	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this DDL")
+}
+
+func (s *Session) createTable(ctx context.Context, x *ast.CreateTableStmt) (*Result, error) {
+	cat := s.e.txm.Catalog()
+	if x.ReferTable != nil || x.Select != nil {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CREATE TABLE ... LIKE/SELECT")
+	}
+	db := x.Table.Schema.O
+	if db == "" {
+		db = s.db
+	}
+	if db == "" {
+		return nil, sqlerr.New(sqlerr.ErNoDB, "No database selected")
+	}
+	if !cat.HasDatabase(db) {
+		return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
+	}
+	db = cat.DatabaseName(db)
+	if cat.Table(db, x.Table.Name.O) != nil {
+		if x.IfNotExists {
+			return &Result{Warnings: 1}, nil
+		}
+		return nil, sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", x.Table.Name.O)
+	}
+	def, autoStart, err := buildTableDef(db, x)
+	if err != nil {
+		return nil, err
+	}
+	def.ID = cat.AllocTableID()
+	err = s.e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "create_table", DB: db, Name: def.Name, Def: def}, func() error {
+		t, ok := cat.AddTable(def)
+		if !ok {
+			return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
+		}
+		if autoStart > 1 {
+			t.SetAutoInc(autoStart - 1)
+		}
+		return nil
+	})
+	return &Result{}, err
+}
+
+// buildTableDef translates CREATE TABLE into a TableDef.
+func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64, error) {
+	def := &storage.TableDef{DB: db, Name: x.Table.Name.O, Engine: "InnoDB", Charset: "utf8mb4", Collate: "utf8mb4_general_ci"}
+	var pk *storage.IndexDef
+	var others []storage.IndexDef
+	var autoStart uint64
+	names := map[string]bool{}
+	addIndex := func(name string, cols []*ast.IndexPartSpecification, primary, unique bool) error {
+		ix := storage.IndexDef{Name: name, Primary: primary, Unique: unique || primary}
+		for _, k := range cols {
+			if k.Column == nil {
+				return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support expression indexes")
+			}
+			c := def.ColumnIndex(k.Column.Name.O)
+			if c < 0 {
+				return sqlerr.New(sqlerr.ErKeyColumnDoesNotExit, "Key column '%s' doesn't exist in table", k.Column.Name.O)
+			}
+			ix.Cols = append(ix.Cols, c)
+		}
+		if primary {
+			if pk != nil {
+				return sqlerr.New(sqlerr.ErMultiplePriKey, "Multiple primary key defined")
+			}
+			ix.Name = "PRIMARY"
+			for _, c := range ix.Cols {
+				def.Columns[c].NotNull = true
+			}
+			pk = &ix
+			return nil
+		}
+		if ix.Name == "" {
+			ix.Name = def.Columns[ix.Cols[0]].Name
+			for i := 2; names[strings.ToLower(ix.Name)]; i++ {
+				ix.Name = fmt.Sprintf("%s_%d", def.Columns[ix.Cols[0]].Name, i)
+			}
+		}
+		if names[strings.ToLower(ix.Name)] {
+			return sqlerr.New(sqlerr.ErDupKeyName, "Duplicate key name '%s'", ix.Name)
+		}
+		names[strings.ToLower(ix.Name)] = true
+		others = append(others, ix)
+		return nil
+	}
+	for _, cd := range x.Cols {
+		if def.ColumnIndex(cd.Name.Name.O) >= 0 {
+			return nil, 0, sqlerr.New(sqlerr.ErDupFieldName, "Duplicate column name '%s'", cd.Name.Name.O)
+		}
+		ct, err := colType(cd)
+		if err != nil {
+			return nil, 0, err
+		}
+		def.Columns = append(def.Columns, storage.Column{Name: cd.Name.Name.O, Type: ct})
+	}
+	for i, cd := range x.Cols {
+		col := &def.Columns[i]
+		for _, o := range cd.Options {
+			switch o.Tp {
+			case ast.ColumnOptionNotNull:
+				col.NotNull = true
+			case ast.ColumnOptionNull:
+				col.NotNull = false
+			case ast.ColumnOptionAutoIncrement:
+				if !col.Type.IsInteger() {
+					return nil, 0, sqlerr.New(sqlerr.ErWrongFieldSpec, "Incorrect column specifier for column '%s'", col.Name)
+				}
+				col.AutoIncrement = true
+			case ast.ColumnOptionPrimaryKey:
+				if err := addIndex("PRIMARY", []*ast.IndexPartSpecification{{Column: cd.Name}}, true, true); err != nil {
+					return nil, 0, err
+				}
+			case ast.ColumnOptionUniqKey:
+				if err := addIndex("", []*ast.IndexPartSpecification{{Column: cd.Name}}, false, true); err != nil {
+					return nil, 0, err
+				}
+			case ast.ColumnOptionDefaultValue:
+				if err := setDefault(col, o.Expr); err != nil {
+					return nil, 0, err
+				}
+			case ast.ColumnOptionOnUpdate:
+				col.OnUpdateNow = true
+			case ast.ColumnOptionComment:
+				col.Comment = restoreString(o.Expr)
+			}
+		}
+	}
+	for _, c := range x.Constraints {
+		switch c.Tp {
+		case ast.ConstraintPrimaryKey:
+			if err := addIndex("PRIMARY", c.Keys, true, true); err != nil {
+				return nil, 0, err
+			}
+		case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
+			if err := addIndex(c.Name, c.Keys, false, true); err != nil {
+				return nil, 0, err
+			}
+		case ast.ConstraintKey, ast.ConstraintIndex:
+			if err := addIndex(c.Name, c.Keys, false, false); err != nil {
+				return nil, 0, err
+			}
+		case ast.ConstraintForeignKey, ast.ConstraintCheck, ast.ConstraintFulltext:
+			// accepted and not enforced, as MyISAM-era dumps expect
+		}
+	}
+	if pk != nil {
+		def.Indexes = append([]storage.IndexDef{*pk}, others...)
+	} else {
+		def.Indexes = others
+	}
+	auto := def.AutoIncColumn()
+	if auto >= 0 {
+		keyed := false
+		for _, ix := range def.Indexes {
+			if len(ix.Cols) > 0 && ix.Cols[0] == auto {
+				keyed = true
+			}
+		}
+		if !keyed {
+			return nil, 0, sqlerr.New(sqlerr.ErWrongAutoKey, "Incorrect table definition; there can be only one auto column and it must be defined as a key")
+		}
+	}
+	for _, o := range x.Options {
+		switch o.Tp {
+		case ast.TableOptionEngine:
+			if o.StrValue != "" {
+				def.Engine = o.StrValue
+			}
+		case ast.TableOptionCharset:
+			def.Charset = o.StrValue
+		case ast.TableOptionCollate:
+			def.Collate = o.StrValue
+		case ast.TableOptionComment:
+			def.Comment = o.StrValue
+		case ast.TableOptionAutoIncrement:
+			autoStart = o.UintValue
+		}
+	}
+	return def, autoStart, nil
+}
+
+func restoreString(e ast.ExprNode) string {
+	if v, ok := e.(ast.ValueExpr); ok {
+		if s, ok := v.GetValue().(string); ok {
+			return s
+		}
+	}
+	return exprText(e)
+}
+
+func setDefault(col *storage.Column, e ast.ExprNode) error {
+	if f, ok := e.(*ast.FuncCallExpr); ok {
+		switch f.FnName.L {
+		case "current_timestamp", "now", "localtime", "localtimestamp":
+			col.DefaultNow = true
+			col.HasDefault = true
+			return nil
+		}
+	}
+	sc := &scope{}
+	ce, err := sc.compile(e)
+	if err != nil || !ce.isConst {
+		return sqlerr.New(sqlerr.ErInvalidDefault, "Invalid default value for '%s'", col.Name)
+	}
+	v, err := ce.fn(&evalCtx{})
+	if err != nil {
+		return sqlerr.New(sqlerr.ErInvalidDefault, "Invalid default value for '%s'", col.Name)
+	}
+	if !v.IsNull() {
+		if v, err = types.Coerce(v, col.Type); err != nil {
+			return sqlerr.New(sqlerr.ErInvalidDefault, "Invalid default value for '%s'", col.Name)
+		}
+	} else if col.NotNull {
+		return sqlerr.New(sqlerr.ErInvalidDefault, "Invalid default value for '%s'", col.Name)
+	}
+	col.HasDefault, col.Default = true, v
+	return nil
+}
+
+// colType maps a parsed column type to a ColType.
+func colType(cd *ast.ColumnDef) (types.ColType, error) {
+	ft := cd.Tp
+	flen, dec := ft.GetFlen(), ft.GetDecimal()
+	unsigned := mysql.HasUnsignedFlag(ft.GetFlag())
+	t := types.ColType{Unsigned: unsigned}
+	switch ft.GetType() {
+	case mysql.TypeTiny:
+		t.Base = types.TTinyInt
+	case mysql.TypeShort:
+		t.Base = types.TSmallInt
+	case mysql.TypeInt24:
+		t.Base = types.TMediumInt
+	case mysql.TypeLong:
+		t.Base = types.TInt
+	case mysql.TypeLonglong:
+		t.Base = types.TBigInt
+	case mysql.TypeNewDecimal:
+		t.Base = types.TDecimal
+		if flen <= 0 {
+			flen = 10
+		}
+		if dec < 0 {
+			dec = 0
+		}
+		if flen > 65 {
+			return t, sqlerr.New(sqlerr.ErTooBigPrecision, "Too-big precision %d specified for '%s'. Maximum is 65.", flen, cd.Name.Name.O)
+		}
+		if dec > 30 {
+			return t, sqlerr.New(sqlerr.ErTooBigScale, "Too big scale %d specified for '%s'. Maximum is 30.", dec, cd.Name.Name.O)
+		}
+		if dec > flen {
+			return t, sqlerr.New(sqlerr.ErMBiggerThanD, "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '%s').", cd.Name.Name.O)
+		}
+		t.Length, t.Scale = flen, dec
+		return t, nil
+	case mysql.TypeFloat:
+		t.Base = types.TFloat
+		return t, nil
+	case mysql.TypeDouble:
+		t.Base = types.TDouble
+		return t, nil
+	case mysql.TypeString:
+		t.Base = types.TChar
+		if flen < 0 {
+			flen = 1
+		}
+		t.Length = flen
+		return t, nil
+	case mysql.TypeVarchar, mysql.TypeVarString:
+		t.Base = types.TVarchar
+		if flen < 0 {
+			return t, sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax; VARCHAR needs a length for column '%s'", cd.Name.Name.O)
+		}
+		t.Length = flen
+		return t, nil
+	case mysql.TypeBlob, mysql.TypeTinyBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
+		t.Base = types.TText
+		return t, nil
+	case mysql.TypeDatetime:
+		t.Base = types.TDatetime
+		if dec > 0 {
+			t.Scale = dec
+		}
+		return t, nil
+	case mysql.TypeTimestamp:
+		t.Base = types.TTimestamp
+		if dec > 0 {
+			t.Scale = dec
+		}
+		return t, nil
+	case mysql.TypeDate:
+		t.Base = types.TDate
+		return t, nil
+	default:
+		return t, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the type of column '%s'", cd.Name.Name.O)
+	}
+	if flen > 0 && flen <= 255 {
+		t.Length = flen
+	}
+	return t, nil
+}

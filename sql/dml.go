@@ -1,0 +1,599 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+// coerceColumn stores v into column c, turning a CoerceError into the
+// MySQL error that names the column and row.
+func coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
+	col := &def.Columns[c]
+	if v.IsNull() {
+		if col.NotNull {
+			return v, sqlerr.New(sqlerr.ErBadNull, "Column '%s' cannot be null", col.Name)
+		}
+		return v, nil
+	}
+	cv, err := types.Coerce(v, col.Type)
+	if err == nil {
+		return cv, nil
+	}
+	ce, ok := err.(*types.CoerceError)
+	if !ok {
+		return v, err
+	}
+	switch ce.Code {
+	case sqlerr.ErDataTooLong:
+		return v, sqlerr.New(sqlerr.ErDataTooLong, "Data too long for column '%s' at row %d", col.Name, rowNum)
+	case sqlerr.ErTruncatedWrongField:
+		return v, sqlerr.New(sqlerr.ErTruncatedWrongField, "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d", ce.What, ce.Value, def.DB, def.Name, col.Name, rowNum)
+	case sqlerr.ErTruncatedWrongValue:
+		return v, sqlerr.New(sqlerr.ErTruncatedWrongValue, "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d", ce.What, ce.Value, def.DB, def.Name, col.Name, rowNum)
+	}
+	return v, sqlerr.New(sqlerr.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, rowNum)
+}
+
+func dupError(t *storage.Table, idx int, vals []types.Value) error {
+	var parts []string
+	var name string
+	if idx < 0 || idx >= len(t.Def.Indexes) {
+		name = "PRIMARY"
+		for _, c := range t.Def.PrimaryKey() {
+			parts = append(parts, vals[c].String())
+		}
+	} else {
+		ix := t.Def.Indexes[idx]
+		name = ix.Name
+		if ix.Primary {
+			name = "PRIMARY"
+		}
+		for _, c := range ix.Cols {
+			parts = append(parts, vals[c].String())
+		}
+	}
+	return sqlerr.New(sqlerr.ErDupEntry, "Duplicate entry '%s' for key '%s'", strings.Join(parts, "-"), name)
+}
+
+// pkOf extracts the primary-key values of a full row.
+func pkOf(def *storage.TableDef, vals []types.Value) []types.Value {
+	pk := def.PrimaryKey()
+	out := make([]types.Value, len(pk))
+	for i, c := range pk {
+		out[i] = vals[c]
+	}
+	return out
+}
+
+// checkUnique verifies vals collide with no other row on any UNIQUE
+// index, locking each unique value so concurrent inserts serialize.
+func checkUnique(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value, only func(idx int) bool) error {
+	for i, ix := range t.Def.Indexes {
+		if !ix.Unique || ix.Primary || (only != nil && !only(i)) {
+			continue
+		}
+		key, ok := t.UniqueKey(i, vals)
+		if !ok {
+			continue
+		}
+		if err := x.LockKey(ctx, txn.UniqueLockKey(t, i, key)); err != nil {
+			return err
+		}
+		for _, r := range t.UniqueCandidates(i, key) {
+			if r == self {
+				continue
+			}
+			v := x.Read(t, r)
+			if v.Vals == nil {
+				continue
+			}
+			if k, ok := t.UniqueKey(i, v.Vals); ok && k == key {
+				return dupError(t, i, vals)
+			}
+		}
+	}
+	return nil
+}
+
+type insertPlan struct {
+	t       *storage.Table
+	cols    []int
+	rows    [][]*cexpr // nil entry = DEFAULT
+	replace bool
+	ignore  bool
+	onDup   []assignment
+}
+
+type assignment struct {
+	col int
+	e   *cexpr
+}
+
+func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
+	if n.Select != nil {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support INSERT ... SELECT")
+	}
+	tn, _, err := singleTable(n.Table)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.resolveTable(tn)
+	if err != nil {
+		return nil, err
+	}
+	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr}
+	sc := &scope{db: s.db, table: t, alias: t.Def.Name}
+	def := t.Def
+	{
+		if len(n.Columns) == 0 {
+			for i := range def.Columns {
+				pl.cols = append(pl.cols, i)
+			}
+		} else {
+			seen := map[int]bool{}
+			for _, c := range n.Columns {
+				i := def.ColumnIndex(c.Name.O)
+				if i < 0 {
+					return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", c.Name.O)
+				}
+				if seen[i] {
+					return nil, sqlerr.New(sqlerr.ErFieldSpecifiedTwice, "Column '%s' specified twice", c.Name.O)
+				}
+				seen[i] = true
+				pl.cols = append(pl.cols, i)
+			}
+		}
+		for ri, l := range n.Lists {
+			if len(l) != len(pl.cols) && !(len(l) == 0 && len(n.Columns) == 0) {
+				return nil, sqlerr.New(sqlerr.ErWrongValueCountOnRow, "Column count doesn't match value count at row %d", ri+1)
+			}
+			row := make([]*cexpr, len(l))
+			for i, e := range l {
+				if row[i], err = compileInsertValue(sc, e); err != nil {
+					return nil, err
+				}
+			}
+			pl.rows = append(pl.rows, row)
+		}
+	}
+	for _, a := range n.OnDuplicate {
+		i := def.ColumnIndex(a.Column.Name.O)
+		if i < 0 {
+			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", a.Column.Name.O)
+		}
+		ce, err := sc.compile(a.Expr)
+		if err != nil {
+			return nil, err
+		}
+		pl.onDup = append(pl.onDup, assignment{col: i, e: ce})
+	}
+	return pl, nil
+}
+
+// compileInsertValue compiles a VALUES item; DEFAULT becomes nil.
+func compileInsertValue(sc *scope, e ast.ExprNode) (*cexpr, error) {
+	if _, ok := e.(*ast.DefaultExpr); ok {
+		return nil, nil
+	}
+	// Values are computed before the row exists: no column references.
+	saved := sc.table
+	sc.table = nil
+	ce, err := sc.compile(e)
+	sc.table = saved
+	return ce, err
+}
+
+func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.InsertStmt, args []types.Value) (*Result, error) {
+	pi, err := s.planFor(p, func() (any, error) { return s.buildInsert(n) })
+	if err != nil {
+		return nil, err
+	}
+	pl := pi.(*insertPlan)
+	t := pl.t
+	def := t.Def
+	ec := &evalCtx{s: s, args: args}
+	var affected, firstID uint64
+	var dups uint64
+	for ri, exprs := range pl.rows {
+		vals := make([]types.Value, len(def.Columns))
+		given := make([]bool, len(def.Columns))
+		for i, ce := range exprs {
+			c := pl.cols[i]
+			if ce == nil {
+				continue
+			}
+			v, err := ce.fn(ec)
+			if err != nil {
+				return nil, err
+			}
+			vals[c], given[c] = v, true
+		}
+		genID, err := s.fillRow(t, vals, given, ri+1)
+		if err != nil {
+			return nil, err
+		}
+		if genID > 0 && firstID == 0 {
+			firstID = genID
+		}
+		n, err := s.insertRow(ctx, x, t, vals, pl, ec)
+		if err != nil {
+			return nil, err
+		}
+		if n == 2 {
+			dups++
+		}
+		affected += n
+	}
+	if firstID > 0 {
+		s.lastInsertID = firstID
+	}
+	res := &Result{AffectedRows: affected, LastInsertID: firstID}
+	if len(pl.rows) > 1 {
+		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: 0", len(pl.rows), dups)
+	}
+	s.rowCount = int64(affected)
+	return res, nil
+}
+
+// fillRow applies defaults and AUTO_INCREMENT and coerces every column.
+// It returns the generated AUTO_INCREMENT value, if one was generated.
+func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, rowNum int) (uint64, error) {
+	def := t.Def
+	var gen uint64
+	for c := range def.Columns {
+		col := &def.Columns[c]
+		if col.AutoIncrement {
+			v := vals[c]
+			zero := !given[c] || v.IsNull()
+			if !zero {
+				if n, ok := v.ToInt64(); ok && n == 0 && v.K != types.KindString {
+					zero = true
+				}
+			}
+			if zero {
+				gen = t.NextAutoInc()
+				vals[c] = types.UintValue(gen)
+			}
+		} else if !given[c] {
+			switch {
+			case col.DefaultNow:
+				vals[c] = types.TimeValue(time.Now().Truncate(time.Second))
+			case col.HasDefault:
+				vals[c] = col.Default
+			case col.NotNull:
+				return 0, sqlerr.New(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
+			default:
+				vals[c] = types.Null
+			}
+		}
+		v, err := coerceColumn(def, c, vals[c], rowNum)
+		if err != nil {
+			return 0, err
+		}
+		vals[c] = v
+		if col.AutoIncrement && !v.IsNull() {
+			if n, ok := v.ToInt64(); ok && n > 0 {
+				t.SeenAutoInc(uint64(n))
+			}
+		}
+	}
+	return gen, nil
+}
+
+// insertRow inserts one full row. It returns MySQL's affected-row count
+// for it: 1 inserted, 2 replaced/updated on duplicate, 0 unchanged.
+func (s *Session) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, vals []types.Value, pl *insertPlan, ec *evalCtx) (uint64, error) {
+	def := t.Def
+	var slot *storage.Row
+	if def.PrimaryKey() == nil {
+		slot = t.NewHiddenSlot()
+		if err := x.Lock(ctx, t, slot.Key); err != nil {
+			return 0, err
+		}
+	} else {
+		pk := pkOf(def, vals)
+		key := storage.KeyOf(pk)
+		if err := x.Lock(ctx, t, key); err != nil {
+			return 0, err
+		}
+		slot = t.Slot(key, pk)
+		if old := x.Read(t, slot); old.Vals != nil {
+			switch {
+			case pl != nil && len(pl.onDup) > 0:
+				return s.onDuplicate(ctx, x, t, slot, old.Vals, pl, ec)
+			case pl != nil && pl.replace:
+				if err := checkUnique(ctx, x, t, slot, vals, nil); err != nil {
+					return 0, err
+				}
+				x.Write(t, slot, vals)
+				return 2, nil
+			}
+			return 0, dupError(t, -1, vals)
+		}
+	}
+	if err := checkUnique(ctx, x, t, slot, vals, nil); err != nil {
+		return 0, err
+	}
+	x.Write(t, slot, vals)
+	return 1, nil
+}
+
+func (s *Session) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, slot *storage.Row, old []types.Value, pl *insertPlan, ec *evalCtx) (uint64, error) {
+	nv := append([]types.Value(nil), old...)
+	ec.row = nv
+	for _, a := range pl.onDup {
+		v, err := a.e.fn(ec)
+		if err != nil {
+			return 0, err
+		}
+		if nv[a.col], err = coerceColumn(t.Def, a.col, v, 1); err != nil {
+			return 0, err
+		}
+	}
+	if rowsEqual(old, nv) {
+		return 0, nil
+	}
+	if err := checkUnique(ctx, x, t, slot, nv, nil); err != nil {
+		return 0, err
+	}
+	x.Write(t, slot, nv)
+	return 2, nil
+}
+
+func rowsEqual(a, b []types.Value) bool {
+	for i := range a {
+		if a[i].IsNull() != b[i].IsNull() {
+			return false
+		}
+		if !a[i].IsNull() && (a[i].K != b[i].K || types.Compare(a[i], b[i]) != 0 || a[i].String() != b[i].String()) {
+			return false
+		}
+	}
+	return true
+}
+
+type updatePlan struct {
+	t       *storage.Table
+	acc     *access
+	assigns []assignment
+	order   []orderItem
+	limit   *cexpr
+	onNow   []int // ON UPDATE CURRENT_TIMESTAMP columns not assigned
+}
+
+func (s *Session) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
+	tn, alias, err := singleTable(n.TableRefs)
+	if err != nil {
+		return nil, err
+	}
+	if n.MultipleTable {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support multi-table UPDATE")
+	}
+	t, err := s.resolveTable(tn)
+	if err != nil {
+		return nil, err
+	}
+	pl := &updatePlan{t: t}
+	sc := &scope{db: s.db, table: t, alias: alias}
+	assigned := map[int]bool{}
+	for _, a := range n.List {
+		i := t.Def.ColumnIndex(a.Column.Name.O)
+		if i < 0 || (a.Column.Table.O != "" && !strings.EqualFold(a.Column.Table.O, alias)) {
+			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", qualified(a.Column))
+		}
+		ce, err := sc.compile(a.Expr)
+		if err != nil {
+			return nil, err
+		}
+		pl.assigns = append(pl.assigns, assignment{col: i, e: ce})
+		assigned[i] = true
+	}
+	for i, c := range t.Def.Columns {
+		if c.OnUpdateNow && !assigned[i] {
+			pl.onNow = append(pl.onNow, i)
+		}
+	}
+	if pl.acc, err = planAccess(sc, t, n.Where); err != nil {
+		return nil, err
+	}
+	if n.Order != nil {
+		for _, o := range n.Order.Items {
+			ce, err := sc.compile(o.Expr)
+			if err != nil {
+				return nil, err
+			}
+			pl.order = append(pl.order, orderItem{e: ce, desc: o.Desc})
+		}
+	}
+	if n.Limit != nil {
+		if pl.limit, err = sc.compile(n.Limit.Count); err != nil {
+			return nil, err
+		}
+	}
+	return pl, nil
+}
+
+// orderAndLimit applies an UPDATE/DELETE's ORDER BY and LIMIT to refs.
+func orderAndLimit(ec *evalCtx, refs []rowRef, order []orderItem, limit *cexpr) ([]rowRef, error) {
+	if len(order) > 0 {
+		keys := make([][]types.Value, len(refs))
+		for i, r := range refs {
+			ec.row = r.vals
+			keys[i] = make([]types.Value, len(order))
+			for k, o := range order {
+				v, err := o.e.fn(ec)
+				if err != nil {
+					return nil, err
+				}
+				keys[i][k] = v
+			}
+		}
+		idx := make([]int, len(refs))
+		for i := range idx {
+			idx[i] = i
+		}
+		sortIdx(idx, func(a, b int) bool {
+			for k, o := range order {
+				if c := types.Compare(keys[a][k], keys[b][k]); c != 0 {
+					return (c < 0) != o.desc
+				}
+			}
+			return false
+		})
+		sorted := make([]rowRef, len(refs))
+		for i, j := range idx {
+			sorted[i] = refs[j]
+		}
+		refs = sorted
+	}
+	if limit != nil {
+		v, err := limit.fn(ec)
+		if err != nil {
+			return nil, err
+		}
+		if n, _ := v.ToInt64(); n >= 0 && n < int64(len(refs)) {
+			refs = refs[:n]
+		}
+	}
+	return refs, nil
+}
+
+func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.UpdateStmt, args []types.Value) (*Result, error) {
+	pi, err := s.planFor(p, func() (any, error) { return s.buildUpdate(n) })
+	if err != nil {
+		return nil, err
+	}
+	pl := pi.(*updatePlan)
+	t := pl.t
+	ec := &evalCtx{s: s, args: args}
+	refs, err := pl.acc.find(ctx, x, ec, true)
+	if err != nil {
+		return nil, err
+	}
+	if refs, err = orderAndLimit(ec, refs, pl.order, pl.limit); err != nil {
+		return nil, err
+	}
+	var changed uint64
+	pkCols := t.Def.PrimaryKey()
+	for ri, r := range refs {
+		nv := append([]types.Value(nil), r.vals...)
+		ec.row = nv
+		for _, a := range pl.assigns {
+			v, err := a.e.fn(ec)
+			if err != nil {
+				return nil, err
+			}
+			if nv[a.col], err = coerceColumn(t.Def, a.col, v, ri+1); err != nil {
+				return nil, err
+			}
+		}
+		if rowsEqual(r.vals, nv) {
+			continue
+		}
+		for _, c := range pl.onNow {
+			nv[c] = types.TimeValue(time.Now().Truncate(time.Second))
+		}
+		slot := r.row
+		if pkCols != nil && !rowsEqual(pkOf(t.Def, r.vals), pkOf(t.Def, nv)) {
+			pk := pkOf(t.Def, nv)
+			key := storage.KeyOf(pk)
+			if err := x.Lock(ctx, t, key); err != nil {
+				return nil, err
+			}
+			ns := t.Slot(key, pk)
+			if old := x.Read(t, ns); old.Vals != nil {
+				return nil, dupError(t, -1, nv)
+			}
+			if err := checkUnique(ctx, x, t, r.row, nv, nil); err != nil {
+				return nil, err
+			}
+			x.Write(t, r.row, nil)
+			slot = ns
+		} else if err := checkUnique(ctx, x, t, slot, nv, func(i int) bool {
+			a, _ := t.UniqueKey(i, r.vals)
+			b, _ := t.UniqueKey(i, nv)
+			return a != b
+		}); err != nil {
+			return nil, err
+		}
+		x.Write(t, slot, nv)
+		changed++
+	}
+	s.rowCount = int64(changed)
+	return &Result{AffectedRows: changed, Info: fmt.Sprintf("Rows matched: %d  Changed: %d  Warnings: 0", len(refs), changed)}, nil
+}
+
+type deletePlan struct {
+	t     *storage.Table
+	acc   *access
+	order []orderItem
+	limit *cexpr
+}
+
+func (s *Session) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
+	if n.IsMultiTable {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support multi-table DELETE")
+	}
+	tn, alias, err := singleTable(n.TableRefs)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.resolveTable(tn)
+	if err != nil {
+		return nil, err
+	}
+	pl := &deletePlan{t: t}
+	sc := &scope{db: s.db, table: t, alias: alias}
+	if pl.acc, err = planAccess(sc, t, n.Where); err != nil {
+		return nil, err
+	}
+	if n.Order != nil {
+		for _, o := range n.Order.Items {
+			ce, err := sc.compile(o.Expr)
+			if err != nil {
+				return nil, err
+			}
+			pl.order = append(pl.order, orderItem{e: ce, desc: o.Desc})
+		}
+	}
+	if n.Limit != nil {
+		if pl.limit, err = sc.compile(n.Limit.Count); err != nil {
+			return nil, err
+		}
+	}
+	return pl, nil
+}
+
+func (s *Session) execDelete(ctx context.Context, x *txn.Txn, p *parsed, n *ast.DeleteStmt, args []types.Value) (*Result, error) {
+	pi, err := s.planFor(p, func() (any, error) { return s.buildDelete(n) })
+	if err != nil {
+		return nil, err
+	}
+	pl := pi.(*deletePlan)
+	ec := &evalCtx{s: s, args: args}
+	refs, err := pl.acc.find(ctx, x, ec, true)
+	if err != nil {
+		return nil, err
+	}
+	if refs, err = orderAndLimit(ec, refs, pl.order, pl.limit); err != nil {
+		return nil, err
+	}
+	for _, r := range refs {
+		x.Write(pl.t, r.row, nil)
+	}
+	s.rowCount = int64(len(refs))
+	return &Result{AffectedRows: uint64(len(refs))}, nil
+}
+
+func sortIdx(idx []int, less func(a, b int) bool) {
+	sort.SliceStable(idx, func(i, j int) bool { return less(idx[i], idx[j]) })
+}

@@ -1,0 +1,15 @@
+// Package sql is plrun's SQL layer: it parses the MySQL dialect with the
+// TiDB parser (plus a small pre-scan for what that parser does not know:
+// CREATE PROCEDURE ... LANGUAGE LUA|JAVASCRIPT, ALTER SYSTEM SET,
+// CHECKPOINT, and optimizer hints such as COMMIT_ON_SUCCESS), caches parsed
+// statements by text, plans point operations on primary and unique keys,
+// and executes statements in a Session over the txn layer.
+//
+// Engine is shared by every session and safe for concurrent use. A Session
+// belongs to one goroutine at a time (one connection, one REPL, one Go
+// caller); KILL may reach it from another goroutine through its cancel
+// function only.
+//
+// Errors leave this package as *sqlerr.Error: lockmgr, txn and asynccommit
+// sentinel errors are mapped here, once, to MySQL codes.
+package sql

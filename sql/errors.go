@@ -1,0 +1,43 @@
+package sql
+
+import (
+	"context"
+	"errors"
+
+	"github.com/plrun/plrun/asynccommit"
+	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/sqlerr"
+)
+
+var (
+	errKilled  = errors.New("query killed")
+	errTimeout = errors.New("maximum statement execution time exceeded")
+)
+
+// mapError turns any error from below into an *sqlerr.Error. It is the one
+// place sentinel errors become MySQL codes.
+func mapError(err error) error {
+	if err == nil {
+		return nil
+	}
+	if e, ok := sqlerr.As(err); ok {
+		return e
+	}
+	switch {
+	case errors.Is(err, lockmgr.ErrDeadlock):
+		return sqlerr.Wrap(err, sqlerr.ErLockDeadlock, "Deadlock found when trying to get lock; try restarting transaction")
+	case errors.Is(err, lockmgr.ErrLockWaitTimeout):
+		return sqlerr.Wrap(err, sqlerr.ErLockWaitTimeout, "Lock wait timeout exceeded; try restarting transaction")
+	case errors.Is(err, asynccommit.ErrOutcomeUnknown):
+		return sqlerr.Wrap(err, sqlerr.ErOutcomeUnknown, "Got error during COMMIT: the log failed, the outcome of this transaction is unknown (%v)", err)
+	case errors.Is(err, asynccommit.ErrClosed):
+		return sqlerr.Wrap(err, sqlerr.ErServerShutdown, "Server shutdown in progress")
+	case errors.Is(err, errTimeout):
+		return sqlerr.Wrap(err, sqlerr.ErQueryTimeout, "Query execution was interrupted, maximum statement execution time exceeded")
+	case errors.Is(err, errKilled), errors.Is(err, context.Canceled):
+		return sqlerr.Wrap(err, sqlerr.ErQueryInterrupted, "Query execution was interrupted")
+	case errors.Is(err, context.DeadlineExceeded):
+		return sqlerr.Wrap(err, sqlerr.ErQueryTimeout, "Query execution was interrupted, maximum statement execution time exceeded")
+	}
+	return sqlerr.Wrap(err, sqlerr.ErUnknown, "%v", err)
+}

@@ -1,0 +1,183 @@
+package sql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+// execParsed runs a parsed statement and returns the LSN its reply must
+// wait for.
+func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value) (*Result, uint64, error) {
+	switch p.kind {
+	case kindCreateProc:
+		return s.execCreateProc(ctx, p)
+	case kindDropProc:
+		return s.execDropProc(ctx, p)
+	case kindAlterSystem:
+		for _, a := range p.assigns {
+			if err := s.e.setGlobal(a[0], types.StringValue(a[1])); err != nil {
+				return nil, 0, err
+			}
+		}
+		return &Result{}, 0, nil
+	case kindCheckpoint:
+		lsn, err := s.e.Checkpoint(ctx)
+		if err != nil {
+			return nil, 0, err
+		}
+		return &Result{Info: fmt.Sprintf("Checkpoint at LSN %d", lsn)}, 0, nil
+	case kindShowProcStatus:
+		return s.showProcStatus(p.like), 0, nil
+	case kindShowCreateProc:
+		r, err := s.showCreateProc(p.name)
+		return r, 0, err
+	}
+	switch n := p.node.(type) {
+	case *ast.SelectStmt:
+		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execSelect(ctx, x, p, n, args) })
+	case *ast.InsertStmt:
+		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execInsert(ctx, x, p, n, args) })
+	case *ast.UpdateStmt:
+		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execUpdate(ctx, x, p, n, args) })
+	case *ast.DeleteStmt:
+		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execDelete(ctx, x, p, n, args) })
+	case *ast.BeginStmt:
+		ack, err := s.finishOpen(ctx)
+		if err != nil {
+			return nil, ack, err
+		}
+		s.txn = s.e.txm.Begin()
+		s.explicit = true
+		return &Result{}, ack, nil
+	case *ast.CommitStmt:
+		ack, err := s.finishOpen(ctx)
+		return &Result{}, ack, err
+	case *ast.RollbackStmt:
+		if n.SavepointName != "" {
+			if s.txn == nil || !s.txn.RollbackToSavepoint(n.SavepointName) {
+				return nil, 0, sqlerr.New(sqlerr.ErSavepointNotExist, "SAVEPOINT %s does not exist", n.SavepointName)
+			}
+			return &Result{}, 0, nil
+		}
+		s.rollbackOpen()
+		return &Result{}, 0, nil
+	case *ast.SavepointStmt:
+		if s.txn == nil {
+			if s.autocommit() {
+				return &Result{}, 0, nil
+			}
+			s.txn = s.e.txm.Begin()
+		}
+		s.txn.Savepoint(n.Name)
+		return &Result{}, 0, nil
+	case *ast.ReleaseSavepointStmt:
+		if s.txn == nil || !s.txn.ReleaseSavepoint(n.Name) {
+			return nil, 0, sqlerr.New(sqlerr.ErSavepointNotExist, "SAVEPOINT %s does not exist", n.Name)
+		}
+		return &Result{}, 0, nil
+	case *ast.SetStmt:
+		r, err := s.execSet(ctx, n, args)
+		return r, 0, err
+	case *ast.UseStmt:
+		return &Result{}, 0, s.UseDB(n.DBName)
+	case *ast.ShowStmt:
+		return s.runRead(ctx, func(x *txn.Txn) (*Result, error) { return s.execShow(ctx, x, n) })
+	case *ast.ExplainStmt:
+		return s.runRead(ctx, func(x *txn.Txn) (*Result, error) { return s.execExplain(n) })
+	case *ast.CreateTableStmt, *ast.DropTableStmt, *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.TruncateTableStmt:
+		// DDL commits the open transaction first, as MySQL does.
+		ack, err := s.finishOpen(ctx)
+		if err != nil {
+			return nil, ack, err
+		}
+		r, err := s.execDDL(ctx, n)
+		return r, ack, err
+	case *ast.CallStmt:
+		return s.execCall(ctx, n, args)
+	case *ast.KillStmt:
+		return &Result{}, 0, s.e.Kill(n.ConnectionID, n.Query)
+	case *ast.DoStmt:
+		return s.runRead(ctx, func(x *txn.Txn) (*Result, error) {
+			sc := &scope{db: s.db}
+			for _, e := range n.Exprs {
+				ce, err := sc.compile(e)
+				if err != nil {
+					return nil, err
+				}
+				if _, err := ce.fn(&evalCtx{s: s, args: args}); err != nil {
+					return nil, err
+				}
+			}
+			return &Result{}, nil
+		})
+	case *ast.FlushStmt, *ast.AnalyzeTableStmt:
+		return &Result{}, 0, nil
+	}
+	return nil, 0, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support '%s'", firstWords(p.text))
+}
+
+func firstWords(q string) string {
+	f := strings.Fields(stripLeading(q))
+	if len(f) > 3 {
+		f = f[:3]
+	}
+	return strings.Join(f, " ")
+}
+
+// runRead runs a statement that reads but never writes.
+func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*Result, error)) (*Result, uint64, error) {
+	x := s.txn
+	if x == nil {
+		x = s.e.txm.Begin()
+		r, err := fn(x)
+		ack, cerr := x.Commit(ctx, txn.CommitOptions{})
+		if err == nil {
+			err = cerr
+		}
+		return r, ack, err
+	}
+	r, err := fn(x)
+	return r, x.ReadLSN(), err
+}
+
+// runDML runs a statement in the current transaction with statement-level
+// rollback, committing it on its own under autocommit (or when the
+// COMMIT_ON_SUCCESS hint asks).
+func (s *Session) runDML(ctx context.Context, p *parsed, args []types.Value, fn func(x *txn.Txn) (*Result, error)) (*Result, uint64, error) {
+	x, auto := s.currentTxn()
+	mark := x.Mark()
+	r, err := fn(x)
+	if err == nil && p.hints.targetRows >= 0 && int64(r.AffectedRows) != p.hints.targetRows {
+		err = sqlerr.New(sqlerr.ErUnknown, "TARGET_AFFECT_ROW(%d) not met: %d rows affected", p.hints.targetRows, r.AffectedRows)
+	}
+	if err != nil {
+		if auto {
+			x.Rollback()
+			return nil, 0, err
+		}
+		if errors.Is(err, lockmgr.ErrDeadlock) || p.hints.rollbackOnFail {
+			// MySQL rolls back the whole transaction of a deadlock victim.
+			s.rollbackOpen()
+			return nil, 0, err
+		}
+		x.RollbackTo(mark)
+		return nil, x.ReadLSN(), err
+	}
+	if auto {
+		ack, err := s.commitTxn(ctx, x)
+		return r, ack, err
+	}
+	if p.hints.commitOnSuccess {
+		ack, err := s.finishOpen(ctx)
+		return r, ack, err
+	}
+	return r, x.ReadLSN(), nil
+}

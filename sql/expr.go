@@ -1,0 +1,713 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/format"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/types"
+)
+
+// evalCtx is what an expression reads while it runs. Compiled expressions
+// are shared between sessions; everything per-execution lives here.
+type evalCtx struct {
+	s    *Session
+	args []types.Value
+	row  []types.Value // the current table row
+	aggs []types.Value // aggregate results of the current group
+}
+
+// expr is a compiled expression.
+type expr func(c *evalCtx) (types.Value, error)
+
+// cexpr is a compiled expression with what the planner needs to know.
+type cexpr struct {
+	fn      expr
+	typ     types.ColType
+	col     int  // table column index when the expression is a bare column, else -1
+	isConst bool // no column, no aggregate (params and variables count as constant per execution)
+	hasAgg  bool
+	param   int // ? index when a bare placeholder, else -1
+	text    string
+}
+
+// aggSpec is one aggregate function found while compiling a grouped query.
+type aggSpec struct {
+	name     string // count, sum, avg, min, max
+	arg      *cexpr // nil for COUNT(*)
+	distinct bool
+	typ      types.ColType
+}
+
+// scope resolves names while compiling.
+type scope struct {
+	table *storage.Table
+	alias string // table name or alias used to qualify columns
+	db    string
+	aggs  *[]aggSpec // where aggregates go; nil = aggregates not allowed here
+	// outputs lets ORDER BY / HAVING name select-list aliases.
+	outputs []outputCol
+	inAgg   bool
+}
+
+type outputCol struct {
+	name string
+	e    *cexpr
+}
+
+var (
+	tBigInt   = types.ColType{Base: types.TBigInt}
+	tDouble   = types.ColType{Base: types.TDouble}
+	tVarchar  = types.ColType{Base: types.TVarchar, Length: 255}
+	tUnknown  = types.ColType{}
+	tDatetime = types.ColType{Base: types.TDatetime}
+)
+
+func constExpr(v types.Value, t types.ColType) *cexpr {
+	return &cexpr{fn: func(*evalCtx) (types.Value, error) { return v, nil }, typ: t, col: -1, isConst: true, param: -1}
+}
+
+func typeOfValue(v types.Value) types.ColType {
+	switch v.K {
+	case types.KindInt:
+		return tBigInt
+	case types.KindUint:
+		return types.ColType{Base: types.TBigInt, Unsigned: true}
+	case types.KindFloat:
+		return tDouble
+	case types.KindDecimal:
+		prec := int(v.D.NumDigits())
+		scale := 0
+		if v.D.Exponent < 0 {
+			scale = int(-v.D.Exponent)
+		}
+		if prec < scale+1 {
+			prec = scale + 1
+		}
+		return types.ColType{Base: types.TDecimal, Length: prec, Scale: scale}
+	case types.KindString:
+		return tVarchar
+	case types.KindTime:
+		return tDatetime
+	}
+	return tUnknown
+}
+
+// datumValue converts a parser literal to a Value.
+func datumValue(d *test_driver.Datum) (types.Value, error) {
+	switch d.Kind() {
+	case test_driver.KindNull:
+		return types.Null, nil
+	case test_driver.KindInt64:
+		return types.IntValue(d.GetInt64()), nil
+	case test_driver.KindUint64:
+		return types.UintValue(d.GetUint64()), nil
+	case test_driver.KindFloat32, test_driver.KindFloat64:
+		return types.FloatValue(d.GetFloat64()), nil
+	case test_driver.KindString, test_driver.KindBytes:
+		return types.StringValue(d.GetString()), nil
+	case test_driver.KindMysqlDecimal:
+		dd, _, err := apd.NewFromString(d.GetMysqlDecimal().String())
+		if err != nil {
+			return types.Null, err
+		}
+		return types.DecimalValue(dd), nil
+	case test_driver.KindBinaryLiteral:
+		return types.StringValue(string(d.GetBytes())), nil
+	}
+	return types.Null, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this literal")
+}
+
+// exprText restores an expression as MySQL prints it in messages.
+func exprText(n ast.Node) string {
+	var sb strings.Builder
+	ctx := format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|format.RestoreNameBackQuotes|format.RestoreSpacesAroundBinaryOperation, &sb)
+	if err := n.Restore(ctx); err != nil {
+		return "?"
+	}
+	return sb.String()
+}
+
+// columnLabel is the name a select-list expression gets without an alias:
+// the expression as written (MySQL uses the original text).
+func columnLabel(n ast.ExprNode) string {
+	if c, ok := n.(*ast.ColumnNameExpr); ok {
+		return c.Name.Name.O
+	}
+	if t := n.OriginalText(); t != "" {
+		return t
+	}
+	return exprText(n)
+}
+
+func (sc *scope) resolveColumn(cn *ast.ColumnName) (*cexpr, error) {
+	name := cn.Name.O
+	if sc.table == nil {
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", qualified(cn))
+	}
+	if cn.Table.L != "" && !strings.EqualFold(cn.Table.O, sc.alias) {
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", qualified(cn))
+	}
+	if cn.Schema.L != "" && !strings.EqualFold(cn.Schema.O, sc.table.Def.DB) {
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", qualified(cn))
+	}
+	i := sc.table.Def.ColumnIndex(name)
+	if i < 0 {
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", qualified(cn))
+	}
+	col := sc.table.Def.Columns[i]
+	return &cexpr{
+		fn:    func(c *evalCtx) (types.Value, error) { return c.row[i], nil },
+		typ:   col.Type,
+		col:   i,
+		param: -1,
+		text:  fmt.Sprintf("`%s`.`%s`.`%s`", sc.table.Def.DB, sc.table.Def.Name, col.Name),
+	}, nil
+}
+
+func qualified(cn *ast.ColumnName) string {
+	s := cn.Name.O
+	if cn.Table.O != "" {
+		s = cn.Table.O + "." + s
+	}
+	if cn.Schema.O != "" {
+		s = cn.Schema.O + "." + s
+	}
+	return s
+}
+
+// compile turns an AST expression into a cexpr.
+func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
+	switch x := n.(type) {
+	case *test_driver.ParamMarkerExpr:
+		idx := x.Order
+		return &cexpr{fn: func(c *evalCtx) (types.Value, error) {
+			if idx >= len(c.args) {
+				return types.Null, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE: %d placeholders, %d values", idx+1, len(c.args))
+			}
+			return c.args[idx], nil
+		}, typ: tUnknown, col: -1, isConst: true, param: idx}, nil
+	case *test_driver.ValueExpr:
+		v, err := datumValue(&x.Datum)
+		if err != nil {
+			return nil, err
+		}
+		return constExpr(v, typeOfValue(v)), nil
+	case *ast.ColumnNameExpr:
+		if x.Name.Table.L == "" {
+			for _, o := range sc.outputs {
+				if strings.EqualFold(o.name, x.Name.Name.O) && (sc.table == nil || sc.table.Def.ColumnIndex(x.Name.Name.O) < 0) {
+					return o.e, nil
+				}
+			}
+		}
+		return sc.resolveColumn(x.Name)
+	case *ast.ParenthesesExpr:
+		return sc.compile(x.Expr)
+	case *ast.BinaryOperationExpr:
+		return sc.compileBinary(x)
+	case *ast.UnaryOperationExpr:
+		return sc.compileUnary(x)
+	case *ast.IsNullExpr:
+		a, err := sc.compile(x.Expr)
+		if err != nil {
+			return nil, err
+		}
+		not := x.Not
+		return derived(func(c *evalCtx) (types.Value, error) {
+			v, err := a.fn(c)
+			if err != nil {
+				return v, err
+			}
+			return boolValue(v.IsNull() != not), nil
+		}, tBigInt, a), nil
+	case *ast.IsTruthExpr:
+		a, err := sc.compile(x.Expr)
+		if err != nil {
+			return nil, err
+		}
+		want := x.True > 0
+		not := x.Not
+		return derived(func(c *evalCtx) (types.Value, error) {
+			v, err := a.fn(c)
+			if err != nil {
+				return v, err
+			}
+			t, known := v.Truthy()
+			r := known && t == want
+			return boolValue(r != not), nil
+		}, tBigInt, a), nil
+	case *ast.BetweenExpr:
+		a, err := sc.compile(x.Expr)
+		if err != nil {
+			return nil, err
+		}
+		lo, err := sc.compile(x.Left)
+		if err != nil {
+			return nil, err
+		}
+		hi, err := sc.compile(x.Right)
+		if err != nil {
+			return nil, err
+		}
+		not := x.Not
+		return derived(func(c *evalCtx) (types.Value, error) {
+			v, err := a.fn(c)
+			if err != nil {
+				return v, err
+			}
+			l, err := lo.fn(c)
+			if err != nil {
+				return l, err
+			}
+			h, err := hi.fn(c)
+			if err != nil {
+				return h, err
+			}
+			if v.IsNull() || l.IsNull() || h.IsNull() {
+				return types.Null, nil
+			}
+			in := types.Compare(v, l) >= 0 && types.Compare(v, h) <= 0
+			return boolValue(in != not), nil
+		}, tBigInt, a, lo, hi), nil
+	case *ast.PatternInExpr:
+		if x.Sel != nil {
+			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support 'IN (subquery)'")
+		}
+		a, err := sc.compile(x.Expr)
+		if err != nil {
+			return nil, err
+		}
+		list := make([]*cexpr, len(x.List))
+		for i, e := range x.List {
+			if list[i], err = sc.compile(e); err != nil {
+				return nil, err
+			}
+		}
+		not := x.Not
+		return derived(func(c *evalCtx) (types.Value, error) {
+			v, err := a.fn(c)
+			if err != nil || v.IsNull() {
+				return types.Null, err
+			}
+			sawNull := false
+			for _, e := range list {
+				w, err := e.fn(c)
+				if err != nil {
+					return w, err
+				}
+				if w.IsNull() {
+					sawNull = true
+					continue
+				}
+				if types.Compare(v, w) == 0 {
+					return boolValue(!not), nil
+				}
+			}
+			if sawNull {
+				return types.Null, nil
+			}
+			return boolValue(not), nil
+		}, tBigInt, append([]*cexpr{a}, list...)...), nil
+	case *ast.PatternLikeOrIlikeExpr:
+		a, err := sc.compile(x.Expr)
+		if err != nil {
+			return nil, err
+		}
+		p, err := sc.compile(x.Pattern)
+		if err != nil {
+			return nil, err
+		}
+		not := x.Not
+		return derived(func(c *evalCtx) (types.Value, error) {
+			v, err := a.fn(c)
+			if err != nil {
+				return v, err
+			}
+			pv, err := p.fn(c)
+			if err != nil {
+				return pv, err
+			}
+			if v.IsNull() || pv.IsNull() {
+				return types.Null, nil
+			}
+			return boolValue(likeMatch(pv.String(), v.String()) != not), nil
+		}, tBigInt, a, p), nil
+	case *ast.VariableExpr:
+		return sc.compileVariable(x)
+	case *ast.FuncCallExpr:
+		return sc.compileFunc(x)
+	case *ast.AggregateFuncExpr:
+		return sc.compileAgg(x)
+	case *ast.FuncCastExpr:
+		return sc.compileCast(x)
+	case *ast.CaseExpr:
+		return sc.compileCase(x)
+	case *ast.DefaultExpr:
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support DEFAULT() here")
+	case *ast.RowExpr:
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support row constructors")
+	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support subqueries")
+	}
+	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the expression '%s'", exprText(n))
+}
+
+// derived builds a cexpr computed from others.
+func derived(fn expr, t types.ColType, parts ...*cexpr) *cexpr {
+	e := &cexpr{fn: fn, typ: t, col: -1, isConst: true, param: -1}
+	for _, p := range parts {
+		e.isConst = e.isConst && p.isConst
+		e.hasAgg = e.hasAgg || p.hasAgg
+	}
+	return e
+}
+
+func boolValue(b bool) types.Value {
+	if b {
+		return types.IntValue(1)
+	}
+	return types.IntValue(0)
+}
+
+var arithOps = map[opcode.Op]types.Op{
+	opcode.Plus: types.OpAdd, opcode.Minus: types.OpSub, opcode.Mul: types.OpMul,
+	opcode.Div: types.OpDiv, opcode.Mod: types.OpMod, opcode.IntDiv: types.OpIntDiv,
+}
+
+func arithType(op types.Op, a, b types.ColType) types.ColType {
+	dec := func(t types.ColType) bool { return t.Base == types.TDecimal }
+	flt := func(t types.ColType) bool { return t.Base == types.TDouble || t.Base == types.TFloat || t.IsString() }
+	switch {
+	case op == types.OpIntDiv:
+		return tBigInt
+	case flt(a) || flt(b):
+		return tDouble
+	case op == types.OpDiv || dec(a) || dec(b):
+		s := a.Scale
+		if b.Scale > s {
+			s = b.Scale
+		}
+		if op == types.OpDiv {
+			s = a.Scale + types.DivPrecisionIncrement
+		}
+		return types.ColType{Base: types.TDecimal, Length: 65, Scale: s}
+	case a.Base == 0 || b.Base == 0:
+		return tUnknown
+	}
+	return types.ColType{Base: types.TBigInt, Unsigned: a.Unsigned || b.Unsigned}
+}
+
+func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
+	a, err := sc.compile(x.L)
+	if err != nil {
+		return nil, err
+	}
+	b, err := sc.compile(x.R)
+	if err != nil {
+		return nil, err
+	}
+	if op, ok := arithOps[x.Op]; ok {
+		text := sc.exprMessageText(a, x)
+		return derived(func(c *evalCtx) (types.Value, error) {
+			l, err := a.fn(c)
+			if err != nil {
+				return l, err
+			}
+			r, err := b.fn(c)
+			if err != nil {
+				return r, err
+			}
+			v, err := types.Arith(op, l, r)
+			if re, ok := err.(*types.RangeError); ok {
+				return v, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, text)
+			}
+			return v, err
+		}, arithType(op, a.typ, b.typ), a, b), nil
+	}
+	switch x.Op {
+	case opcode.LogicAnd:
+		return derived(func(c *evalCtx) (types.Value, error) {
+			l, err := a.fn(c)
+			if err != nil {
+				return l, err
+			}
+			lt, lk := l.Truthy()
+			if lk && !lt {
+				return boolValue(false), nil
+			}
+			r, err := b.fn(c)
+			if err != nil {
+				return r, err
+			}
+			rt, rk := r.Truthy()
+			if rk && !rt {
+				return boolValue(false), nil
+			}
+			if !lk || !rk {
+				return types.Null, nil
+			}
+			return boolValue(true), nil
+		}, tBigInt, a, b), nil
+	case opcode.LogicOr:
+		return derived(func(c *evalCtx) (types.Value, error) {
+			l, err := a.fn(c)
+			if err != nil {
+				return l, err
+			}
+			lt, lk := l.Truthy()
+			if lk && lt {
+				return boolValue(true), nil
+			}
+			r, err := b.fn(c)
+			if err != nil {
+				return r, err
+			}
+			rt, rk := r.Truthy()
+			if rk && rt {
+				return boolValue(true), nil
+			}
+			if !lk || !rk {
+				return types.Null, nil
+			}
+			return boolValue(false), nil
+		}, tBigInt, a, b), nil
+	case opcode.LogicXor:
+		return derived(func(c *evalCtx) (types.Value, error) {
+			l, err := a.fn(c)
+			if err != nil {
+				return l, err
+			}
+			r, err := b.fn(c)
+			if err != nil {
+				return r, err
+			}
+			lt, lk := l.Truthy()
+			rt, rk := r.Truthy()
+			if !lk || !rk {
+				return types.Null, nil
+			}
+			return boolValue(lt != rt), nil
+		}, tBigInt, a, b), nil
+	case opcode.EQ, opcode.NE, opcode.LT, opcode.LE, opcode.GT, opcode.GE, opcode.NullEQ:
+		op := x.Op
+		return derived(func(c *evalCtx) (types.Value, error) {
+			l, err := a.fn(c)
+			if err != nil {
+				return l, err
+			}
+			r, err := b.fn(c)
+			if err != nil {
+				return r, err
+			}
+			if op == opcode.NullEQ {
+				if l.IsNull() || r.IsNull() {
+					return boolValue(l.IsNull() && r.IsNull()), nil
+				}
+				return boolValue(types.Compare(l, r) == 0), nil
+			}
+			if l.IsNull() || r.IsNull() {
+				return types.Null, nil
+			}
+			cmp := types.Compare(l, r)
+			var res bool
+			switch op {
+			case opcode.EQ:
+				res = cmp == 0
+			case opcode.NE:
+				res = cmp != 0
+			case opcode.LT:
+				res = cmp < 0
+			case opcode.LE:
+				res = cmp <= 0
+			case opcode.GT:
+				res = cmp > 0
+			default:
+				res = cmp >= 0
+			}
+			return boolValue(res), nil
+		}, tBigInt, a, b), nil
+	}
+	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the operator '%s'", x.Op.String())
+}
+
+// exprMessageText renders an arithmetic expression for a 1690 message with
+// qualified column names, as MariaDB does: '`test`.`t`.`c` - 1'.
+func (sc *scope) exprMessageText(_ *cexpr, x ast.ExprNode) string {
+	if sc.table == nil {
+		return exprText(x)
+	}
+	var q qualifier
+	q.db, q.table = sc.table.Def.DB, sc.table.Def.Name
+	cp := x
+	cp.Accept(&q)
+	s := exprText(cp)
+	q.restore()
+	return s
+}
+
+// qualifier temporarily fills in schema and table of column names so an
+// expression restores fully qualified; restore puts them back.
+type qualifier struct {
+	db, table string
+	changed   []*ast.ColumnName
+}
+
+func (q *qualifier) Enter(n ast.Node) (ast.Node, bool) {
+	if c, ok := n.(*ast.ColumnName); ok && c.Table.L == "" {
+		c.Schema = ast.NewCIStr(q.db)
+		c.Table = ast.NewCIStr(q.table)
+		q.changed = append(q.changed, c)
+	}
+	return n, false
+}
+func (q *qualifier) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+func (q *qualifier) restore() {
+	for _, c := range q.changed {
+		c.Schema, c.Table = ast.CIStr{}, ast.CIStr{}
+	}
+}
+
+func (sc *scope) compileUnary(x *ast.UnaryOperationExpr) (*cexpr, error) {
+	a, err := sc.compile(x.V)
+	if err != nil {
+		return nil, err
+	}
+	switch x.Op {
+	case opcode.Minus:
+		t := a.typ
+		if t.IsInteger() {
+			t = tBigInt
+		}
+		return derived(func(c *evalCtx) (types.Value, error) {
+			v, err := a.fn(c)
+			if err != nil {
+				return v, err
+			}
+			r, err := types.Negate(v)
+			if re, ok := err.(*types.RangeError); ok {
+				return r, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, exprText(x))
+			}
+			return r, err
+		}, t, a), nil
+	case opcode.Plus:
+		return a, nil
+	case opcode.Not, opcode.Not2:
+		return derived(func(c *evalCtx) (types.Value, error) {
+			v, err := a.fn(c)
+			if err != nil {
+				return v, err
+			}
+			t, known := v.Truthy()
+			if !known {
+				return types.Null, nil
+			}
+			return boolValue(!t), nil
+		}, tBigInt, a), nil
+	}
+	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the operator '%s'", x.Op.String())
+}
+
+func (sc *scope) compileVariable(x *ast.VariableExpr) (*cexpr, error) {
+	name := strings.ToLower(x.Name)
+	if !x.IsSystem {
+		return &cexpr{fn: func(c *evalCtx) (types.Value, error) {
+			return c.s.userVars[name], nil
+		}, typ: tUnknown, col: -1, isConst: true, param: -1}, nil
+	}
+	d, err := lookupVar(name)
+	if err != nil {
+		return nil, err
+	}
+	global := x.IsGlobal
+	if global && !d.global && !d.readOnly {
+		return nil, sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable", name)
+	}
+	e := &cexpr{fn: func(c *evalCtx) (types.Value, error) {
+		return varValue(d, c.s.getVar(d, global)), nil
+	}, typ: tUnknown, col: -1, isConst: true, param: -1}
+	switch d.kind {
+	case varInt, varBool:
+		e.typ = tBigInt
+	default:
+		e.typ = tVarchar
+	}
+	return e, nil
+}
+
+func (sc *scope) compileCase(x *ast.CaseExpr) (*cexpr, error) {
+	var val *cexpr
+	var err error
+	parts := []*cexpr{}
+	if x.Value != nil {
+		if val, err = sc.compile(x.Value); err != nil {
+			return nil, err
+		}
+		parts = append(parts, val)
+	}
+	type when struct{ cond, res *cexpr }
+	whens := make([]when, len(x.WhenClauses))
+	t := tUnknown
+	for i, w := range x.WhenClauses {
+		if whens[i].cond, err = sc.compile(w.Expr); err != nil {
+			return nil, err
+		}
+		if whens[i].res, err = sc.compile(w.Result); err != nil {
+			return nil, err
+		}
+		if t.Base == 0 {
+			t = whens[i].res.typ
+		}
+		parts = append(parts, whens[i].cond, whens[i].res)
+	}
+	var els *cexpr
+	if x.ElseClause != nil {
+		if els, err = sc.compile(x.ElseClause); err != nil {
+			return nil, err
+		}
+		parts = append(parts, els)
+	}
+	return derived(func(c *evalCtx) (types.Value, error) {
+		var v types.Value
+		if val != nil {
+			if v, err = val.fn(c); err != nil {
+				return v, err
+			}
+		}
+		for _, w := range whens {
+			cv, err := w.cond.fn(c)
+			if err != nil {
+				return cv, err
+			}
+			var hit bool
+			if val != nil {
+				hit = !v.IsNull() && !cv.IsNull() && types.Compare(v, cv) == 0
+			} else {
+				hit, _ = cv.Truthy()
+			}
+			if hit {
+				return w.res.fn(c)
+			}
+		}
+		if els != nil {
+			return els.fn(c)
+		}
+		return types.Null, nil
+	}, t, parts...), nil
+}
+
+// evalBool evaluates a condition; NULL is false.
+func evalBool(e *cexpr, c *evalCtx) (bool, error) {
+	v, err := e.fn(c)
+	if err != nil {
+		return false, err
+	}
+	t, known := v.Truthy()
+	return known && t, nil
+}

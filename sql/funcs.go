@@ -1,0 +1,545 @@
+package sql
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/types"
+)
+
+func (sc *scope) compileArgs(args []ast.ExprNode) ([]*cexpr, error) {
+	out := make([]*cexpr, len(args))
+	for i, a := range args {
+		var err error
+		if out[i], err = sc.compile(a); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func evalArgs(c *evalCtx, args []*cexpr) ([]types.Value, error) {
+	vs := make([]types.Value, len(args))
+	for i, a := range args {
+		v, err := a.fn(c)
+		if err != nil {
+			return nil, err
+		}
+		vs[i] = v
+	}
+	return vs, nil
+}
+
+func wrongArgs(name string) error {
+	return sqlerr.New(sqlerr.ErWrongArgCount, "Incorrect parameter count in the call to native function '%s'", name)
+}
+
+// compileFunc handles scalar functions.
+func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
+	name := x.FnName.L
+	args, err := sc.compileArgs(x.Args)
+	if err != nil {
+		return nil, err
+	}
+	n := len(args)
+	nargs := func(min, max int) error {
+		if n < min || (max >= 0 && n > max) {
+			return wrongArgs(strings.ToUpper(name))
+		}
+		return nil
+	}
+	mk := func(t types.ColType, f func(c *evalCtx, vs []types.Value) (types.Value, error)) *cexpr {
+		return derived(func(c *evalCtx) (types.Value, error) {
+			vs, err := evalArgs(c, args)
+			if err != nil {
+				return types.Null, err
+			}
+			return f(c, vs)
+		}, t, args...)
+	}
+	anyNull := func(vs []types.Value) bool {
+		for _, v := range vs {
+			if v.IsNull() {
+				return true
+			}
+		}
+		return false
+	}
+	switch name {
+	case "now", "current_timestamp", "sysdate", "localtime", "localtimestamp", "utc_timestamp":
+		e := mk(tDatetime, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			return types.TimeValue(time.Now().Truncate(time.Second)), nil
+		})
+		e.isConst = false
+		return e, nil
+	case "curdate", "current_date", "utc_date":
+		return mk(types.ColType{Base: types.TDate}, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			y, m, d := time.Now().Date()
+			return types.TimeValue(time.Date(y, m, d, 0, 0, 0, 0, time.UTC)), nil
+		}), nil
+	case "unix_timestamp":
+		return mk(tBigInt, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if len(vs) == 0 {
+				return types.IntValue(time.Now().Unix()), nil
+			}
+			if vs[0].IsNull() {
+				return types.Null, nil
+			}
+			v, err := types.Coerce(vs[0], tDatetime)
+			if err != nil {
+				return types.Null, nil
+			}
+			return types.IntValue(v.Time().Unix()), nil
+		}), nil
+	case "database", "schema":
+		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if c.s.db == "" {
+				return types.Null, nil
+			}
+			return types.StringValue(c.s.db), nil
+		}), nil
+	case "version":
+		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			return types.StringValue(sysVars["version"].def), nil
+		}), nil
+	case "connection_id":
+		return mk(types.ColType{Base: types.TBigInt, Unsigned: true}, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			return types.UintValue(c.s.id), nil
+		}), nil
+	case "user", "current_user", "session_user", "system_user":
+		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			return types.StringValue(c.s.user + "@" + c.s.host), nil
+		}), nil
+	case "last_insert_id":
+		if err := nargs(0, 1); err != nil {
+			return nil, err
+		}
+		return mk(types.ColType{Base: types.TBigInt, Unsigned: true}, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if len(vs) == 1 {
+				u, _ := vs[0].ToInt64()
+				c.s.lastInsertID = uint64(u)
+				return types.UintValue(uint64(u)), nil
+			}
+			return types.UintValue(c.s.lastInsertID), nil
+		}), nil
+	case "row_count":
+		return mk(tBigInt, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			return types.IntValue(c.s.rowCount), nil
+		}), nil
+	case "found_rows":
+		return mk(tBigInt, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			return types.IntValue(c.s.foundRows), nil
+		}), nil
+	case "sleep":
+		if err := nargs(1, 1); err != nil {
+			return nil, err
+		}
+		e := mk(tBigInt, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			d := time.Duration(vs[0].ToFloat() * float64(time.Second))
+			ctx := c.s.stmtCtx
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				return types.IntValue(0), nil
+			case <-ctx.Done():
+				return types.IntValue(1), nil
+			}
+		})
+		e.isConst = false
+		return e, nil
+	case "rand":
+		e := mk(tDouble, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			return types.FloatValue(rand.Float64()), nil
+		})
+		e.isConst = false
+		return e, nil
+	case "concat":
+		if err := nargs(1, -1); err != nil {
+			return nil, err
+		}
+		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if anyNull(vs) {
+				return types.Null, nil
+			}
+			var b strings.Builder
+			for _, v := range vs {
+				b.WriteString(v.String())
+			}
+			return types.StringValue(b.String()), nil
+		}), nil
+	case "concat_ws":
+		if err := nargs(2, -1); err != nil {
+			return nil, err
+		}
+		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if vs[0].IsNull() {
+				return types.Null, nil
+			}
+			parts := []string{}
+			for _, v := range vs[1:] {
+				if !v.IsNull() {
+					parts = append(parts, v.String())
+				}
+			}
+			return types.StringValue(strings.Join(parts, vs[0].String())), nil
+		}), nil
+	case "length", "octet_length", "char_length", "character_length":
+		if err := nargs(1, 1); err != nil {
+			return nil, err
+		}
+		chars := name == "char_length" || name == "character_length"
+		return mk(tBigInt, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if vs[0].IsNull() {
+				return types.Null, nil
+			}
+			s := vs[0].String()
+			if chars {
+				return types.IntValue(int64(utf8.RuneCountInString(s))), nil
+			}
+			return types.IntValue(int64(len(s))), nil
+		}), nil
+	case "upper", "ucase", "lower", "lcase":
+		if err := nargs(1, 1); err != nil {
+			return nil, err
+		}
+		up := name == "upper" || name == "ucase"
+		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if vs[0].IsNull() {
+				return types.Null, nil
+			}
+			if up {
+				return types.StringValue(strings.ToUpper(vs[0].String())), nil
+			}
+			return types.StringValue(strings.ToLower(vs[0].String())), nil
+		}), nil
+	case "substring", "substr", "mid":
+		if err := nargs(2, 3); err != nil {
+			return nil, err
+		}
+		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if anyNull(vs) {
+				return types.Null, nil
+			}
+			r := []rune(vs[0].String())
+			pos, _ := vs[1].ToInt64()
+			l := int64(len(r))
+			if len(vs) == 3 {
+				l, _ = vs[2].ToInt64()
+			}
+			if pos < 0 {
+				pos = int64(len(r)) + pos + 1
+			}
+			if pos < 1 || pos > int64(len(r)) || l <= 0 {
+				return types.StringValue(""), nil
+			}
+			end := pos - 1 + l
+			if end > int64(len(r)) {
+				end = int64(len(r))
+			}
+			return types.StringValue(string(r[pos-1 : end])), nil
+		}), nil
+	case "trim", "ltrim", "rtrim":
+		if err := nargs(1, 3); err != nil {
+			return nil, err
+		}
+		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if vs[0].IsNull() {
+				return types.Null, nil
+			}
+			s := vs[0].String()
+			switch name {
+			case "ltrim":
+				return types.StringValue(strings.TrimLeft(s, " ")), nil
+			case "rtrim":
+				return types.StringValue(strings.TrimRight(s, " ")), nil
+			}
+			cut := " "
+			if len(vs) > 1 && !vs[1].IsNull() {
+				cut = vs[1].String()
+			}
+			for cut != "" && strings.HasPrefix(s, cut) {
+				s = s[len(cut):]
+			}
+			for cut != "" && strings.HasSuffix(s, cut) {
+				s = s[:len(s)-len(cut)]
+			}
+			return types.StringValue(s), nil
+		}), nil
+	case "abs":
+		if err := nargs(1, 1); err != nil {
+			return nil, err
+		}
+		return mk(args[0].typ, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			v := vs[0]
+			if v.IsNull() {
+				return v, nil
+			}
+			if types.Compare(v, types.IntValue(0)) < 0 {
+				return types.Negate(v)
+			}
+			return v, nil
+		}), nil
+	case "round", "truncate", "floor", "ceil", "ceiling":
+		if err := nargs(1, 2); err != nil {
+			return nil, err
+		}
+		t := args[0].typ
+		if name == "floor" || name == "ceil" || name == "ceiling" {
+			if t.Base == types.TDecimal {
+				t = tBigInt
+			}
+		} else if t.Base == types.TDecimal && len(x.Args) == 2 {
+			if d, ok := x.Args[1].(ast.ValueExpr); ok {
+				if s, err := strconv.Atoi(strings.TrimSpace(exprText(d))); err == nil && s >= 0 {
+					t.Scale = s
+				}
+			}
+		} else if t.Base == types.TDecimal {
+			t.Scale = 0
+		}
+		return mk(t, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if anyNull(vs) {
+				return types.Null, nil
+			}
+			places := int64(0)
+			if len(vs) == 2 {
+				places, _ = vs[1].ToInt64()
+			}
+			return roundValue(name, vs[0], places)
+		}), nil
+	case "mod":
+		if err := nargs(2, 2); err != nil {
+			return nil, err
+		}
+		return mk(arithType(types.OpMod, args[0].typ, args[1].typ), func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			return types.Arith(types.OpMod, vs[0], vs[1])
+		}), nil
+	case "ifnull", "nvl":
+		if err := nargs(2, 2); err != nil {
+			return nil, err
+		}
+		return mk(args[0].typ, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if vs[0].IsNull() {
+				return vs[1], nil
+			}
+			return vs[0], nil
+		}), nil
+	case "coalesce":
+		if err := nargs(1, -1); err != nil {
+			return nil, err
+		}
+		return mk(args[0].typ, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			for _, v := range vs {
+				if !v.IsNull() {
+					return v, nil
+				}
+			}
+			return types.Null, nil
+		}), nil
+	case "nullif":
+		if err := nargs(2, 2); err != nil {
+			return nil, err
+		}
+		return mk(args[0].typ, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if !vs[0].IsNull() && !vs[1].IsNull() && types.Compare(vs[0], vs[1]) == 0 {
+				return types.Null, nil
+			}
+			return vs[0], nil
+		}), nil
+	case "if":
+		if err := nargs(3, 3); err != nil {
+			return nil, err
+		}
+		return mk(args[1].typ, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if t, known := vs[0].Truthy(); known && t {
+				return vs[1], nil
+			}
+			return vs[2], nil
+		}), nil
+	case "greatest", "least":
+		if err := nargs(2, -1); err != nil {
+			return nil, err
+		}
+		greatest := name == "greatest"
+		return mk(args[0].typ, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if anyNull(vs) {
+				return types.Null, nil
+			}
+			best := vs[0]
+			for _, v := range vs[1:] {
+				cmp := types.Compare(v, best)
+				if (greatest && cmp > 0) || (!greatest && cmp < 0) {
+					best = v
+				}
+			}
+			return best, nil
+		}), nil
+	}
+	return nil, sqlerr.New(1305, "FUNCTION %s does not exist", name)
+}
+
+func roundValue(name string, v types.Value, places int64) (types.Value, error) {
+	if places > 30 {
+		places = 30
+	}
+	if places < -30 {
+		places = -30
+	}
+	switch v.K {
+	case types.KindInt, types.KindUint:
+		if places >= 0 || name == "floor" || name == "ceil" || name == "ceiling" {
+			return v, nil
+		}
+	case types.KindFloat:
+		p := math.Pow10(int(places))
+		switch name {
+		case "floor":
+			return types.FloatValue(math.Floor(v.F)), nil
+		case "ceil", "ceiling":
+			return types.FloatValue(math.Ceil(v.F)), nil
+		case "truncate":
+			return types.FloatValue(math.Trunc(v.F*p) / p), nil
+		}
+		return types.FloatValue(math.Round(v.F*p) / p), nil
+	}
+	d, ok := v.ToDecimal()
+	if !ok {
+		return types.Null, nil
+	}
+	ctx := *types.DecimalContext
+	switch name {
+	case "floor":
+		ctx.Rounding = apd.RoundFloor
+		places = 0
+	case "ceil", "ceiling":
+		ctx.Rounding = apd.RoundCeiling
+		places = 0
+	case "truncate":
+		ctx.Rounding = apd.RoundDown
+	}
+	r := new(apd.Decimal)
+	if _, err := ctx.Quantize(r, d, -int32(places)); err != nil {
+		return types.Null, err
+	}
+	if places < 0 {
+		_, _ = ctx.Quantize(r, r, 0)
+	}
+	if name == "floor" || name == "ceil" || name == "ceiling" {
+		if i, err := r.Int64(); err == nil {
+			return types.IntValue(i), nil
+		}
+	}
+	return types.DecimalValue(r), nil
+}
+
+// compileAgg registers an aggregate and returns a reference to its slot.
+func (sc *scope) compileAgg(x *ast.AggregateFuncExpr) (*cexpr, error) {
+	if sc.aggs == nil || sc.inAgg {
+		return nil, sqlerr.New(sqlerr.ErInvalidUseOfGroup, "Invalid use of group function")
+	}
+	name := strings.ToLower(x.F)
+	spec := aggSpec{name: name, distinct: x.Distinct}
+	switch name {
+	case "count", "sum", "avg", "min", "max":
+	default:
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support %s()", strings.ToUpper(name))
+	}
+	star := false
+	if len(x.Args) == 1 {
+		if v, ok := x.Args[0].(ast.ValueExpr); ok && name == "count" && v.GetValue() != nil {
+			star = true
+		}
+	}
+	if len(x.Args) != 1 {
+		return nil, wrongArgs(strings.ToUpper(name))
+	}
+	if !star {
+		sc.inAgg = true
+		a, err := sc.compile(x.Args[0])
+		sc.inAgg = false
+		if err != nil {
+			return nil, err
+		}
+		spec.arg = a
+	}
+	switch name {
+	case "count":
+		spec.typ = tBigInt
+	case "sum", "avg":
+		if spec.arg.typ.Base == types.TDouble || spec.arg.typ.Base == types.TFloat {
+			spec.typ = tDouble
+		} else {
+			scale := spec.arg.typ.Scale
+			if name == "avg" {
+				scale += types.DivPrecisionIncrement
+			}
+			spec.typ = types.ColType{Base: types.TDecimal, Length: 65, Scale: scale}
+		}
+	default:
+		spec.typ = spec.arg.typ
+	}
+	idx := len(*sc.aggs)
+	*sc.aggs = append(*sc.aggs, spec)
+	return &cexpr{fn: func(c *evalCtx) (types.Value, error) { return c.aggs[idx], nil },
+		typ: spec.typ, col: -1, hasAgg: true, param: -1}, nil
+}
+
+// compileCast handles CAST(x AS type) and CONVERT(x, type).
+func (sc *scope) compileCast(x *ast.FuncCastExpr) (*cexpr, error) {
+	a, err := sc.compile(x.Expr)
+	if err != nil {
+		return nil, err
+	}
+	ft := x.Tp
+	var t types.ColType
+	switch ft.GetType() {
+	case mysql.TypeLonglong, mysql.TypeLong, mysql.TypeTiny, mysql.TypeShort, mysql.TypeInt24:
+		t = types.ColType{Base: types.TBigInt, Unsigned: mysql.HasUnsignedFlag(ft.GetFlag())}
+	case mysql.TypeNewDecimal:
+		p, s := ft.GetFlen(), ft.GetDecimal()
+		if p <= 0 {
+			p = 10
+		}
+		if s < 0 {
+			s = 0
+		}
+		t = types.ColType{Base: types.TDecimal, Length: p, Scale: s}
+	case mysql.TypeDouble, mysql.TypeFloat:
+		t = tDouble
+	case mysql.TypeDatetime, mysql.TypeTimestamp:
+		t = tDatetime
+	case mysql.TypeDate:
+		t = types.ColType{Base: types.TDate}
+	default:
+		t = types.ColType{Base: types.TText}
+	}
+	return derived(func(c *evalCtx) (types.Value, error) {
+		v, err := a.fn(c)
+		if err != nil || v.IsNull() {
+			return v, err
+		}
+		if t.IsInteger() && !t.Unsigned {
+			if n, ok := v.ToInt64(); ok {
+				return types.IntValue(n), nil
+			}
+		}
+		r, err := types.Coerce(v, t)
+		if err != nil {
+			return types.Null, nil
+		}
+		return r, nil
+	}, t, a), nil
+}

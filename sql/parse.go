@@ -1,0 +1,258 @@
+package sql
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/pingcap/tidb/pkg/parser"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	_ "github.com/pingcap/tidb/pkg/parser/test_driver" // value expressions for the parser
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sqlerr"
+)
+
+var parserPool = sync.Pool{New: func() any { return parser.New() }}
+
+// stmtKind tags statements plrun pre-scans itself.
+type stmtKind int
+
+const (
+	kindAST stmtKind = iota
+	kindCreateProc
+	kindDropProc
+	kindAlterSystem
+	kindCheckpoint
+	kindShowProcStatus
+	kindShowCreateProc
+)
+
+// hints are the PolarDB hot-row hints of an UPDATE.
+type hints struct {
+	commitOnSuccess bool
+	rollbackOnFail  bool
+	targetRows      int64 // -1 = none
+}
+
+// parsed is a statement's parse result, shared by every session.
+type parsed struct {
+	kind   stmtKind
+	node   ast.StmtNode
+	text   string
+	params int
+	hints  hints
+
+	// pre-scanned statements
+	name     string
+	ifExists bool
+	assigns  [][2]string // ALTER SYSTEM SET name = value
+	like     string
+
+	planMu sync.Mutex // serializes plan builds (they annotate the AST)
+	cached atomic.Pointer[planEntry]
+}
+
+// planEntry is a compiled plan valid for one schema epoch and database.
+type planEntry struct {
+	plan  any
+	epoch uint64
+	db    string
+}
+
+var (
+	reDropProc      = regexp.MustCompile(`(?is)^drop\s+procedure\s+(if\s+exists\s+)?((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
+	reAlterSystem   = regexp.MustCompile(`(?is)^alter\s+system\s+set\s+(.+?)\s*;?\s*$`)
+	reAssign        = regexp.MustCompile(`(?is)^\s*([\w$]+)\s*=\s*('[^']*'|"[^"]*"|[^\s,]+)\s*`)
+	reTenant        = regexp.MustCompile(`(?is)^\s*tenant\s*=\s*('[^']*'|"[^"]*"|[\w$]+)\s*`)
+	reCheckpoint    = regexp.MustCompile(`(?is)^checkpoint\s*;?\s*$`)
+	reShowProcState = regexp.MustCompile(`(?is)^show\s+procedure\s+status(?:\s+like\s+'([^']*)')?\s*;?\s*$`)
+	reShowCreateP   = regexp.MustCompile(`(?is)^show\s+create\s+procedure\s+((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
+	reHint          = regexp.MustCompile(`(?is)^\s*update\s*/\*\+(.*?)\*/`)
+	reTarget        = regexp.MustCompile(`(?i)TARGET_AFFECT_ROW\s*\(\s*(\d+)\s*\)`)
+)
+
+// stripLeading drops leading whitespace and comments.
+func stripLeading(s string) string {
+	for {
+		s = strings.TrimLeft(s, " \t\r\n")
+		switch {
+		case strings.HasPrefix(s, "/*") && !strings.HasPrefix(s, "/*!") && !strings.HasPrefix(s, "/*+"):
+			i := strings.Index(s[2:], "*/")
+			if i < 0 {
+				return s
+			}
+			s = s[i+4:]
+		case strings.HasPrefix(s, "-- "), strings.HasPrefix(s, "#"):
+			i := strings.IndexByte(s, '\n')
+			if i < 0 {
+				return ""
+			}
+			s = s[i+1:]
+		default:
+			return s
+		}
+	}
+}
+
+// parseStatement parses one statement (no caching).
+func parseStatement(text string) (*parsed, error) {
+	s := strings.TrimRight(stripLeading(text), " \t\r\n;")
+	if s == "" {
+		return nil, sqlerr.New(sqlerr.ErEmptyQuery, "Query was empty")
+	}
+	p := &parsed{text: text, hints: hints{targetRows: -1}}
+	switch {
+	case procs.IsCreateProcedure(s):
+		p.kind = kindCreateProc
+		return p, nil
+	case reCheckpoint.MatchString(s):
+		p.kind = kindCheckpoint
+		return p, nil
+	}
+	if m := reDropProc.FindStringSubmatch(s); m != nil {
+		p.kind, p.ifExists, p.name = kindDropProc, m[1] != "", m[2]
+		return p, nil
+	}
+	if m := reShowProcState.FindStringSubmatch(s); m != nil {
+		p.kind, p.like = kindShowProcStatus, m[1]
+		return p, nil
+	}
+	if m := reShowCreateP.FindStringSubmatch(s); m != nil {
+		p.kind, p.name = kindShowCreateProc, m[1]
+		return p, nil
+	}
+	if m := reAlterSystem.FindStringSubmatch(s); m != nil {
+		rest := m[1]
+		for rest != "" {
+			a := reAssign.FindStringSubmatch(rest)
+			if a == nil {
+				return nil, syntaxError(s, rest)
+			}
+			p.assigns = append(p.assigns, [2]string{a[1], strings.Trim(a[2], `'"`)})
+			rest = rest[len(a[0]):]
+			if t := reTenant.FindString(rest); t != "" {
+				rest = rest[len(t):]
+			}
+			rest = strings.TrimLeft(rest, " ,")
+		}
+		p.kind = kindAlterSystem
+		return p, nil
+	}
+	if m := reHint.FindStringSubmatch(s); m != nil {
+		h := strings.ToUpper(m[1])
+		p.hints.commitOnSuccess = strings.Contains(h, "COMMIT_ON_SUCCESS")
+		p.hints.rollbackOnFail = strings.Contains(h, "ROLLBACK_ON_FAIL")
+		if t := reTarget.FindStringSubmatch(m[1]); t != nil {
+			var n int64
+			for _, c := range t[1] {
+				n = n*10 + int64(c-'0')
+				if n > 1<<40 {
+					break
+				}
+			}
+			p.hints.targetRows = n
+		}
+	}
+	ps := parserPool.Get().(*parser.Parser)
+	stmts, _, err := ps.ParseSQL(s)
+	parserPool.Put(ps)
+	if err != nil {
+		return nil, sqlerr.New(sqlerr.ErParse, "%s", tidbSyntaxMessage(err))
+	}
+	if len(stmts) != 1 {
+		return nil, sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax; expected one statement, got %d", len(stmts))
+	}
+	p.node = stmts[0]
+	p.params = countParamMarkers(p.node)
+	return p, nil
+}
+
+func syntaxError(stmt, near string) error {
+	if len(near) > 80 {
+		near = near[:80]
+	}
+	return sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '%s' at line 1", near)
+}
+
+// tidbSyntaxMessage rewrites the TiDB parser's message into MySQL's wording.
+func tidbSyntaxMessage(err error) string {
+	msg := err.Error()
+	if i := strings.Index(msg, "near \""); i >= 0 {
+		near := msg[i+6:]
+		line := "1"
+		if j := strings.LastIndex(near, "\" "); j >= 0 {
+			near = near[:j]
+		}
+		if k := strings.Index(msg, "line "); k >= 0 {
+			f := strings.Fields(msg[k+5:])
+			if len(f) > 0 {
+				line = f[0]
+			}
+		}
+		return "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '" + near + "' at line " + line
+	}
+	if strings.Contains(msg, "line 1 column") && strings.HasSuffix(strings.TrimSpace(msg), "near \"\"") {
+		return "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line 1"
+	}
+	return "You have an error in your SQL syntax; " + msg
+}
+
+type paramCounter struct{ n int }
+
+func (v *paramCounter) Enter(n ast.Node) (ast.Node, bool) {
+	if _, ok := n.(ast.ParamMarkerExpr); ok {
+		v.n++
+	}
+	return n, false
+}
+func (v *paramCounter) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+func countParamMarkers(n ast.Node) int {
+	var c paramCounter
+	n.Accept(&c)
+	return c.n
+}
+
+// CountParams returns the number of ? placeholders in one statement.
+func CountParams(query string) (int, error) {
+	p, err := parseStatement(query)
+	if err != nil {
+		return 0, err
+	}
+	return p.params, nil
+}
+
+// planCache maps statement text to its parse, so a hot statement is parsed
+// once. It is bounded: past its size it is cleared wholesale (cheap, and
+// hot statements come straight back).
+type planCache struct {
+	mu  sync.RWMutex
+	m   map[string]*parsed
+	max int
+}
+
+func newPlanCache(max int) *planCache { return &planCache{m: make(map[string]*parsed), max: max} }
+
+func (c *planCache) get(text string) (*parsed, error) {
+	c.mu.RLock()
+	p := c.m[text]
+	c.mu.RUnlock()
+	if p != nil {
+		return p, nil
+	}
+	p, err := parseStatement(text)
+	if err != nil {
+		return nil, err
+	}
+	if p.kind == kindCreateProc || len(text) > 8192 {
+		return p, nil
+	}
+	c.mu.Lock()
+	if len(c.m) >= c.max {
+		c.m = make(map[string]*parsed)
+	}
+	c.m[text] = p
+	c.mu.Unlock()
+	return p, nil
+}

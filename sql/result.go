@@ -1,0 +1,34 @@
+package sql
+
+import "github.com/plrun/plrun/types"
+
+// Column describes one column of a result set.
+type Column struct {
+	Name     string // the label the client sees (alias or expression text)
+	OrgName  string // the table column it came from, if any
+	Table    string // table alias, if any
+	OrgTable string
+	DB       string
+	Type     types.ColType // TBigInt for COUNT(*), TDecimal for SUM(int), TVarchar for strings ...
+	NotNull  bool
+	Binary   bool // the value is binary, not text (BLOB-like); false for everything plrun has now
+}
+
+// Result is the outcome of one statement.
+//
+// A statement that returns rows (SELECT, SHOW, DESCRIBE, CALL's result
+// sets are separate Results) has Columns != nil, even with zero rows; an
+// OK packet has Columns == nil.
+type Result struct {
+	Columns      []Column
+	Rows         [][]types.Value
+	AffectedRows uint64
+	LastInsertID uint64
+	Warnings     uint16
+	// Info is MySQL's info string, e.g. "Rows matched: 1  Changed: 1  Warnings: 0"
+	// for UPDATE or "Records: 3  Duplicates: 0  Warnings: 0" for multi-row INSERT.
+	Info string
+}
+
+// IsResultSet reports whether r carries rows (a result set) rather than an OK.
+func (r *Result) IsResultSet() bool { return r != nil && r.Columns != nil }

@@ -1,0 +1,469 @@
+package sql
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+type orderItem struct {
+	e    *cexpr
+	desc bool
+}
+
+type selectPlan struct {
+	t         *storage.Table
+	acc       *access
+	outs      []outputCol
+	cols      []Column
+	aggs      []aggSpec
+	grouped   bool
+	groupBy   []*cexpr
+	having    *cexpr
+	order     []orderItem
+	limit     *cexpr
+	offset    *cexpr
+	forUpdate bool
+	distinct  bool
+}
+
+func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
+	if n.Kind != ast.SelectStmtKindSelect {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SELECT form")
+	}
+	pl := &selectPlan{distinct: n.Distinct}
+	sc := &scope{db: s.db}
+	tn, alias, err := singleTable(n.From)
+	if err != nil {
+		return nil, err
+	}
+	if tn != nil {
+		if pl.t, err = s.resolveTable(tn); err != nil {
+			return nil, err
+		}
+		sc.table, sc.alias = pl.t, alias
+	}
+	sc.aggs = &pl.aggs
+	if n.Fields != nil {
+		for _, f := range n.Fields.Fields {
+			if f.WildCard != nil {
+				if pl.t == nil {
+					return nil, sqlerr.New(sqlerr.ErNoTablesUsed, "No tables used")
+				}
+				if w := f.WildCard.Table.O; w != "" && !strings.EqualFold(w, alias) {
+					return nil, sqlerr.New(sqlerr.ErBadTable, "Unknown table '%s'", w)
+				}
+				for i, c := range pl.t.Def.Columns {
+					ce, _ := sc.resolveColumn(&ast.ColumnName{Name: ast.NewCIStr(c.Name)})
+					pl.outs = append(pl.outs, outputCol{name: c.Name, e: ce})
+					pl.cols = append(pl.cols, Column{Name: c.Name, OrgName: c.Name, Table: alias, OrgTable: pl.t.Def.Name, DB: pl.t.Def.DB, Type: c.Type, NotNull: pl.t.Def.Columns[i].NotNull})
+				}
+				continue
+			}
+			ce, err := sc.compile(f.Expr)
+			if err != nil {
+				return nil, err
+			}
+			name := f.AsName.O
+			if name == "" {
+				name = strings.TrimSpace(f.Text())
+				if name == "" {
+					name = columnLabel(f.Expr)
+				}
+			}
+			col := Column{Name: name, Type: ce.typ}
+			if ce.col >= 0 && pl.t != nil {
+				c := pl.t.Def.Columns[ce.col]
+				col.OrgName, col.Table, col.OrgTable, col.DB, col.NotNull = c.Name, alias, pl.t.Def.Name, pl.t.Def.DB, c.NotNull
+			}
+			pl.outs = append(pl.outs, outputCol{name: name, e: ce})
+			pl.cols = append(pl.cols, col)
+		}
+	}
+	sc.aggs = nil
+	if pl.t != nil {
+		if pl.acc, err = planAccess(sc, pl.t, n.Where); err != nil {
+			return nil, err
+		}
+	} else if n.Where != nil {
+		f, err := sc.compile(n.Where)
+		if err != nil {
+			return nil, err
+		}
+		pl.acc = &access{filter: f}
+	}
+	sc.aggs = &pl.aggs
+	if n.GroupBy != nil {
+		for _, g := range n.GroupBy.Items {
+			ce, err := s.compileOrderExpr(sc, pl, g.Expr)
+			if err != nil {
+				return nil, err
+			}
+			pl.groupBy = append(pl.groupBy, ce)
+		}
+	}
+	sc.outputs = pl.outs
+	if n.Having != nil {
+		if pl.having, err = sc.compile(n.Having.Expr); err != nil {
+			return nil, err
+		}
+	}
+	if n.OrderBy != nil {
+		for _, o := range n.OrderBy.Items {
+			ce, err := s.compileOrderExpr(sc, pl, o.Expr)
+			if err != nil {
+				return nil, err
+			}
+			pl.order = append(pl.order, orderItem{e: ce, desc: o.Desc})
+		}
+	}
+	pl.grouped = len(pl.aggs) > 0 || len(pl.groupBy) > 0
+	if n.Limit != nil {
+		if pl.limit, err = sc.compile(n.Limit.Count); err != nil {
+			return nil, err
+		}
+		if n.Limit.Offset != nil {
+			if pl.offset, err = sc.compile(n.Limit.Offset); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
+		if n.LockInfo.LockType != ast.SelectLockForShare {
+			pl.forUpdate = true
+		}
+	}
+	return pl, nil
+}
+
+// compileOrderExpr resolves ORDER BY / GROUP BY items: a position, a
+// select-list alias, or an expression.
+func (s *Session) compileOrderExpr(sc *scope, pl *selectPlan, e ast.ExprNode) (*cexpr, error) {
+	if pos, ok := e.(*ast.PositionExpr); ok {
+		if pos.N < 1 || pos.N > len(pl.outs) {
+			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%d' in 'order clause'", pos.N)
+		}
+		return pl.outs[pos.N-1].e, nil
+	}
+	if cn, ok := e.(*ast.ColumnNameExpr); ok && cn.Name.Table.L == "" {
+		for _, o := range pl.outs {
+			if strings.EqualFold(o.name, cn.Name.Name.O) {
+				return o.e, nil
+			}
+		}
+	}
+	return sc.compile(e)
+}
+
+// outRow is a result row and the context its ORDER BY keys evaluate in.
+type outRow struct {
+	vals []types.Value
+	keys []types.Value
+}
+
+func (s *Session) execSelect(ctx context.Context, x *txn.Txn, p *parsed, n *ast.SelectStmt, args []types.Value) (*Result, error) {
+	pi, err := s.planFor(p, func() (any, error) { return s.buildSelect(n) })
+	if err != nil {
+		return nil, err
+	}
+	pl := pi.(*selectPlan)
+	ec := &evalCtx{s: s, args: args}
+	var rows [][]types.Value
+	if pl.t != nil {
+		lock := pl.forUpdate && (s.txn != nil || !s.autocommit())
+		if pl.forUpdate && !lock {
+			lock = true // autocommit FOR UPDATE still takes and releases the locks
+		}
+		refs, err := pl.acc.find(ctx, x, ec, lock)
+		if err != nil {
+			return nil, err
+		}
+		rows = make([][]types.Value, len(refs))
+		for i, r := range refs {
+			rows[i] = r.vals
+		}
+	} else {
+		ok := true
+		if pl.acc != nil && pl.acc.filter != nil {
+			if ok, err = evalBool(pl.acc.filter, ec); err != nil {
+				return nil, err
+			}
+		}
+		if ok {
+			rows = [][]types.Value{nil}
+		}
+	}
+	var out []outRow
+	if pl.grouped {
+		out, err = pl.groupRows(ec, rows)
+	} else {
+		out, err = pl.projectRows(ec, rows)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if pl.distinct {
+		out = distinctRows(out)
+	}
+	if len(pl.order) > 0 {
+		sort.SliceStable(out, func(i, j int) bool {
+			for k, o := range pl.order {
+				c := types.Compare(out[i].keys[k], out[j].keys[k])
+				if c != 0 {
+					return (c < 0) != o.desc
+				}
+			}
+			return false
+		})
+	}
+	if pl.limit != nil {
+		lv, err := pl.limit.fn(ec)
+		if err != nil {
+			return nil, err
+		}
+		limit, _ := lv.ToInt64()
+		offset := int64(0)
+		if pl.offset != nil {
+			ov, err := pl.offset.fn(ec)
+			if err != nil {
+				return nil, err
+			}
+			offset, _ = ov.ToInt64()
+		}
+		if offset > int64(len(out)) {
+			offset = int64(len(out))
+		}
+		out = out[offset:]
+		if limit >= 0 && limit < int64(len(out)) {
+			out = out[:limit]
+		}
+	}
+	res := &Result{Columns: append([]Column(nil), pl.cols...), Rows: make([][]types.Value, len(out))}
+	for i, r := range out {
+		res.Rows[i] = r.vals
+	}
+	fixColumnTypes(res)
+	s.foundRows = int64(len(res.Rows))
+	s.rowCount = -1
+	return res, nil
+}
+
+func (pl *selectPlan) project(ec *evalCtx) (outRow, error) {
+	r := outRow{vals: make([]types.Value, len(pl.outs))}
+	for i, o := range pl.outs {
+		v, err := o.e.fn(ec)
+		if err != nil {
+			return r, err
+		}
+		r.vals[i] = v
+	}
+	if len(pl.order) > 0 {
+		r.keys = make([]types.Value, len(pl.order))
+		for i, o := range pl.order {
+			v, err := o.e.fn(ec)
+			if err != nil {
+				return r, err
+			}
+			r.keys[i] = v
+		}
+	}
+	return r, nil
+}
+
+func (pl *selectPlan) projectRows(ec *evalCtx, rows [][]types.Value) ([]outRow, error) {
+	out := make([]outRow, 0, len(rows))
+	for _, row := range rows {
+		ec.row = row
+		r, err := pl.project(ec)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// group is one GROUP BY bucket.
+type group struct {
+	first []types.Value
+	accs  []aggAcc
+}
+
+func (pl *selectPlan) groupRows(ec *evalCtx, rows [][]types.Value) ([]outRow, error) {
+	var order []string
+	groups := map[string]*group{}
+	for _, row := range rows {
+		ec.row = row
+		var kb []byte
+		for _, g := range pl.groupBy {
+			v, err := g.fn(ec)
+			if err != nil {
+				return nil, err
+			}
+			kb = types.KeyString(kb, v)
+		}
+		k := string(kb)
+		g := groups[k]
+		if g == nil {
+			g = &group{first: row, accs: make([]aggAcc, len(pl.aggs))}
+			groups[k] = g
+			order = append(order, k)
+		}
+		for i := range pl.aggs {
+			if err := g.accs[i].add(&pl.aggs[i], ec); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if len(groups) == 0 && len(pl.groupBy) == 0 {
+		// An aggregate over no rows still returns one row.
+		groups[""] = &group{accs: make([]aggAcc, len(pl.aggs))}
+		order = append(order, "")
+	}
+	out := make([]outRow, 0, len(order))
+	for _, k := range order {
+		g := groups[k]
+		ec.row = g.first
+		if ec.row == nil && pl.t != nil {
+			ec.row = make([]types.Value, len(pl.t.Def.Columns))
+		}
+		ec.aggs = make([]types.Value, len(pl.aggs))
+		for i := range pl.aggs {
+			ec.aggs[i] = g.accs[i].result(&pl.aggs[i])
+		}
+		if pl.having != nil {
+			ok, err := evalBool(pl.having, ec)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				continue
+			}
+		}
+		r, err := pl.project(ec)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	ec.aggs = nil
+	return out, nil
+}
+
+// aggAcc accumulates one aggregate over a group.
+type aggAcc struct {
+	count int64
+	sum   types.Value
+	best  types.Value
+	seen  map[string]bool
+}
+
+func (a *aggAcc) add(spec *aggSpec, ec *evalCtx) error {
+	if spec.arg == nil {
+		a.count++
+		return nil
+	}
+	v, err := spec.arg.fn(ec)
+	if err != nil || v.IsNull() {
+		return err
+	}
+	if spec.distinct {
+		if a.seen == nil {
+			a.seen = map[string]bool{}
+		}
+		k := string(types.KeyString(nil, v))
+		if a.seen[k] {
+			return nil
+		}
+		a.seen[k] = true
+	}
+	a.count++
+	switch spec.name {
+	case "sum", "avg":
+		if spec.typ.Base != types.TDouble {
+			if d, ok := v.ToDecimal(); ok {
+				v = types.DecimalValue(d)
+			}
+		} else {
+			v = types.FloatValue(v.ToFloat())
+		}
+		if a.sum.IsNull() {
+			a.sum = v
+		} else if a.sum, err = types.Arith(types.OpAdd, a.sum, v); err != nil {
+			return err
+		}
+	case "min":
+		if a.best.IsNull() || types.Compare(v, a.best) < 0 {
+			a.best = v
+		}
+	case "max":
+		if a.best.IsNull() || types.Compare(v, a.best) > 0 {
+			a.best = v
+		}
+	}
+	return nil
+}
+
+func (a *aggAcc) result(spec *aggSpec) types.Value {
+	switch spec.name {
+	case "count":
+		return types.IntValue(a.count)
+	case "sum":
+		return a.sum
+	case "avg":
+		if a.count == 0 {
+			return types.Null
+		}
+		if spec.typ.Base == types.TDouble {
+			return types.FloatValue(a.sum.ToFloat() / float64(a.count))
+		}
+		d, _ := a.sum.ToDecimal()
+		r := new(apd.Decimal)
+		types.DecimalContext.Quo(r, d, apd.New(a.count, 0))
+		types.DecimalContext.Quantize(r, r, -int32(spec.typ.Scale))
+		return types.DecimalValue(r)
+	}
+	return a.best
+}
+
+func distinctRows(in []outRow) []outRow {
+	seen := map[string]bool{}
+	out := in[:0]
+	for _, r := range in {
+		var kb []byte
+		for _, v := range r.vals {
+			kb = types.KeyString(kb, v)
+		}
+		if seen[string(kb)] {
+			continue
+		}
+		seen[string(kb)] = true
+		out = append(out, r)
+	}
+	return out
+}
+
+// fixColumnTypes gives columns whose type could not be inferred at plan
+// time (placeholders, user variables) the type of their first value.
+func fixColumnTypes(r *Result) {
+	for i := range r.Columns {
+		if r.Columns[i].Type.Base != 0 {
+			continue
+		}
+		t := tVarchar
+		for _, row := range r.Rows {
+			if !row[i].IsNull() {
+				t = typeOfValue(row[i])
+				break
+			}
+		}
+		r.Columns[i].Type = t
+	}
+}

@@ -1,0 +1,358 @@
+package sql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+// Session is one connection's state.
+type Session struct {
+	e          *Engine
+	id         uint64
+	db         string
+	user, host string
+
+	txn      *txn.Txn
+	explicit bool // BEGIN / START TRANSACTION is open
+
+	vars     map[string]string // session-scoped system variables
+	userVars map[string]types.Value
+
+	lastInsertID uint64
+	rowCount     int64
+	foundRows    int64
+
+	// CALL state: depth of nested execution and the highest LSN the
+	// procedure's commits and reads need before the CALL may reply.
+	callDepth int
+	callAck   uint64
+
+	stmtCtx context.Context
+
+	mu      sync.Mutex // guards cancel and the processlist fields
+	cancel  context.CancelCauseFunc
+	command string
+	since   time.Time
+	query   string
+	killed  atomic.Bool
+	closed  bool
+}
+
+// NewSession opens a session on database "test".
+func (e *Engine) NewSession() *Session {
+	s := &Session{e: e, id: e.nextSess.Add(1), db: "test", user: "root", host: "localhost",
+		vars: map[string]string{}, userVars: map[string]types.Value{}, command: "Sleep", since: time.Now()}
+	e.sessMu.Lock()
+	e.sessions[s.id] = s
+	e.sessMu.Unlock()
+	return s
+}
+
+// ID is the session's connection id (CONNECTION_ID(), KILL).
+func (s *Session) ID() uint64 { return s.id }
+
+// SetClient records the login user and client host for PROCESSLIST.
+func (s *Session) SetClient(user, host string) {
+	s.mu.Lock()
+	s.user, s.host = user, host
+	s.mu.Unlock()
+}
+
+// CurrentDB is the session's default database.
+func (s *Session) CurrentDB() string { return s.db }
+
+// UseDB changes the default database.
+func (s *Session) UseDB(name string) error {
+	if !s.e.txm.Catalog().HasDatabase(name) {
+		return sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", name)
+	}
+	s.db = s.e.txm.Catalog().DatabaseName(name)
+	return nil
+}
+
+// Close rolls back any open transaction and forgets the session.
+func (s *Session) Close() {
+	if s.closed {
+		return
+	}
+	s.closed = true
+	if s.txn != nil {
+		s.txn.Rollback()
+		s.txn = nil
+	}
+	s.e.sessMu.Lock()
+	delete(s.e.sessions, s.id)
+	s.e.sessMu.Unlock()
+}
+
+func (s *Session) info() SessionInfo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.db, Command: s.command,
+		Time: int64(time.Since(s.since).Seconds()), State: "", Info: s.query}
+}
+
+func (s *Session) cancelRunning(cause error) {
+	s.mu.Lock()
+	if s.cancel != nil {
+		s.cancel(cause)
+	}
+	s.mu.Unlock()
+}
+
+// getVar reads a system variable in the session (or global) scope.
+func (s *Session) getVar(d *varDef, global bool) string {
+	if !global && d.session {
+		if v, ok := s.vars[d.name]; ok {
+			return v
+		}
+	}
+	return s.e.globals.get(d.name)
+}
+
+func (s *Session) varOn(name string) bool {
+	return s.getVar(sysVars[name], false) == "ON"
+}
+
+// autocommit reports the session's autocommit mode.
+func (s *Session) autocommit() bool { return s.varOn("autocommit") }
+
+// asyncPL reports whether ob_enable_pl_async_commit is on for this session.
+func (s *Session) asyncPL() bool { return s.varOn("ob_enable_pl_async_commit") }
+
+// toValues converts Go arguments to Values.
+func toValues(args []any) ([]types.Value, error) {
+	out := make([]types.Value, len(args))
+	for i, a := range args {
+		v, err := goValue(a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func goValue(a any) (types.Value, error) {
+	switch x := a.(type) {
+	case nil:
+		return types.Null, nil
+	case types.Value:
+		return x, nil
+	case bool:
+		return boolValue(x), nil
+	case int:
+		return types.IntValue(int64(x)), nil
+	case int8:
+		return types.IntValue(int64(x)), nil
+	case int16:
+		return types.IntValue(int64(x)), nil
+	case int32:
+		return types.IntValue(int64(x)), nil
+	case int64:
+		return types.IntValue(x), nil
+	case uint:
+		return types.UintValue(uint64(x)), nil
+	case uint8:
+		return types.UintValue(uint64(x)), nil
+	case uint16:
+		return types.UintValue(uint64(x)), nil
+	case uint32:
+		return types.UintValue(uint64(x)), nil
+	case uint64:
+		return types.UintValue(x), nil
+	case float32:
+		return types.FloatValue(float64(x)), nil
+	case float64:
+		return types.FloatValue(x), nil
+	case string:
+		return types.StringValue(x), nil
+	case []byte:
+		return types.StringValue(string(x)), nil
+	case time.Time:
+		return types.TimeValue(x), nil
+	case fmt.Stringer:
+		return types.StringValue(x.String()), nil
+	}
+	return types.Null, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments: unsupported argument type %T", a)
+}
+
+// Exec runs one statement and returns once everything it committed and
+// read is durable.
+func (s *Session) Exec(ctx context.Context, query string, args []any) (*Result, error) {
+	vals, err := toValues(args)
+	if err != nil {
+		return nil, err
+	}
+	return s.exec(ctx, query, vals)
+}
+
+func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*Result, error) {
+	if s.closed || s.e.closed.Load() {
+		return nil, sqlerr.New(sqlerr.ErServerShutdown, "Server shutdown in progress")
+	}
+	if s.killed.Load() {
+		return nil, sqlerr.New(sqlerr.ErQueryInterrupted, "Query execution was interrupted (connection killed)")
+	}
+	p, err := s.e.plans.get(query)
+	if err != nil {
+		return nil, err
+	}
+	if p.params != len(args) && p.kind == kindAST {
+		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE: the statement has %d placeholders, %d values given", p.params, len(args))
+	}
+	nested := s.callDepth > 0
+	if nested {
+		res, ack, err := s.execParsed(ctx, p, args)
+		if ack > s.callAck {
+			s.callAck = ack
+		}
+		return res, mapError(err)
+	}
+	ctx, cancel := s.begin(ctx, query)
+	defer s.end(cancel)
+	if err := s.e.workers.acquire(ctx); err != nil {
+		return nil, mapError(context.Cause(ctx))
+	}
+	res, ack, err := s.execParsed(ctx, p, args)
+	s.e.workers.release()
+	if err != nil && ctx.Err() != nil {
+		if c := context.Cause(ctx); c != nil && !errors.Is(err, c) {
+			if _, isSQL := sqlerr.As(err); !isSQL {
+				err = c
+			}
+		}
+	}
+	if ack > 0 {
+		// Reply only once what we committed and read is durable
+		// (invariant 3). This waits holding no worker.
+		if werr := s.waitAck(ctx, ack); werr != nil && err == nil {
+			err = werr
+		}
+	}
+	s.e.maybeCheckpoint()
+	return res, mapError(err)
+}
+
+// waitAck waits for lsn to be durable; a kill or timeout does not cut the
+// wait short unless the log fails: a commit that happened is reported.
+func (s *Session) waitAck(ctx context.Context, lsn uint64) error {
+	if s.e.pipe.DurableLSN() >= lsn {
+		return nil
+	}
+	s.e.txm.NoteReaderWait()
+	return s.e.txm.WaitDurable(context.WithoutCancel(ctx), lsn)
+}
+
+// begin sets up the statement's cancellable context.
+func (s *Session) begin(parent context.Context, query string) (context.Context, context.CancelCauseFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	if ms := s.maxExecTime(); ms > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeoutCause(ctx, time.Duration(ms)*time.Millisecond, errTimeout)
+		inner := cancel
+		cancel = func(cause error) { stop(); inner(cause) }
+	}
+	s.mu.Lock()
+	s.cancel = cancel
+	s.command = "Query"
+	s.since = time.Now()
+	if len(query) > 1024 {
+		query = query[:1024]
+	}
+	s.query = query
+	s.mu.Unlock()
+	s.stmtCtx = ctx
+	return ctx, cancel
+}
+
+func (s *Session) end(cancel context.CancelCauseFunc) {
+	s.mu.Lock()
+	s.cancel = nil
+	s.command = "Sleep"
+	s.since = time.Now()
+	s.query = ""
+	s.mu.Unlock()
+	s.stmtCtx = nil
+	cancel(nil)
+}
+
+func (s *Session) maxExecTime() int64 {
+	v := s.getVar(sysVars["max_execution_time"], false)
+	var n int64
+	fmt.Sscan(v, &n)
+	return n
+}
+
+// ExecMulti runs a script of statements, stopping at the first error.
+func (s *Session) ExecMulti(ctx context.Context, script string) ([]*Result, error) {
+	stmts, rest := SplitStatements(script)
+	if strings.TrimSpace(rest) != "" {
+		stmts = append(stmts, rest)
+	}
+	var out []*Result
+	for _, q := range stmts {
+		r, err := s.exec(ctx, q, nil)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// currentTxn returns the transaction a statement runs in; auto is true when
+// the statement must commit on its own (autocommit with no open txn).
+func (s *Session) currentTxn() (x *txn.Txn, auto bool) {
+	if s.txn != nil {
+		return s.txn, false
+	}
+	x = s.e.txm.Begin()
+	if s.autocommit() {
+		return x, true
+	}
+	s.txn = x
+	return x, false
+}
+
+// commitOpts are the options for a commit made now by this session.
+func (s *Session) commitOpts() txn.CommitOptions {
+	early := s.e.elr.Load()
+	if s.callDepth > 0 && s.asyncPL() {
+		early = true
+	}
+	return txn.CommitOptions{EarlyRelease: early}
+}
+
+// commitTxn commits x. Inside a CALL under async commit it does not wait
+// for durability; the CALL's reply will.
+func (s *Session) commitTxn(ctx context.Context, x *txn.Txn) (uint64, error) {
+	return x.Commit(ctx, s.commitOpts())
+}
+
+// finishOpen ends the session's open transaction (COMMIT).
+func (s *Session) finishOpen(ctx context.Context) (uint64, error) {
+	x := s.txn
+	s.txn, s.explicit = nil, false
+	if x == nil {
+		return 0, nil
+	}
+	return s.commitTxn(ctx, x)
+}
+
+// rollbackOpen rolls back the session's open transaction.
+func (s *Session) rollbackOpen() {
+	if s.txn != nil {
+		s.txn.Rollback()
+	}
+	s.txn, s.explicit = nil, false
+}

@@ -1,0 +1,432 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+// setGlobal sets a global variable and applies it to the running engine.
+func (e *Engine) setGlobal(name string, v types.Value) error {
+	d, err := lookupVar(name)
+	if err != nil {
+		return err
+	}
+	if d.readOnly {
+		return sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.name)
+	}
+	if !d.global {
+		return sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", d.name)
+	}
+	text, err := normalizeVar(d, v)
+	if err != nil {
+		return err
+	}
+	e.globals.mu.Lock()
+	e.globals.vals[d.name] = text
+	e.globals.mu.Unlock()
+	e.syncSettings()
+	return nil
+}
+
+func (s *Session) setSession(d *varDef, v types.Value) error {
+	if d.readOnly {
+		return sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.name)
+	}
+	if !d.session {
+		return sqlerr.New(sqlerr.ErGlobalVariable, "Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", d.name)
+	}
+	text, err := normalizeVar(d, v)
+	if err != nil {
+		return err
+	}
+	if d.name == "autocommit" && text == "ON" && s.txn != nil && !s.explicit {
+		// Turning autocommit on commits the implicit transaction.
+		if _, err := s.finishOpen(context.Background()); err != nil {
+			return err
+		}
+	}
+	s.vars[d.name] = text
+	return nil
+}
+
+func (s *Session) execSet(ctx context.Context, n *ast.SetStmt, args []types.Value) (*Result, error) {
+	sc := &scope{db: s.db}
+	ec := &evalCtx{s: s, args: args}
+	for _, v := range n.Variables {
+		name := strings.ToLower(v.Name)
+		if name == ast.SetNames || name == ast.SetCharset {
+			continue
+		}
+		var val types.Value
+		if v.Value != nil {
+			if _, isDefault := v.Value.(*ast.DefaultExpr); isDefault {
+				if d, ok := sysVars[name]; ok {
+					val = types.StringValue(d.def)
+				}
+			} else if cn, ok := v.Value.(*ast.ColumnNameExpr); ok && v.IsSystem {
+				// SET x = ON / OFF / word: an identifier is a string here.
+				val = types.StringValue(cn.Name.Name.O)
+			} else {
+				ce, err := sc.compile(v.Value)
+				if err != nil {
+					return nil, err
+				}
+				if val, err = ce.fn(ec); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if !v.IsSystem {
+			s.userVars[name] = val
+			continue
+		}
+		d, err := lookupVar(name)
+		if err != nil {
+			return nil, err
+		}
+		if v.IsGlobal {
+			if err := s.e.setGlobal(name, val); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if !d.session && d.global && !d.readOnly {
+			// OceanBase and PolarDB settings are global; a plain SET of one
+			// sets it globally, as their tenants' SET does.
+			if err := s.e.setGlobal(name, val); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if err := s.setSession(d, val); err != nil {
+			return nil, err
+		}
+	}
+	return &Result{}, nil
+}
+
+func stringRows(cols []string, rows [][]string) *Result {
+	r := &Result{}
+	for _, c := range cols {
+		r.Columns = append(r.Columns, Column{Name: c, Type: tVarchar})
+	}
+	for _, row := range rows {
+		vs := make([]types.Value, len(row))
+		for i, v := range row {
+			vs[i] = types.StringValue(v)
+		}
+		r.Rows = append(r.Rows, vs)
+	}
+	return r
+}
+
+func likeFilter(p *ast.PatternLikeOrIlikeExpr) func(string) bool {
+	if p == nil {
+		return func(string) bool { return true }
+	}
+	pat := restoreString(p.Pattern)
+	return func(s string) bool { return likeMatch(pat, s) }
+}
+
+func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*Result, error) {
+	cat := s.e.txm.Catalog()
+	match := likeFilter(n.Pattern)
+	switch n.Tp {
+	case ast.ShowDatabases:
+		var rows [][]string
+		for _, d := range cat.Databases() {
+			if match(d) {
+				rows = append(rows, []string{d})
+			}
+		}
+		return stringRows([]string{"Database"}, rows), nil
+	case ast.ShowTables:
+		db := n.DBName
+		if db == "" {
+			db = s.db
+		}
+		if db == "" {
+			return nil, sqlerr.New(sqlerr.ErNoDB, "No database selected")
+		}
+		if !cat.HasDatabase(db) {
+			return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
+		}
+		var rows [][]string
+		for _, t := range cat.Tables(db) {
+			if match(t.Def.Name) {
+				row := []string{t.Def.Name}
+				if n.Full {
+					row = append(row, "BASE TABLE")
+				}
+				rows = append(rows, row)
+			}
+		}
+		cols := []string{"Tables_in_" + cat.DatabaseName(db)}
+		if n.Full {
+			cols = append(cols, "Table_type")
+		}
+		return stringRows(cols, rows), nil
+	case ast.ShowColumns:
+		t, err := s.resolveTable(n.Table)
+		if err != nil {
+			return nil, err
+		}
+		return describe(t, match), nil
+	case ast.ShowCreateTable:
+		t, err := s.resolveTable(n.Table)
+		if err != nil {
+			return nil, err
+		}
+		return stringRows([]string{"Table", "Create Table"}, [][]string{{t.Def.Name, showCreateTable(t)}}), nil
+	case ast.ShowIndex:
+		t, err := s.resolveTable(n.Table)
+		if err != nil {
+			return nil, err
+		}
+		var rows [][]string
+		for _, ix := range t.Def.Indexes {
+			for i, c := range ix.Cols {
+				nonUnique := "1"
+				if ix.Unique {
+					nonUnique = "0"
+				}
+				rows = append(rows, []string{t.Def.Name, nonUnique, ix.Name, strconv.Itoa(i + 1), t.Def.Columns[c].Name, "A", "BTREE"})
+			}
+		}
+		return stringRows([]string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Index_type"}, rows), nil
+	case ast.ShowVariables:
+		var rows [][]string
+		for _, name := range sortedVarNames() {
+			if !match(name) {
+				continue
+			}
+			d := sysVars[name]
+			rows = append(rows, []string{name, s.getVar(d, n.GlobalScope)})
+		}
+		return stringRows([]string{"Variable_name", "Value"}, rows), nil
+	case ast.ShowStatus:
+		var rows [][]string
+		for _, r := range s.e.statusRows() {
+			if match(r[0]) {
+				rows = append(rows, []string{r[0], r[1]})
+			}
+		}
+		return stringRows([]string{"Variable_name", "Value"}, rows), nil
+	case ast.ShowProcessList:
+		r := &Result{Columns: []Column{
+			{Name: "Id", Type: types.ColType{Base: types.TBigInt, Unsigned: true}}, {Name: "User", Type: tVarchar}, {Name: "Host", Type: tVarchar},
+			{Name: "db", Type: tVarchar}, {Name: "Command", Type: tVarchar}, {Name: "Time", Type: tBigInt},
+			{Name: "State", Type: tVarchar}, {Name: "Info", Type: tVarchar}}}
+		for _, si := range s.e.Sessions() {
+			info := types.Null
+			if si.Info != "" {
+				info = types.StringValue(si.Info)
+			}
+			db := types.Null
+			if si.DB != "" {
+				db = types.StringValue(si.DB)
+			}
+			r.Rows = append(r.Rows, []types.Value{types.UintValue(si.ID), types.StringValue(si.User), types.StringValue(si.Host),
+				db, types.StringValue(si.Command), types.IntValue(si.Time), types.StringValue(si.State), info})
+		}
+		return r, nil
+	case ast.ShowWarnings, ast.ShowErrors:
+		r := stringRows([]string{"Level", "Code", "Message"}, nil)
+		return r, nil
+	case ast.ShowEngines:
+		return stringRows([]string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"},
+			[][]string{{"InnoDB", "DEFAULT", "plrun in-memory tables with a write-ahead log", "YES", "NO", "YES"}}), nil
+	case ast.ShowCharset:
+		return stringRows([]string{"Charset", "Description", "Default collation", "Maxlen"}, [][]string{{"utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", "4"}}), nil
+	case ast.ShowCollation:
+		return stringRows([]string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"}, [][]string{{"utf8mb4_general_ci", "utf8mb4", "45", "Yes", "Yes", "1"}}), nil
+	case ast.ShowTableStatus:
+		db := n.DBName
+		if db == "" {
+			db = s.db
+		}
+		var rows [][]string
+		for _, t := range cat.Tables(db) {
+			if match(t.Def.Name) {
+				rows = append(rows, []string{t.Def.Name, t.Def.Engine, "10", "Dynamic", strconv.Itoa(t.RowCount()), strconv.FormatUint(t.AutoInc()+1, 10), t.Def.Collate, t.Def.Comment})
+			}
+		}
+		return stringRows([]string{"Name", "Engine", "Version", "Row_format", "Rows", "Auto_increment", "Collation", "Comment"}, rows), nil
+	}
+	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SHOW statement")
+}
+
+func describe(t *storage.Table, match func(string) bool) *Result {
+	var rows [][]string
+	keyOf := func(c int) string {
+		for _, ix := range t.Def.Indexes {
+			if len(ix.Cols) > 0 && ix.Cols[0] == c {
+				switch {
+				case ix.Primary:
+					return "PRI"
+				case ix.Unique && len(ix.Cols) == 1:
+					return "UNI"
+				default:
+					return "MUL"
+				}
+			}
+		}
+		return ""
+	}
+	r := &Result{}
+	for _, c := range []string{"Field", "Type", "Null", "Key", "Default", "Extra"} {
+		r.Columns = append(r.Columns, Column{Name: c, Type: tVarchar})
+	}
+	for i, c := range t.Def.Columns {
+		if !match(c.Name) {
+			continue
+		}
+		null := "YES"
+		if c.NotNull {
+			null = "NO"
+		}
+		def := types.Null
+		switch {
+		case c.DefaultNow:
+			def = types.StringValue("current_timestamp()")
+		case c.HasDefault && !c.Default.IsNull():
+			def = types.StringValue(c.Default.String())
+		}
+		extra := ""
+		if c.AutoIncrement {
+			extra = "auto_increment"
+		}
+		if c.OnUpdateNow {
+			extra = "on update current_timestamp()"
+		}
+		r.Rows = append(r.Rows, []types.Value{types.StringValue(c.Name), types.StringValue(c.Type.SQL()), types.StringValue(null),
+			types.StringValue(keyOf(i)), def, types.StringValue(extra)})
+	}
+	_ = rows
+	return r
+}
+
+func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+
+func quoteString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(s) + "'"
+}
+
+func showCreateTable(t *storage.Table) string {
+	def := t.Def
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE %s (\n", quoteName(def.Name))
+	var lines []string
+	for _, c := range def.Columns {
+		l := "  " + quoteName(c.Name) + " " + c.Type.SQL()
+		if c.NotNull {
+			l += " NOT NULL"
+		}
+		switch {
+		case c.AutoIncrement:
+			l += " AUTO_INCREMENT"
+		case c.DefaultNow:
+			l += " DEFAULT current_timestamp()"
+		case c.HasDefault && c.Default.IsNull():
+			l += " DEFAULT NULL"
+		case c.HasDefault:
+			if c.Default.IsNumeric() {
+				l += " DEFAULT " + c.Default.String()
+			} else {
+				l += " DEFAULT " + quoteString(c.Default.String())
+			}
+		case !c.NotNull:
+			l += " DEFAULT NULL"
+		}
+		if c.OnUpdateNow {
+			l += " ON UPDATE current_timestamp()"
+		}
+		if c.Comment != "" {
+			l += " COMMENT " + quoteString(c.Comment)
+		}
+		lines = append(lines, l)
+	}
+	for _, ix := range def.Indexes {
+		var cols []string
+		for _, c := range ix.Cols {
+			cols = append(cols, quoteName(def.Columns[c].Name))
+		}
+		switch {
+		case ix.Primary:
+			lines = append(lines, "  PRIMARY KEY ("+strings.Join(cols, ",")+")")
+		case ix.Unique:
+			lines = append(lines, "  UNIQUE KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")")
+		default:
+			lines = append(lines, "  KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")")
+		}
+	}
+	b.WriteString(strings.Join(lines, ",\n"))
+	fmt.Fprintf(&b, "\n) ENGINE=%s", def.Engine)
+	if ai := t.AutoInc(); def.AutoIncColumn() >= 0 && ai > 0 {
+		fmt.Fprintf(&b, " AUTO_INCREMENT=%d", ai+1)
+	}
+	fmt.Fprintf(&b, " DEFAULT CHARSET=%s COLLATE=%s", def.Charset, def.Collate)
+	if def.Comment != "" {
+		b.WriteString(" COMMENT=" + quoteString(def.Comment))
+	}
+	return b.String()
+}
+
+// execExplain describes how a statement finds its rows.
+func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
+	if sh, ok := n.Stmt.(*ast.ShowStmt); ok && sh.Tp == ast.ShowColumns {
+		t, err := s.resolveTable(sh.Table)
+		if err != nil {
+			return nil, err
+		}
+		return describe(t, func(string) bool { return true }), nil
+	}
+	var tn *ast.TableName
+	var where ast.ExprNode
+	var err error
+	switch x := n.Stmt.(type) {
+	case *ast.SelectStmt:
+		tn, _, err = singleTable(x.From)
+		where = x.Where
+	case *ast.UpdateStmt:
+		tn, _, err = singleTable(x.TableRefs)
+		where = x.Where
+	case *ast.DeleteStmt:
+		tn, _, err = singleTable(x.TableRefs)
+		where = x.Where
+	default:
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support EXPLAIN of this statement")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if tn == nil {
+		return stringRows([]string{"table", "access", "key"}, [][]string{{"", "no table", ""}}), nil
+	}
+	t, err := s.resolveTable(tn)
+	if err != nil {
+		return nil, err
+	}
+	a, err := planAccess(&scope{db: s.db, table: t, alias: t.Def.Name}, t, where)
+	if err != nil {
+		return nil, err
+	}
+	access, key := "scan", ""
+	switch {
+	case a.pk != nil:
+		access, key = "point", "PRIMARY"
+	case a.inList != nil:
+		access, key = "points", "PRIMARY"
+	case a.uniq != nil:
+		access, key = "point", t.Def.Indexes[a.uniqIdx].Name
+	}
+	return stringRows([]string{"table", "access", "key"}, [][]string{{t.Def.Name, access, key}}), nil
+}

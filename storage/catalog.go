@@ -1,0 +1,168 @@
+package storage
+
+import (
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Catalog is the set of databases and their tables.
+type Catalog struct {
+	mu     sync.RWMutex
+	dbs    map[string]map[string]*Table // lower(db) -> lower(table) -> table
+	dbName map[string]string            // lower(db) -> name as created
+	byID   map[uint64]*Table
+	nextID uint64
+}
+
+// NewCatalog returns a catalog holding the default database "test".
+func NewCatalog() *Catalog {
+	c := &Catalog{dbs: map[string]map[string]*Table{}, dbName: map[string]string{}, byID: map[uint64]*Table{}}
+	c.CreateDatabase("test")
+	return c
+}
+
+// CreateDatabase adds db; false if it exists.
+func (c *Catalog) CreateDatabase(db string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := strings.ToLower(db)
+	if _, ok := c.dbs[k]; ok {
+		return false
+	}
+	c.dbs[k] = map[string]*Table{}
+	c.dbName[k] = db
+	return true
+}
+
+// DropDatabase removes db and its tables; false if it does not exist.
+func (c *Catalog) DropDatabase(db string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	k := strings.ToLower(db)
+	ts, ok := c.dbs[k]
+	if !ok {
+		return false
+	}
+	for _, t := range ts {
+		t.MarkDropped()
+		delete(c.byID, t.Def.ID)
+	}
+	delete(c.dbs, k)
+	delete(c.dbName, k)
+	return true
+}
+
+// HasDatabase reports whether db exists.
+func (c *Catalog) HasDatabase(db string) bool {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	_, ok := c.dbs[strings.ToLower(db)]
+	return ok
+}
+
+// Databases lists database names, sorted.
+func (c *Catalog) Databases() []string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]string, 0, len(c.dbName))
+	for _, n := range c.dbName {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Table returns db.name or nil.
+func (c *Catalog) Table(db, name string) *Table {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.dbs[strings.ToLower(db)][strings.ToLower(name)]
+}
+
+// TableByID returns a live table by its id (recovery, redo).
+func (c *Catalog) TableByID(id uint64) *Table {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.byID[id]
+}
+
+// Tables lists db's tables sorted by name.
+func (c *Catalog) Tables(db string) []*Table {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	ts := c.dbs[strings.ToLower(db)]
+	out := make([]*Table, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Def.Name < out[j].Def.Name })
+	return out
+}
+
+// AllTables lists every table (snapshots).
+func (c *Catalog) AllTables() []*Table {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]*Table, 0, len(c.byID))
+	for _, t := range c.byID {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Def.ID < out[j].Def.ID })
+	return out
+}
+
+// AllocTableID returns a fresh table id.
+func (c *Catalog) AllocTableID() uint64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.nextID++
+	return c.nextID
+}
+
+// AddTable installs a table built from def; false if the name is taken or
+// the database is missing.
+func (c *Catalog) AddTable(def *TableDef) (*Table, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ts, ok := c.dbs[strings.ToLower(def.DB)]
+	if !ok {
+		return nil, false
+	}
+	k := strings.ToLower(def.Name)
+	if _, exists := ts[k]; exists {
+		return nil, false
+	}
+	if def.ID > c.nextID {
+		c.nextID = def.ID
+	}
+	t := NewTable(def)
+	ts[k] = t
+	c.byID[def.ID] = t
+	return t, true
+}
+
+// DropTable removes db.name; false if missing.
+func (c *Catalog) DropTable(db, name string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ts := c.dbs[strings.ToLower(db)]
+	t, ok := ts[strings.ToLower(name)]
+	if !ok {
+		return false
+	}
+	t.MarkDropped()
+	delete(ts, strings.ToLower(name))
+	delete(c.byID, t.Def.ID)
+	return true
+}
+
+// DatabaseName returns db as created (case preserved).
+func (c *Catalog) DatabaseName(db string) string {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	if n, ok := c.dbName[strings.ToLower(db)]; ok {
+		return n
+	}
+	return db
+}

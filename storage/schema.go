@@ -1,0 +1,70 @@
+package storage
+
+import (
+	"strings"
+
+	"github.com/plrun/plrun/types"
+)
+
+// Column is one column of a table.
+type Column struct {
+	Name          string
+	Type          types.ColType
+	NotNull       bool
+	HasDefault    bool
+	Default       types.Value // when HasDefault; NULL allowed
+	DefaultNow    bool        // DEFAULT CURRENT_TIMESTAMP
+	OnUpdateNow   bool        // ON UPDATE CURRENT_TIMESTAMP
+	AutoIncrement bool
+	Comment       string
+}
+
+// IndexDef is a PRIMARY, UNIQUE or secondary KEY.
+type IndexDef struct {
+	Name    string
+	Cols    []int
+	Primary bool
+	Unique  bool
+}
+
+// TableDef is a table's schema: what DDL records and snapshots carry.
+type TableDef struct {
+	ID      uint64
+	DB      string
+	Name    string
+	Columns []Column
+	Indexes []IndexDef // the primary key, if any, is Indexes[0]
+	Engine  string
+	Charset string
+	Collate string
+	Comment string
+}
+
+// ColumnIndex returns the position of the named column (case-insensitive).
+func (d *TableDef) ColumnIndex(name string) int {
+	for i := range d.Columns {
+		if strings.EqualFold(d.Columns[i].Name, name) {
+			return i
+		}
+	}
+	return -1
+}
+
+// PrimaryKey returns the primary key's columns, or nil if the table has a
+// hidden row id instead.
+func (d *TableDef) PrimaryKey() []int {
+	if len(d.Indexes) > 0 && d.Indexes[0].Primary {
+		return d.Indexes[0].Cols
+	}
+	return nil
+}
+
+// AutoIncColumn returns the AUTO_INCREMENT column or -1.
+func (d *TableDef) AutoIncColumn() int {
+	for i := range d.Columns {
+		if d.Columns[i].AutoIncrement {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,301 @@
+package storage
+
+import (
+	"sync"
+
+	"github.com/tidwall/btree"
+
+	"github.com/plrun/plrun/types"
+)
+
+// TxnID identifies the transaction that owns a pending write.
+type TxnID = uint64
+
+// Pending is an uncommitted write. Vals nil means the row is deleted.
+type Pending struct {
+	Owner TxnID
+	Vals  []types.Value
+}
+
+// Row is one primary-key slot. Its fields are guarded by its Table's mu.
+type Row struct {
+	Key       string
+	PK        []types.Value
+	hidden    uint64 // hidden row id for tables without a primary key
+	committed []types.Value
+	lsn       uint64
+	pending   *Pending
+	inTree    bool
+}
+
+// Table is a table's schema and its rows.
+type Table struct {
+	Def *TableDef
+
+	mu      sync.RWMutex
+	rows    map[string]*Row
+	order   *btree.BTreeG[*Row]
+	uniques []map[string][]*Row // per Def.Indexes entry; nil for non-unique
+	autoInc uint64              // next AUTO_INCREMENT value to hand out - 1
+	hidden  uint64
+	dropped bool
+}
+
+// NewTable builds an empty table for def.
+func NewTable(def *TableDef) *Table {
+	t := &Table{Def: def, rows: make(map[string]*Row)}
+	pk := def.PrimaryKey()
+	t.order = btree.NewBTreeGOptions(func(a, b *Row) bool {
+		if pk == nil {
+			return a.hidden < b.hidden
+		}
+		for i := range a.PK {
+			if c := types.Compare(a.PK[i], b.PK[i]); c != 0 {
+				return c < 0
+			}
+		}
+		return false
+	}, btree.Options{NoLocks: true})
+	t.uniques = make([]map[string][]*Row, len(def.Indexes))
+	for i, ix := range def.Indexes {
+		if ix.Unique && !ix.Primary {
+			t.uniques[i] = make(map[string][]*Row)
+		}
+	}
+	return t
+}
+
+// KeyOf encodes primary-key values (already coerced to their column types).
+func KeyOf(pk []types.Value) string {
+	var buf [64]byte
+	b := buf[:0]
+	for _, v := range pk {
+		b = types.KeyString(b, v)
+	}
+	return string(b)
+}
+
+// Lookup returns the row slot for key, or nil.
+func (t *Table) Lookup(key string) *Row {
+	t.mu.RLock()
+	r := t.rows[key]
+	t.mu.RUnlock()
+	return r
+}
+
+// Slot returns the row slot for key, creating an empty one (not visible to
+// anyone until a write sets it) if needed.
+func (t *Table) Slot(key string, pk []types.Value) *Row {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.slotLocked(key, pk)
+}
+
+func (t *Table) slotLocked(key string, pk []types.Value) *Row {
+	if r := t.rows[key]; r != nil {
+		return r
+	}
+	r := &Row{Key: key, PK: pk}
+	t.rows[key] = r
+	return r
+}
+
+// NewHiddenSlot creates a slot for a table without a primary key.
+func (t *Table) NewHiddenSlot() *Row {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.hidden++
+	id := t.hidden
+	pk := []types.Value{types.UintValue(id)}
+	r := &Row{Key: KeyOf(pk), PK: pk, hidden: id}
+	t.rows[r.Key] = r
+	return r
+}
+
+// Version is what a reader sees of a row.
+type Version struct {
+	Vals []types.Value // nil: absent
+	LSN  uint64        // commit LSN of a committed version; 0 for the reader's own pending write
+	Own  bool          // the reader's own uncommitted write
+}
+
+// Read returns the version of r that txn sees: its own pending write, else
+// the committed version.
+func (t *Table) Read(r *Row, txn TxnID) Version {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return readLocked(r, txn)
+}
+
+func readLocked(r *Row, txn TxnID) Version {
+	if p := r.pending; p != nil && p.Owner == txn && txn != 0 {
+		return Version{Vals: p.Vals, Own: true}
+	}
+	return Version{Vals: r.committed, LSN: r.lsn}
+}
+
+// SetPending makes p the row's pending write and returns the previous one
+// (for undo). The caller holds r's row lock.
+func (t *Table) SetPending(r *Row, p *Pending) (prev *Pending) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	prev = r.pending
+	r.pending = p
+	t.placeLocked(r)
+	return prev
+}
+
+// RestorePending is undo: it puts back a previous pending state and drops
+// the slot if nothing is left in it.
+func (t *Table) RestorePending(r *Row, prev *Pending) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r.pending = prev
+	t.placeLocked(r)
+}
+
+// placeLocked keeps the B-tree and map membership in step with whether the
+// slot holds anything.
+func (t *Table) placeLocked(r *Row) {
+	empty := r.pending == nil && r.committed == nil && r.lsn == 0
+	if empty {
+		if r.inTree {
+			t.order.Delete(r)
+			r.inTree = false
+		}
+		if t.rows[r.Key] == r {
+			delete(t.rows, r.Key)
+		}
+		return
+	}
+	if !r.inTree {
+		t.order.Set(r)
+		r.inTree = true
+	}
+	if t.rows[r.Key] != r {
+		t.rows[r.Key] = r
+	}
+}
+
+// Install turns txn's pending write on r into the committed version at lsn.
+func (t *Table) Install(r *Row, txn TxnID, lsn uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if r.pending == nil || r.pending.Owner != txn {
+		return
+	}
+	r.committed = r.pending.Vals
+	r.lsn = lsn
+	r.pending = nil
+	t.placeLocked(r)
+}
+
+// Apply sets the committed version directly (recovery replay).
+func (t *Table) Apply(key string, pk []types.Value, vals []types.Value, lsn uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r := t.slotLocked(key, pk)
+	if t.Def.PrimaryKey() == nil && len(pk) == 1 && r.hidden == 0 {
+		r.hidden = pk[0].Uint()
+		if r.hidden > t.hidden {
+			t.hidden = r.hidden
+		}
+	}
+	r.committed = vals
+	r.lsn = lsn
+	if vals == nil {
+		r.lsn = 0
+	}
+	t.placeLocked(r)
+	if vals != nil {
+		t.indexLocked(r, vals)
+	}
+}
+
+// ScanItem is one row a scan returns.
+type ScanItem struct {
+	Row *Row
+	Version
+}
+
+// Scan returns, in primary-key order, every row visible to txn, including
+// non-durable committed versions (with their LSN) and tombstones whose
+// deletion is not yet durable (Vals nil, LSN > durable) so the caller can
+// wait for them. Rows are copied out so the caller holds no lock.
+func (t *Table) Scan(txn TxnID, durable uint64) []ScanItem {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	out := make([]ScanItem, 0, t.order.Len())
+	t.order.Scan(func(r *Row) bool {
+		v := readLocked(r, txn)
+		if v.Vals != nil || (!v.Own && v.LSN > durable) {
+			out = append(out, ScanItem{Row: r, Version: v})
+		}
+		return true
+	})
+	return out
+}
+
+// Len returns the number of slots (approximate row count).
+func (t *Table) Len() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return len(t.rows)
+}
+
+// NextAutoInc hands out the next AUTO_INCREMENT value.
+func (t *Table) NextAutoInc() uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.autoInc++
+	return t.autoInc
+}
+
+// SeenAutoInc raises the counter past an explicitly inserted value.
+func (t *Table) SeenAutoInc(v uint64) {
+	t.mu.Lock()
+	if v > t.autoInc {
+		t.autoInc = v
+	}
+	t.mu.Unlock()
+}
+
+// AutoInc returns the last value handed out.
+func (t *Table) AutoInc() uint64 {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.autoInc
+}
+
+// SetAutoInc sets the counter (snapshot restore, AUTO_INCREMENT= option).
+func (t *Table) SetAutoInc(v uint64) {
+	t.mu.Lock()
+	t.autoInc = v
+	t.mu.Unlock()
+}
+
+// MarkDropped flags the table; commits into it are then ignored.
+func (t *Table) MarkDropped() {
+	t.mu.Lock()
+	t.dropped = true
+	t.mu.Unlock()
+}
+
+// Dropped reports whether the table was dropped.
+func (t *Table) Dropped() bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.dropped
+}
+
+// Purge drops tombstones whose deletion is durable (checkpoint).
+func (t *Table) Purge(durable uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, r := range t.rows {
+		if r.committed == nil && r.pending == nil && r.lsn <= durable {
+			r.lsn = 0
+			t.placeLocked(r)
+		}
+	}
+}

@@ -1,0 +1,26 @@
+// Package txn runs transactions over storage: row locks from lockmgr,
+// pending writes with an undo log (statement and savepoint rollback), and
+// the commit protocol of DESIGN.md over the asynccommit pipeline.
+//
+// A commit, step by step:
+//
+//	Txn.Commit
+//	  ├─ encode redo (one record: every row the txn changed, final values)
+//	  ├─ latch.RLock ── pipeline.Append → LSN ── install versions at LSN ── RUnlock
+//	  ├─ ELR / async:  lockmgr.ReleaseEarly(LSN)   (next writer commits at a higher LSN)
+//	  │  otherwise:    pipeline.WaitDurable(LSN), then lockmgr.ReleaseAll
+//	  └─ return the ack LSN = max(commit LSN, every LSN the txn read)
+//
+// The caller acknowledges its client only once the pipeline's durable LSN
+// reaches the ack LSN (invariant 3). Readers never block on row locks; a
+// reader that sees a committed version not yet durable records its LSN in
+// Txn.ReadLSN, and the caller holds the reply until it is durable
+// (invariant 4).
+//
+// Concurrency: a Txn belongs to one goroutine. Manager is safe for
+// concurrent use. The commit latch (Manager.latch) is taken shared by every
+// commit for the Append+install step only, and exclusively by DDL and
+// checkpoints, so a checkpoint captures a state consistent at one LSN.
+// Lock order: lockmgr (row locks, waited for without other locks held) →
+// latch → storage.Table.mu.
+package txn

@@ -1,0 +1,136 @@
+package txn
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/plrun/plrun/asynccommit"
+	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/wal"
+)
+
+// ErrOutcomeUnknown is returned when the log failed after a commit record
+// was handed to it: the commit may or may not survive a restart.
+var ErrOutcomeUnknown = asynccommit.ErrOutcomeUnknown
+
+// Manager starts transactions and owns the commit protocol.
+type Manager struct {
+	catalog atomic.Pointer[storage.Catalog]
+	Locks   *lockmgr.Manager
+	Pipe    *asynccommit.Pipeline
+	Log     *wal.Log
+
+	// ELR reports whether enable_early_lock_release is on.
+	ELR func() bool
+
+	latch   sync.RWMutex
+	nextTxn atomic.Uint64
+
+	stats struct {
+		commits, rollbacks, readWaits atomic.Uint64
+	}
+}
+
+// NewManager wires a manager over an open catalog, lock manager and pipeline.
+func NewManager(cat *storage.Catalog, locks *lockmgr.Manager, pipe *asynccommit.Pipeline, log *wal.Log) *Manager {
+	m := &Manager{Locks: locks, Pipe: pipe, Log: log, ELR: func() bool { return false }}
+	m.catalog.Store(cat)
+	return m
+}
+
+// Catalog returns the live catalog.
+func (m *Manager) Catalog() *storage.Catalog { return m.catalog.Load() }
+
+// Begin starts a transaction.
+func (m *Manager) Begin() *Txn {
+	return &Txn{ID: m.nextTxn.Add(1), m: m}
+}
+
+// WaitDurable blocks until lsn is durable (0 returns at once). A wait for
+// a version another transaction committed counts as a reader wait.
+func (m *Manager) WaitDurable(ctx context.Context, lsn uint64) error {
+	if lsn == 0 || m.Pipe.DurableLSN() >= lsn {
+		return nil
+	}
+	if err := m.Pipe.WaitDurable(ctx, lsn); err != nil {
+		return fmt.Errorf("waiting for LSN %d: %w", lsn, err)
+	}
+	return nil
+}
+
+// NoteReaderWait counts a reader that had to wait for durability.
+func (m *Manager) NoteReaderWait() { m.stats.readWaits.Add(1) }
+
+// Stats are the manager's counters.
+type Stats struct {
+	Commits, Rollbacks, ReaderWaits uint64
+}
+
+// Stats returns the counters.
+func (m *Manager) Stats() Stats {
+	return Stats{Commits: m.stats.commits.Load(), Rollbacks: m.stats.rollbacks.Load(), ReaderWaits: m.stats.readWaits.Load()}
+}
+
+// LogDDL appends a DDL record and runs apply while no commit is between
+// Append and install, then waits until the record is durable.
+func (m *Manager) LogDDL(ctx context.Context, rec *DDLRecord, apply func() error) error {
+	payload, err := rec.Encode()
+	if err != nil {
+		return err
+	}
+	m.latch.Lock()
+	lsn, err := m.Pipe.Append(wal.KindDDL, payload)
+	if err != nil {
+		m.latch.Unlock()
+		return fmt.Errorf("logging DDL: %w", err)
+	}
+	err = apply()
+	m.latch.Unlock()
+	if err != nil {
+		// The record is in the log; replay will fail the same way and skip it.
+		return err
+	}
+	return m.WaitDurable(ctx, lsn)
+}
+
+// Checkpoint writes a snapshot consistent at the last assigned LSN and
+// truncates the log before it. extra is stored beside the tables (the
+// procedure catalog).
+func (m *Manager) Checkpoint(ctx context.Context, dir string, extra func() ([]byte, error)) (uint64, error) {
+	m.latch.Lock()
+	cat := m.Catalog()
+	lsn := m.Pipe.LastLSN()
+	dbs, tables, nextID := cat.Capture()
+	ex, err := extra()
+	m.latch.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	if err := m.Pipe.Flush(ctx); err != nil {
+		return 0, err
+	}
+	if err := m.WaitDurable(ctx, lsn); err != nil {
+		return 0, err
+	}
+	err = wal.WriteSnapshot(dir, lsn, func(w io.Writer) error {
+		return storage.WriteSnapshot(w, dbs, tables, nextID, ex)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("writing snapshot: %w", err)
+	}
+	if err := m.Log.TruncateBefore(lsn); err != nil {
+		return 0, fmt.Errorf("truncating log: %w", err)
+	}
+	for _, ct := range tables {
+		ct.T.Purge(lsn)
+	}
+	return lsn, nil
+}
+
+// IsOutcomeUnknown reports whether err came from a failed log.
+func IsOutcomeUnknown(err error) bool { return errors.Is(err, asynccommit.ErrOutcomeUnknown) }

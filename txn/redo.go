@@ -1,0 +1,123 @@
+package txn
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/types"
+)
+
+const (
+	opPut    = 1
+	opDelete = 2
+)
+
+// encodeRedo writes every touched row's final state: table id, op,
+// primary key, values.
+func (x *Txn) encodeRedo() []byte {
+	buf := make([]byte, 0, 64*len(x.order))
+	buf = binary.AppendUvarint(buf, uint64(len(x.order)))
+	for _, r := range x.order {
+		t := x.touched[r]
+		p := t.PendingOf(r)
+		if p == nil || p.Owner != x.ID {
+			panic(fmt.Sprintf("txn %d: touched row %q has no pending write of its own", x.ID, r.Key))
+		}
+		buf = binary.AppendUvarint(buf, t.Def.ID)
+		if p.Vals == nil {
+			buf = append(buf, opDelete)
+			buf = types.AppendRow(buf, r.PK)
+		} else {
+			buf = append(buf, opPut)
+			buf = types.AppendRow(buf, r.PK)
+			buf = types.AppendRow(buf, p.Vals)
+		}
+	}
+	return buf
+}
+
+var errBadRedo = errors.New("txn: malformed redo record")
+
+// ApplyRedo replays a commit record into cat (recovery). Rows of tables
+// that no longer exist are skipped: a DROP after them won.
+func ApplyRedo(cat *storage.Catalog, lsn uint64, payload []byte) error {
+	n, k := binary.Uvarint(payload)
+	if k <= 0 {
+		return errBadRedo
+	}
+	buf := payload[k:]
+	for i := uint64(0); i < n; i++ {
+		id, k := binary.Uvarint(buf)
+		if k <= 0 || len(buf) < k+1 {
+			return errBadRedo
+		}
+		op := buf[k]
+		buf = buf[k+1:]
+		pk, rest, err := types.DecodeRow(buf)
+		if err != nil {
+			return errBadRedo
+		}
+		buf = rest
+		var vals []types.Value
+		if op == opPut {
+			vals, buf, err = types.DecodeRow(buf)
+			if err != nil {
+				return errBadRedo
+			}
+		} else if op != opDelete {
+			return errBadRedo
+		}
+		t := cat.TableByID(id)
+		if t == nil {
+			continue
+		}
+		t.Apply(storage.KeyOf(pk), pk, vals, lsn)
+		if ai := t.Def.AutoIncColumn(); ai >= 0 && vals != nil && ai < len(vals) {
+			if n, ok := vals[ai].ToInt64(); ok && n > 0 {
+				t.SeenAutoInc(uint64(n))
+			}
+		}
+	}
+	return nil
+}
+
+// DDLRecord is a logged schema change.
+type DDLRecord struct {
+	Op   string            `json:"op"` // create_db, drop_db, create_table, drop_table, create_proc, drop_proc
+	DB   string            `json:"db,omitempty"`
+	Name string            `json:"name,omitempty"`
+	Def  *storage.TableDef `json:"def,omitempty"`
+	Proc json.RawMessage   `json:"proc,omitempty"`
+}
+
+// Encode marshals the record.
+func (r *DDLRecord) Encode() ([]byte, error) { return json.Marshal(r) }
+
+// DecodeDDL unmarshals a DDL record.
+func DecodeDDL(b []byte) (*DDLRecord, error) {
+	var r DDLRecord
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("txn: malformed DDL record: %w", err)
+	}
+	return &r, nil
+}
+
+// ApplyDDL replays a table or database DDL record into cat. Procedure
+// records are the caller's.
+func ApplyDDL(cat *storage.Catalog, r *DDLRecord) {
+	switch r.Op {
+	case "create_db":
+		cat.CreateDatabase(r.DB)
+	case "drop_db":
+		cat.DropDatabase(r.DB)
+	case "create_table":
+		if r.Def != nil {
+			cat.AddTable(r.Def)
+		}
+	case "drop_table":
+		cat.DropTable(r.DB, r.Name)
+	}
+}

@@ -1,0 +1,241 @@
+package txn
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/types"
+	"github.com/plrun/plrun/wal"
+)
+
+// Txn is one transaction. It is used by one goroutine.
+type Txn struct {
+	ID uint64
+	m  *Manager
+
+	touched    map[*storage.Row]*storage.Table // rows with a pending write
+	order      []*storage.Row                  // first-touch order, for redo
+	undo       []undoRec
+	savepoints []savepoint
+	readLSN    uint64
+	hasLocks   bool
+	done       bool
+}
+
+type undoRec struct {
+	t     *storage.Table
+	r     *storage.Row
+	prev  *storage.Pending
+	first bool // this write added r to touched
+}
+
+type savepoint struct {
+	name string
+	mark int
+}
+
+// lockKey names a row for the lock manager.
+func lockKey(t *storage.Table, rowKey string) lockmgr.Key {
+	return lockmgr.Key(strconv.FormatUint(t.Def.ID, 10) + "/" + rowKey)
+}
+
+// UniqueLockKey names a unique-index value for the lock manager, so two
+// transactions inserting the same value serialize.
+func UniqueLockKey(t *storage.Table, idx int, key string) lockmgr.Key {
+	return lockmgr.Key(strconv.FormatUint(t.Def.ID, 10) + "/u" + strconv.Itoa(idx) + "/" + key)
+}
+
+// Lock takes the exclusive row lock on t's row with rowKey.
+func (x *Txn) Lock(ctx context.Context, t *storage.Table, rowKey string) error {
+	x.hasLocks = true
+	return x.m.Locks.Acquire(ctx, lockmgr.TxnID(x.ID), lockKey(t, rowKey))
+}
+
+// LockKey takes an exclusive lock on an arbitrary key (unique values).
+func (x *Txn) LockKey(ctx context.Context, k lockmgr.Key) error {
+	x.hasLocks = true
+	return x.m.Locks.Acquire(ctx, lockmgr.TxnID(x.ID), k)
+}
+
+// Read returns the version of r this transaction sees and remembers the
+// LSN of a committed version so the reply can wait for it.
+func (x *Txn) Read(t *storage.Table, r *storage.Row) storage.Version {
+	v := t.Read(r, x.ID)
+	x.NoteRead(v.LSN)
+	return v
+}
+
+// NoteRead records that the transaction's result depends on lsn.
+func (x *Txn) NoteRead(lsn uint64) {
+	if lsn > x.readLSN {
+		x.readLSN = lsn
+	}
+}
+
+// ReadLSN is the highest LSN this transaction has read.
+func (x *Txn) ReadLSN() uint64 { return x.readLSN }
+
+// Write makes vals (nil = delete) the pending state of r. The caller holds
+// r's row lock.
+func (x *Txn) Write(t *storage.Table, r *storage.Row, vals []types.Value) {
+	prev := t.SetPending(r, &storage.Pending{Owner: x.ID, Vals: vals})
+	if x.touched == nil {
+		x.touched = make(map[*storage.Row]*storage.Table)
+	}
+	_, seen := x.touched[r]
+	x.undo = append(x.undo, undoRec{t: t, r: r, prev: prev, first: !seen})
+	if !seen {
+		x.touched[r] = t
+		x.order = append(x.order, r)
+	}
+	if vals != nil && t.HasUnique() {
+		t.IndexRow(r, vals)
+	}
+}
+
+// Mark returns an undo position for statement or savepoint rollback.
+func (x *Txn) Mark() int { return len(x.undo) }
+
+// RollbackTo undoes every write after mark.
+func (x *Txn) RollbackTo(mark int) {
+	for i := len(x.undo) - 1; i >= mark; i-- {
+		u := x.undo[i]
+		u.t.RestorePending(u.r, u.prev)
+		if u.first {
+			delete(x.touched, u.r)
+		}
+	}
+	x.undo = x.undo[:mark]
+	if len(x.touched) != len(x.order) {
+		kept := x.order[:0]
+		for _, r := range x.order {
+			if _, ok := x.touched[r]; ok {
+				kept = append(kept, r)
+			}
+		}
+		x.order = kept
+	}
+}
+
+// Savepoint records a named savepoint (replacing one of the same name).
+func (x *Txn) Savepoint(name string) {
+	x.ReleaseSavepoint(name)
+	x.savepoints = append(x.savepoints, savepoint{name: name, mark: x.Mark()})
+}
+
+// RollbackToSavepoint undoes the writes after the savepoint; later
+// savepoints are forgotten. false if there is no such savepoint.
+func (x *Txn) RollbackToSavepoint(name string) bool {
+	for i := len(x.savepoints) - 1; i >= 0; i-- {
+		if equalFold(x.savepoints[i].name, name) {
+			x.RollbackTo(x.savepoints[i].mark)
+			x.savepoints = x.savepoints[:i+1]
+			return true
+		}
+	}
+	return false
+}
+
+// ReleaseSavepoint forgets a savepoint; false if there is none.
+func (x *Txn) ReleaseSavepoint(name string) bool {
+	for i := len(x.savepoints) - 1; i >= 0; i-- {
+		if equalFold(x.savepoints[i].name, name) {
+			x.savepoints = x.savepoints[:i]
+			return true
+		}
+	}
+	return false
+}
+
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		ca, cb := a[i], b[i]
+		if 'A' <= ca && ca <= 'Z' {
+			ca += 'a' - 'A'
+		}
+		if 'A' <= cb && cb <= 'Z' {
+			cb += 'a' - 'A'
+		}
+		if ca != cb {
+			return false
+		}
+	}
+	return true
+}
+
+// HasWrites reports whether the transaction changed anything.
+func (x *Txn) HasWrites() bool { return len(x.order) > 0 }
+
+// Rollback undoes everything and releases the locks.
+func (x *Txn) Rollback() {
+	if x.done {
+		return
+	}
+	x.done = true
+	x.RollbackTo(0)
+	if x.hasLocks {
+		x.m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
+	}
+	x.m.stats.rollbacks.Add(1)
+}
+
+// CommitOptions choose how a commit releases its locks.
+type CommitOptions struct {
+	// EarlyRelease hands the row locks on as soon as the commit record has
+	// an LSN (ELR, or a procedure's async commit). Otherwise the commit
+	// waits until it is durable and releases after.
+	EarlyRelease bool
+}
+
+// Commit runs the commit protocol and returns the ack LSN: the caller may
+// acknowledge its client once that LSN is durable. With EarlyRelease the
+// commit has not been waited for; otherwise it is durable on return.
+func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, err error) {
+	if x.done {
+		return x.readLSN, nil
+	}
+	x.done = true
+	if len(x.order) == 0 {
+		if x.hasLocks {
+			x.m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
+		}
+		return x.readLSN, nil
+	}
+	payload := x.encodeRedo()
+	m := x.m
+	m.latch.RLock()
+	lsn, err := m.Pipe.Append(wal.KindCommit, payload)
+	if err != nil {
+		m.latch.RUnlock()
+		x.RollbackTo(0)
+		m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
+		return 0, fmt.Errorf("commit: %w", err)
+	}
+	for _, r := range x.order {
+		x.touched[r].Install(r, x.ID, lsn)
+	}
+	m.latch.RUnlock()
+	m.stats.commits.Add(1)
+	if opts.EarlyRelease {
+		m.Locks.ReleaseEarly(lockmgr.TxnID(x.ID), lsn)
+	} else {
+		err = m.WaitDurable(ctx, lsn)
+		m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
+		if err != nil {
+			return lsn, err
+		}
+	}
+	if x.readLSN > lsn {
+		return x.readLSN, nil
+	}
+	return lsn, nil
+}
+
+// ELR reports whether enable_early_lock_release is on.
+func (m *Manager) ELREnabled() bool { return m.ELR() }

@@ -1,0 +1,21 @@
+// Package types is plrun's SQL value model: the Value every layer passes
+// around, the column types of CREATE TABLE, and MySQL's rules for
+// comparing, converting and computing with them.
+//
+//   - Value is a small tagged union. DECIMAL values are exact
+//     (github.com/cockroachdb/apd/v3) and are never routed through float64.
+//   - Coerce stores a value into a column: strict-mode range checks (1264),
+//     string lengths (1406), DECIMAL rounding to the column's scale.
+//   - Arithmetic follows MySQL: integer + integer stays integer and
+//     overflows with 1690; UNSIGNED - x that goes below zero is 1690;
+//     anything with a DECIMAL is exact; a DOUBLE makes the result DOUBLE.
+//   - Strings compare as utf8mb4_general_ci does: case-insensitively and
+//     with trailing spaces ignored. KeyString encodes a value the same way,
+//     so two values that compare equal have equal keys.
+//   - EncodeRow/DecodeRow are the binary row codec used by the log and
+//     snapshots.
+//
+// Values are immutable once built: a *apd.Decimal inside a Value is never
+// modified after the Value escapes, so Values may be shared between
+// goroutines without copying.
+package types
