@@ -38,6 +38,31 @@ func TestStrictModeNoLeakedGlobals(t *testing.T) {
 	}
 }
 
+// Builtins, the global object and the session are frozen: a script cannot
+// change what the next call on the pooled VM sees.
+func TestNothingLeaksBetweenCalls(t *testing.T) {
+	rt := js.New(js.Options{PoolSize: 1})
+	check := rttest.Compile(t, rt, "check", "OUT ok BOOL",
+		"ok = typeof globalThis.leak === 'undefined' && [1].map(x => x + 1)[0] === 2 && 'x'.toUpperCase() === 'X' && typeof session.runSql === 'function';")
+	for _, attack := range []string{
+		"globalThis.leak = 1;",
+		"Array.prototype.map = null;",
+		"String.prototype.toUpperCase = function () { return 'y'; };",
+		"session.runSql = null;",
+		"Object.defineProperty(globalThis, 'leak', {value: 1});",
+		"Object.getPrototypeOf(session.runSql('SELECT 1')).fetchOne = null;",
+	} {
+		bad := rttest.Compile(t, rt, "attack", "", attack)
+		if _, err := bad.Call(context.Background(), &rttest.FakeHost{}, nil); err == nil {
+			t.Errorf("%q succeeded", attack)
+		}
+		outs, err := check.Call(context.Background(), &rttest.FakeHost{}, []any{nil})
+		if err != nil || outs[0] != true {
+			t.Fatalf("after %q: outs %v err %v", attack, outs, err)
+		}
+	}
+}
+
 func TestErrorIsAnError(t *testing.T) {
 	prog := rttest.Compile(t, js.New(js.Options{}), "errval", "OUT ok BOOL",
 		"try { session.runSql('INSERT dup'); } catch (e) { ok = e instanceof Error && String(e) === \"Error: Duplicate entry '1' for key 'PRIMARY'\"; }")

@@ -48,8 +48,47 @@ func newVM() *vm {
 	must(s.Set("setSavepoint", v.savepointCall(procs.Host.Savepoint)))
 	must(s.Set("rollbackTo", v.savepointCall(procs.Host.RollbackToSavepoint)))
 	must(s.Set("releaseSavepoint", v.savepointCall(procs.Host.ReleaseSavepoint)))
+	freeze := r.Get("Object").ToObject(r).Get("freeze")
+	freezeFn, _ := goja.AssertFunction(freeze)
+	for _, o := range []*goja.Object{s, v.stmtProto, v.resultProto} {
+		if _, err := freezeFn(goja.Undefined(), o); err != nil {
+			panic(err)
+		}
+	}
+	if _, err := r.RunProgram(freezeGlobals); err != nil {
+		panic(err)
+	}
 	return v
 }
+
+// freezeGlobals deep-freezes the global object and every builtin reachable
+// from it, so that a script cannot change what the next call on this
+// pooled VM sees (globalThis.x = 1 and Array.prototype.push = null throw).
+var freezeGlobals = goja.MustCompile("freeze-globals", `(function () {
+	"use strict";
+	const seen = new Set();
+	function deepFreeze(o) {
+		if (o === null || o === undefined || (typeof o !== "object" && typeof o !== "function") || seen.has(o)) {
+			return;
+		}
+		seen.add(o);
+		Object.freeze(o);
+		for (const k of Reflect.ownKeys(o)) {
+			const d = Object.getOwnPropertyDescriptor(o, k);
+			if (d === undefined) {
+				continue;
+			}
+			if ("value" in d) {
+				deepFreeze(d.value);
+			} else {
+				deepFreeze(d.get);
+				deepFreeze(d.set);
+			}
+		}
+		deepFreeze(Object.getPrototypeOf(o));
+	}
+	deepFreeze(globalThis);
+})()`, true)
 
 // must panics on errors that only a broken invariant can cause (setting a
 // property of a fresh plain object).

@@ -68,9 +68,9 @@
 // string.upper = nil raises) and `_G` is the call's own environment, so a
 // script cannot change what the next call on the pooled LState sees. os, io,
 // package and debug are stand-ins whose every field raises "... is not
-// available in
-// procedures". Call sets the LState's context to ctx (gopher-lua checks it
+// available in procedures". Call sets the LState's context to ctx (gopher-lua checks it
 // at every instruction), so cancelling ctx stops even a tight loop; the
-// returned error wraps ctx.Err(). Panics inside the VM are recovered into
-// errors and the LState is discarded.
+// returned error wraps ctx.Err(). A panic in a Go function the script
+// calls (the Host included) becomes error 1105 naming the procedure; one
+// that escapes the VM is recovered too and that LState is discarded.
 package lua
