@@ -162,6 +162,9 @@ func (p *program) run(v *vm, args []any) (goja.Value, error) {
 	callArgs := make([]goja.Value, 1+len(args))
 	callArgs[0] = v.session
 	for i, a := range args {
+		if p.params[i].Mode == procs.ModeOut {
+			a = nil // OUT parameters start as NULL whatever the caller passed
+		}
 		callArgs[i+1] = v.toJS(a)
 	}
 	return fn(goja.Undefined(), callArgs...)

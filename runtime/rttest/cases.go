@@ -61,6 +61,21 @@ var Cases = []Case{
 		WantCalls: []string{},
 	},
 	{
+		Name:     "bigint_beyond_2p53_stays_exact",
+		Sig:      "IN a BIGINT, OUT b BIGINT, IN u BIGINT UNSIGNED, OUT v BIGINT UNSIGNED, OUT kinds VARCHAR(20)",
+		Lua:      "b = a\nv = u\nkinds = type(a) .. ',' .. type(u)",
+		JS:       "b = a;\nv = u;\nkinds = (typeof a === 'bigint' ? 'string' : typeof a) + ',' + (typeof u === 'bigint' ? 'string' : typeof u);",
+		Args:     []any{int64(1)<<60 + 1, nil, uint64(1<<64 - 1), nil, nil},
+		WantOuts: []any{nil, int64(1)<<60 + 1, nil, uint64(1<<64 - 1), "string,string"},
+	},
+	{
+		Name: "out_param_starts_null_whatever_was_passed",
+		Sig:  "OUT b INT, OUT wasnull BOOL",
+		Lua:  "wasnull = (b == nil)",
+		JS:   "wasnull = (b === null);",
+		Args: []any{int64(5), nil}, WantOuts: []any{nil, int64(1)},
+	},
+	{
 		Name: "out_unassigned_is_null",
 		Sig:  "OUT b INT",
 		Lua:  "local x = 1",
