@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"log"
 	"net"
+	"reflect"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 	"github.com/go-mysql-org/go-mysql/packet"
@@ -94,9 +96,29 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("server: unsupported auth plugin %q", cfg.AuthPlugin)
 	}
 	s.proto = gms.NewServer(ServerVersion, charsetUTF8MB4, cfg.AuthPlugin, nil, nil)
+	if err := addCapabilities(s.proto, mysql.CLIENT_MULTI_STATEMENTS|mysql.CLIENT_MULTI_RESULTS|mysql.CLIENT_PS_MULTI_RESULTS); err != nil {
+		return nil, err
+	}
 	s.mu.conns = map[*conn]struct{}{}
 	s.mu.listeners = map[net.Listener]struct{}{}
 	return s, nil
+}
+
+// addCapabilities adds capability flags to those go-mysql announces.
+//
+// Clients keep only the capabilities the server announces, and go-mysql
+// (v1.13.0) announces neither multi-statements nor multi-results, nor
+// offers a setter; without them go-sql-driver and libmariadb would refuse
+// multi-statement batches and CALL's several results. The flags describe
+// what plrun's own dispatch (conn.go) implements.
+func addCapabilities(proto *gms.Server, flags uint32) error {
+	f := reflect.ValueOf(proto).Elem().FieldByName("capability")
+	if !f.IsValid() || f.Kind() != reflect.Uint32 {
+		return errors.New("server: go-mysql's Server has no capability field; update addCapabilities")
+	}
+	p := (*uint32)(unsafe.Pointer(f.UnsafeAddr()))
+	*p |= flags
+	return nil
 }
 
 // Serve accepts connections on ln until Shutdown (then it returns nil)

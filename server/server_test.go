@@ -5,7 +5,6 @@ import (
 	gosql "database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strings"
 	"sync"
@@ -532,14 +531,8 @@ func TestGracefulShutdown(t *testing.T) {
 	mustExec(t, db, "CREATE TABLE g (id INT PRIMARY KEY, k INT)")
 	mustExec(t, db, "INSERT INTO g VALUES (1, 0)")
 	ctx := context.Background()
-	idle, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer idle.Close()
-	if err := idle.PingContext(ctx); err != nil {
-		t.Fatal(err)
-	}
+	// An idle connection with an open transaction holding the row lock,
+	// and a statement in flight waiting for that lock.
 	holder, err := db.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -563,46 +556,75 @@ func TestGracefulShutdown(t *testing.T) {
 	}()
 	processID(t, db, "in-flight")
 
-	// Shutdown waits for the in-flight statement; a short bound makes it
-	// cancel the statement, which must then fail clearly, not hang.
-	sctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	// Shutdown closes the idle connection (its transaction rolls back,
+	// releasing the lock) and lets the in-flight statement finish and
+	// deliver its reply.
+	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	start := time.Now()
-	err = ts.srv.Shutdown(sctx)
-	if err == nil {
-		t.Fatal("shutdown reported no cancelled statement")
+	if err := ts.srv.Shutdown(sctx); err != nil {
+		t.Fatal(err)
 	}
-	if time.Since(start) > 8*time.Second {
-		t.Fatalf("shutdown took %v", time.Since(start))
+	if err := <-inFlight; err != nil {
+		t.Fatalf("in-flight statement: %v", err)
 	}
-	select {
-	case err := <-inFlight:
-		if err == nil {
-			t.Fatal("the cancelled statement reported success")
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("in-flight statement never returned")
-	}
-	// Idle connections were closed; new ones are refused.
-	if err := idle.PingContext(ctx); err == nil {
+	if err := holder.PingContext(ctx); err == nil {
 		t.Fatal("idle connection still open after shutdown")
 	}
-	if c, err := net.DialTimeout("tcp", ts.addr, time.Second); err == nil {
-		buf := make([]byte, 1)
-		c.SetReadDeadline(time.Now().Add(time.Second))
-		if _, err := c.Read(buf); err != io.EOF && err == nil && buf[0] == 10 {
-			t.Fatal("a new connection got a handshake after shutdown")
-		}
-		c.Close()
+	if _, err := net.DialTimeout("tcp", ts.addr, time.Second); err == nil {
+		t.Fatal("listener still accepting after shutdown")
 	}
 	if err := <-ts.served; err != nil {
 		t.Fatalf("Serve after Shutdown: %v", err)
 	}
 	ts.served <- nil
-	if err := ts.engine.Close(); err != nil {
+	s := ts.engine.NewSession()
+	r, err := s.Exec(ctx, "SELECT k FROM g WHERE id = 1", nil)
+	s.Close()
+	if err != nil {
 		t.Fatal(err)
 	}
-	ts.engine = nil
+	if got := r.Rows[0][0].String(); got != "1" {
+		t.Fatalf("k = %s, want 1 (holder rolled back, in-flight update applied)", got)
+	}
+}
+
+func TestShutdownCancelsAfterBound(t *testing.T) {
+	ts := startServer(t, Config{}, nil)
+	db := ts.open(t)
+	ctx := context.Background()
+	slow, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer slow.Close()
+	inFlight := make(chan error, 1)
+	go func() {
+		var v int
+		err := slow.QueryRowContext(ctx, "SELECT SLEEP(30) /* slow */").Scan(&v)
+		if err == nil && v == 0 {
+			err = errors.New("SLEEP(30) ran to its end")
+		}
+		inFlight <- err
+	}()
+	processID(t, db, "slow")
+	sctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := ts.srv.Shutdown(sctx); err == nil {
+		t.Fatal("shutdown reported no cancelled statement")
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Fatalf("shutdown took %v", d)
+	}
+	select {
+	case err := <-inFlight:
+		// MySQL's SLEEP returns 1 when interrupted; an error is as good.
+		if err != nil && strings.Contains(err.Error(), "ran to its end") {
+			t.Fatal(err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("cancelled statement never returned to its client")
+	}
 }
 
 func TestShutdownLetsStatementsFinish(t *testing.T) {
