@@ -149,7 +149,7 @@ func TestSysbenchOltpInventory(t *testing.T) {
 	writes := regexp.MustCompile(`write:\s+(\d+)`)
 	before := sumC()
 	for _, mode := range [][]string{
-		{"--inventory_hotspot=on", "--use_ps=on", "--time=3"}, // prepared statements with the hot-row hint
+		{"--inventory_hotspot=on", "--use_ps=on", "--time=3"},  // prepared statements with the hot-row hint
 		{"--inventory_hotspot=on", "--use_ps=off", "--time=1"}, // con:query with the hint, as the article's script
 		{"--inventory_hotspot=off", "--use_ps=on", "--oltp_skip_trx=off", "--time=1"},
 	} {
@@ -226,4 +226,3 @@ func TestMainServe(t *testing.T) {
 		t.Errorf("stderr: %s", stderr.String())
 	}
 }
-
