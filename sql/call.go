@@ -59,8 +59,9 @@ func (s *Session) createProcedure(ctx context.Context, def *procs.Definition, or
 		return sqlerr.New(sqlerr.ErSPAlreadyExists, "PROCEDURE %s already exists", name)
 	}
 	// Compile before logging so a body with a syntax error is never logged.
-	probe := procs.NewCatalog()
-	_ = probe
+	if err := procs.NewCatalog(s.e.runtimes...).CreateIn(db, &d, true); err != nil {
+		return err
+	}
 	raw, err := json.Marshal(&d)
 	if err != nil {
 		return err

@@ -44,6 +44,8 @@ type Engine struct {
 	locks *lockmgr.Manager
 	txm   *txn.Manager
 	procs *procs.Catalog
+	// runtimes compile procedure bodies (Lua, JavaScript).
+	runtimes []procs.Runtime
 
 	globals *globalVars
 	// hot settings mirrored for lock-free reads
@@ -79,7 +81,8 @@ func Open(cfg Config) (*Engine, error) {
 	}
 	e := &Engine{cfg: cfg, globals: newGlobalVars(), sessions: map[uint64]*Session{}, started: time.Now()}
 	e.plans = newPlanCache(4096)
-	e.procs = procs.NewCatalog(luart.New(luart.Options{}), jsrt.New(jsrt.Options{}))
+	e.runtimes = []procs.Runtime{luart.New(luart.Options{}), jsrt.New(jsrt.Options{})}
+	e.procs = procs.NewCatalog(e.runtimes...)
 	for name, val := range cfg.Settings {
 		if err := e.setGlobal(name, types.StringValue(val)); err != nil {
 			return nil, err

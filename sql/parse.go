@@ -2,18 +2,17 @@ package sql
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	_ "github.com/pingcap/tidb/pkg/parser/test_driver" // value expressions for the parser
+	"github.com/pingcap/tidb/pkg/parser/test_driver" // value expressions for the parser
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sqlerr"
 )
-
-var parserPool = sync.Pool{New: func() any { return parser.New() }}
 
 // stmtKind tags statements plrun pre-scans itself.
 type stmtKind int
@@ -154,9 +153,10 @@ func parseStatement(text string) (*parsed, error) {
 			p.hints.targetRows = n
 		}
 	}
-	ps := parserPool.Get().(*parser.Parser)
-	stmts, _, err := ps.ParseSQL(s)
-	parserPool.Put(ps)
+	// A fresh parser per parse: the TiDB parser reuses its node arena, so
+	// a pooled one would overwrite the trees the plan cache keeps. Parses
+	// are cached by text, so this is paid once per distinct statement.
+	stmts, _, err := parser.New().ParseSQL(s)
 	if err != nil {
 		return nil, sqlerr.New(sqlerr.ErParse, "%s", tidbSyntaxMessage(err))
 	}
@@ -198,20 +198,28 @@ func tidbSyntaxMessage(err error) string {
 	return "You have an error in your SQL syntax; " + msg
 }
 
-type paramCounter struct{ n int }
+type paramCounter struct {
+	markers []*test_driver.ParamMarkerExpr
+}
 
 func (v *paramCounter) Enter(n ast.Node) (ast.Node, bool) {
-	if _, ok := n.(ast.ParamMarkerExpr); ok {
-		v.n++
+	if m, ok := n.(*test_driver.ParamMarkerExpr); ok {
+		v.markers = append(v.markers, m)
 	}
 	return n, false
 }
 func (v *paramCounter) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
+// countParamMarkers numbers the ? placeholders in text order (the parser
+// leaves Order unset) and returns how many there are.
 func countParamMarkers(n ast.Node) int {
 	var c paramCounter
 	n.Accept(&c)
-	return c.n
+	sort.Slice(c.markers, func(i, j int) bool { return c.markers[i].Offset < c.markers[j].Offset })
+	for i, m := range c.markers {
+		m.Order = i
+	}
+	return len(c.markers)
 }
 
 // CountParams returns the number of ? placeholders in one statement.

@@ -36,6 +36,10 @@ type Session struct {
 	callDepth int
 	callAck   uint64
 
+	// stmtCommitLSN is the highest LSN the current statement committed;
+	// a wait beyond it is a reader waiting for another's commit.
+	stmtCommitLSN uint64
+
 	stmtCtx context.Context
 
 	mu      sync.Mutex // guards cancel and the processlist fields
@@ -56,6 +60,10 @@ func (e *Engine) NewSession() *Session {
 	e.sessMu.Unlock()
 	return s
 }
+
+// Killed reports whether KILL (not KILL QUERY) ended this session: a
+// server closes the connection.
+func (s *Session) Killed() bool { return s.killed.Load() }
 
 // ID is the session's connection id (CONNECTION_ID(), KILL).
 func (s *Session) ID() uint64 { return s.id }
@@ -249,7 +257,9 @@ func (s *Session) waitAck(ctx context.Context, lsn uint64) error {
 	if s.e.pipe.DurableLSN() >= lsn {
 		return nil
 	}
-	s.e.txm.NoteReaderWait()
+	if lsn > s.stmtCommitLSN {
+		s.e.txm.NoteReaderWait()
+	}
 	return s.e.txm.WaitDurable(context.WithoutCancel(ctx), lsn)
 }
 
@@ -272,6 +282,7 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 	s.query = query
 	s.mu.Unlock()
 	s.stmtCtx = ctx
+	s.stmtCommitLSN = 0
 	return ctx, cancel
 }
 
@@ -336,7 +347,11 @@ func (s *Session) commitOpts() txn.CommitOptions {
 // commitTxn commits x. Inside a CALL under async commit it does not wait
 // for durability; the CALL's reply will.
 func (s *Session) commitTxn(ctx context.Context, x *txn.Txn) (uint64, error) {
-	return x.Commit(ctx, s.commitOpts())
+	ack, err := x.Commit(ctx, s.commitOpts())
+	if x.CommitLSN() > s.stmtCommitLSN {
+		s.stmtCommitLSN = x.CommitLSN()
+	}
+	return ack, err
 }
 
 // finishOpen ends the session's open transaction (COMMIT).

@@ -21,6 +21,7 @@ type Txn struct {
 	undo       []undoRec
 	savepoints []savepoint
 	readLSN    uint64
+	commitLSN  uint64
 	hasLocks   bool
 	done       bool
 }
@@ -74,6 +75,10 @@ func (x *Txn) NoteRead(lsn uint64) {
 		x.readLSN = lsn
 	}
 }
+
+// CommitLSN is the LSN of the transaction's commit record (0 before a
+// commit, or for a read-only transaction).
+func (x *Txn) CommitLSN() uint64 { return x.commitLSN }
 
 // ReadLSN is the highest LSN this transaction has read.
 func (x *Txn) ReadLSN() uint64 { return x.readLSN }
@@ -217,6 +222,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
 		return 0, fmt.Errorf("commit: %w", err)
 	}
+	x.commitLSN = lsn
 	for _, r := range x.order {
 		x.touched[r].Install(r, x.ID, lsn)
 	}
