@@ -138,7 +138,7 @@ func (m *Manager) waitForDependents(
 ) error {
 	m.stats.dependentLimitWaits.Add(1)
 	if deadline.IsZero() {
-		deadline = time.Now().Add(m.lockWaitTimeout())
+		deadline = time.Now().Add(m.lockWaitTimeout(ctx))
 	}
 	waitCtx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()

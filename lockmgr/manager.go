@@ -147,7 +147,7 @@ func (m *Manager) waitInQueue(
 	m.stats.currentWaiters.Add(1)
 	defer m.stats.currentWaiters.Add(-1)
 
-	timeout := m.lockWaitTimeout()
+	timeout := m.lockWaitTimeout(ctx)
 	deadline := time.Now().Add(timeout)
 	timer := w.armTimer(timeout)
 	var err error
@@ -246,7 +246,19 @@ func (m *Manager) Stats() Stats {
 	}
 }
 
-func (m *Manager) lockWaitTimeout() time.Duration {
+type lockWaitKey struct{}
+
+// WithLockWaitTimeout returns a context whose Acquire calls wait at most d
+// instead of Options.LockWaitTimeout: a session's own
+// innodb_lock_wait_timeout.
+func WithLockWaitTimeout(ctx context.Context, d time.Duration) context.Context {
+	return context.WithValue(ctx, lockWaitKey{}, d)
+}
+
+func (m *Manager) lockWaitTimeout(ctx context.Context) time.Duration {
+	if d, ok := ctx.Value(lockWaitKey{}).(time.Duration); ok {
+		return max(d, 0)
+	}
 	if m.opts.LockWaitTimeout == nil {
 		return defaultLockWaitTimeout
 	}

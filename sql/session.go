@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -271,6 +272,11 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 		ctx, stop = context.WithTimeoutCause(ctx, time.Duration(ms)*time.Millisecond, errTimeout)
 		inner := cancel
 		cancel = func(cause error) { stop(); inner(cause) }
+	}
+	if v, ok := s.vars["innodb_lock_wait_timeout"]; ok {
+		var secs int64
+		fmt.Sscan(v, &secs)
+		ctx = lockmgr.WithLockWaitTimeout(ctx, time.Duration(secs)*time.Second)
 	}
 	s.mu.Lock()
 	s.cancel = cancel
