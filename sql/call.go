@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -343,4 +345,38 @@ func (h *procHost) ReleaseSavepoint(ctx context.Context, name string) error {
 		return sqlerr.New(sqlerr.ErSavepointNotExist, "SAVEPOINT %s does not exist", name)
 	}
 	return nil
+}
+
+// loadProcedures runs LOAD PROCEDURE 'path': a *.lua / *.js file, or every
+// such file of a folder, each a CREATE OR REPLACE PROCEDURE.
+func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, sqlerr.New(sqlerr.ErFileNotFound, "Can't find file: '%s' (%v)", path, err)
+	}
+	var defs []*procs.Definition
+	if st.IsDir() {
+		if defs, err = procs.LoadDir(path); err != nil {
+			return 0, err
+		}
+	} else {
+		body, err := os.ReadFile(path)
+		if err != nil {
+			return 0, sqlerr.New(sqlerr.ErFileNotFound, "Can't read file: '%s' (%v)", path, err)
+		}
+		d, err := procs.ParseFile(filepath.Base(path), body)
+		if err != nil {
+			return 0, err
+		}
+		defs = []*procs.Definition{d}
+	}
+	if _, err := s.finishOpen(ctx); err != nil {
+		return 0, err
+	}
+	for _, d := range defs {
+		if err := s.createProcedure(ctx, d, true); err != nil {
+			return 0, err
+		}
+	}
+	return len(defs), nil
 }

@@ -36,6 +36,12 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 		return &Result{Info: fmt.Sprintf("Checkpoint at LSN %d", lsn)}, 0, nil
 	case kindShowProcStatus:
 		return s.showProcStatus(p.like), 0, nil
+	case kindLoadProc:
+		n, err := s.loadProcedures(ctx, p.name)
+		if err != nil {
+			return nil, 0, err
+		}
+		return &Result{AffectedRows: uint64(n), Info: fmt.Sprintf("Procedures loaded: %d", n)}, 0, nil
 	case kindShowCreateProc:
 		r, err := s.showCreateProc(p.name)
 		return r, 0, err

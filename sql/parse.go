@@ -25,6 +25,7 @@ const (
 	kindCheckpoint
 	kindShowProcStatus
 	kindShowCreateProc
+	kindLoadProc
 )
 
 // hints are the PolarDB hot-row hints of an UPDATE.
@@ -67,6 +68,7 @@ var (
 	reCheckpoint    = regexp.MustCompile(`(?is)^checkpoint\s*;?\s*$`)
 	reShowProcState = regexp.MustCompile(`(?is)^show\s+procedure\s+status(?:\s+like\s+'([^']*)')?\s*;?\s*$`)
 	reShowCreateP   = regexp.MustCompile(`(?is)^show\s+create\s+procedure\s+((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
+	reLoadProc      = regexp.MustCompile(`(?is)^load\s+procedures?\s+(?:from\s+)?'([^']*)'\s*;?\s*$`)
 	reHint          = regexp.MustCompile(`(?is)^\s*update\s*/\*\+(.*?)\*/`)
 	reTarget        = regexp.MustCompile(`(?i)TARGET_AFFECT_ROW\s*\(\s*(\d+)\s*\)`)
 )
@@ -111,6 +113,10 @@ func parseStatement(text string) (*parsed, error) {
 	}
 	if m := reDropProc.FindStringSubmatch(s); m != nil {
 		p.kind, p.ifExists, p.name = kindDropProc, m[1] != "", m[2]
+		return p, nil
+	}
+	if m := reLoadProc.FindStringSubmatch(s); m != nil {
+		p.kind, p.name = kindLoadProc, m[1]
 		return p, nil
 	}
 	if m := reShowProcState.FindStringSubmatch(s); m != nil {

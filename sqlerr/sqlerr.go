@@ -117,6 +117,7 @@ const (
 	ErReadOnlyVariable     uint16 = 1238
 	ErNoTablesUsed         uint16 = 1096
 	ErNoDefaultForField    uint16 = 1364
+	ErFileNotFound         uint16 = 1017
 )
 
 var states = map[uint16]string{
