@@ -143,7 +143,7 @@ func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 			for _, c := range n.Columns {
 				i := def.ColumnIndex(c.Name.O)
 				if i < 0 {
-					return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", c.Name.O)
+					return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'INSERT INTO'", c.Name.O)
 				}
 				if seen[i] {
 					return nil, sqlerr.New(sqlerr.ErFieldSpecifiedTwice, "Column '%s' specified twice", c.Name.O)
@@ -168,8 +168,9 @@ func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 	for _, a := range n.OnDuplicate {
 		i := def.ColumnIndex(a.Column.Name.O)
 		if i < 0 {
-			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", a.Column.Name.O)
+			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'UPDATE'", a.Column.Name.O)
 		}
+		sc.clause = "SELECT" // what MariaDB names an ON DUPLICATE KEY UPDATE value
 		ce, err := sc.compile(a.Expr)
 		if err != nil {
 			return nil, err
@@ -186,9 +187,9 @@ func compileInsertValue(sc *scope, e ast.ExprNode) (*cexpr, error) {
 	}
 	// Values are computed before the row exists: no column references.
 	saved := sc.table
-	sc.table = nil
+	sc.table, sc.clause = nil, "VALUES"
 	ce, err := sc.compile(e)
-	sc.table = saved
+	sc.table, sc.clause = saved, ""
 	return ce, err
 }
 
@@ -200,7 +201,7 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	pl := pi.(*insertPlan)
 	t := pl.t
 	def := t.Def
-	ec := &evalCtx{s: s, args: args}
+	ec := &evalCtx{s: s, args: args, strictDiv: true}
 	var affected, firstID uint64
 	var dups uint64
 	for ri, exprs := range pl.rows {
@@ -249,6 +250,7 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, rowNum int) (uint64, error) {
 	def := t.Def
 	var gen uint64
+	autoCol := -1
 	for c := range def.Columns {
 		col := &def.Columns[c]
 		if col.AutoIncrement {
@@ -260,8 +262,10 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 				}
 			}
 			if zero {
-				gen = t.NextAutoInc()
-				vals[c] = types.UintValue(gen)
+				// Generated after every other column is checked, so a
+				// row that fails (1048, 1406 ...) consumes no value.
+				autoCol = c
+				continue
 			}
 		} else if !given[c] {
 			switch {
@@ -285,6 +289,14 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 				t.SeenAutoInc(uint64(n))
 			}
 		}
+	}
+	if autoCol >= 0 {
+		gen = t.NextAutoInc()
+		v, err := coerceColumn(def, autoCol, types.UintValue(gen), rowNum)
+		if err != nil {
+			return 0, err
+		}
+		vals[autoCol] = v
 	}
 	return gen, nil
 }
@@ -388,8 +400,9 @@ func (s *Session) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
 	for _, a := range n.List {
 		i := t.Def.ColumnIndex(a.Column.Name.O)
 		if i < 0 || (a.Column.Table.O != "" && !strings.EqualFold(a.Column.Table.O, alias)) {
-			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", qualified(a.Column))
+			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'SET'", qualified(a.Column))
 		}
+		sc.clause = "SET"
 		ce, err := sc.compile(a.Expr)
 		if err != nil {
 			return nil, err
@@ -402,10 +415,12 @@ func (s *Session) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
 			pl.onNow = append(pl.onNow, i)
 		}
 	}
+	sc.clause = "WHERE"
 	if pl.acc, err = planAccess(sc, t, n.Where); err != nil {
 		return nil, err
 	}
 	if n.Order != nil {
+		sc.clause = "ORDER BY"
 		for _, o := range n.Order.Items {
 			ce, err := sc.compile(o.Expr)
 			if err != nil {
@@ -474,7 +489,7 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	}
 	pl := pi.(*updatePlan)
 	t := pl.t
-	ec := &evalCtx{s: s, args: args}
+	ec := &evalCtx{s: s, args: args, strictDiv: true}
 	refs, err := pl.acc.find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err
@@ -553,10 +568,12 @@ func (s *Session) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	}
 	pl := &deletePlan{t: t}
 	sc := &scope{db: s.db, table: t, alias: alias}
+	sc.clause = "WHERE"
 	if pl.acc, err = planAccess(sc, t, n.Where); err != nil {
 		return nil, err
 	}
 	if n.Order != nil {
+		sc.clause = "ORDER BY"
 		for _, o := range n.Order.Items {
 			ce, err := sc.compile(o.Expr)
 			if err != nil {

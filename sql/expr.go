@@ -21,6 +21,10 @@ type evalCtx struct {
 	args []types.Value
 	row  []types.Value // the current table row
 	aggs []types.Value // aggregate results of the current group
+	// strictDiv makes x/0, x DIV 0 and x % 0 error 1365 instead of NULL:
+	// INSERT and UPDATE in strict mode (MariaDB's default sql_mode has
+	// STRICT_TRANS_TABLES and ERROR_FOR_DIVISION_BY_ZERO).
+	strictDiv bool
 }
 
 // expr is a compiled expression.
@@ -54,6 +58,17 @@ type scope struct {
 	// outputs lets ORDER BY / HAVING name select-list aliases.
 	outputs []outputCol
 	inAgg   bool
+	// clause names the part of the statement being compiled for 1054
+	// ("SELECT", "WHERE", ...), as MariaDB reports it; "" is 'field list'.
+	clause string
+}
+
+// clauseName is where an unknown column is reported to be.
+func (sc *scope) clauseName() string {
+	if sc.clause == "" {
+		return "field list"
+	}
+	return sc.clause
 }
 
 type outputCol struct {
@@ -149,17 +164,17 @@ func columnLabel(n ast.ExprNode) string {
 func (sc *scope) resolveColumn(cn *ast.ColumnName) (*cexpr, error) {
 	name := cn.Name.O
 	if sc.table == nil {
-		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", qualified(cn))
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", qualified(cn), sc.clauseName())
 	}
 	if cn.Table.L != "" && !strings.EqualFold(cn.Table.O, sc.alias) {
-		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", qualified(cn))
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", qualified(cn), sc.clauseName())
 	}
 	if cn.Schema.L != "" && !strings.EqualFold(cn.Schema.O, sc.table.Def.DB) {
-		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", qualified(cn))
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", qualified(cn), sc.clauseName())
 	}
 	i := sc.table.Def.ColumnIndex(name)
 	if i < 0 {
-		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'field list'", qualified(cn))
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", qualified(cn), sc.clauseName())
 	}
 	col := sc.table.Def.Columns[i]
 	return &cexpr{
@@ -427,6 +442,10 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 			v, err := types.Arith(op, l, r)
 			if re, ok := err.(*types.RangeError); ok {
 				return v, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, text)
+			}
+			if err == nil && c.strictDiv && v.IsNull() && !l.IsNull() && !r.IsNull() &&
+				(op == types.OpDiv || op == types.OpIntDiv || op == types.OpMod) {
+				return v, sqlerr.New(sqlerr.ErDivisionByZero, "Division by 0")
 			}
 			return v, err
 		}, arithType(op, a.typ, b.typ), a, b), nil

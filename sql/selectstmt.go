@@ -51,6 +51,7 @@ func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
 		sc.table, sc.alias = pl.t, alias
 	}
 	sc.aggs = &pl.aggs
+	sc.clause = "SELECT"
 	if n.Fields != nil {
 		for _, f := range n.Fields.Fields {
 			if f.WildCard != nil {
@@ -72,6 +73,9 @@ func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
 				return nil, err
 			}
 			name := f.AsName.O
+			if cn, ok := f.Expr.(*ast.ColumnNameExpr); ok && name == "" {
+				name = cn.Name.Name.O // t.id is labelled id, as MySQL does
+			}
 			if name == "" {
 				name = strings.TrimSpace(f.Text())
 				if name == "" {
@@ -88,6 +92,7 @@ func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
 		}
 	}
 	sc.aggs = nil
+	sc.clause = "WHERE"
 	if pl.t != nil {
 		if pl.acc, err = planAccess(sc, pl.t, n.Where); err != nil {
 			return nil, err
@@ -101,6 +106,7 @@ func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
 	}
 	sc.aggs = &pl.aggs
 	if n.GroupBy != nil {
+		sc.clause = "GROUP BY"
 		for _, g := range n.GroupBy.Items {
 			ce, err := s.compileOrderExpr(sc, pl, g.Expr)
 			if err != nil {
@@ -111,11 +117,13 @@ func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
 	}
 	sc.outputs = pl.outs
 	if n.Having != nil {
+		sc.clause = "HAVING"
 		if pl.having, err = sc.compile(n.Having.Expr); err != nil {
 			return nil, err
 		}
 	}
 	if n.OrderBy != nil {
+		sc.clause = "ORDER BY"
 		for _, o := range n.OrderBy.Items {
 			ce, err := s.compileOrderExpr(sc, pl, o.Expr)
 			if err != nil {
@@ -148,7 +156,7 @@ func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
 func (s *Session) compileOrderExpr(sc *scope, pl *selectPlan, e ast.ExprNode) (*cexpr, error) {
 	if pos, ok := e.(*ast.PositionExpr); ok {
 		if pos.N < 1 || pos.N > len(pl.outs) {
-			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%d' in 'order clause'", pos.N)
+			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%d' in '%s'", pos.N, sc.clauseName())
 		}
 		return pl.outs[pos.N-1].e, nil
 	}

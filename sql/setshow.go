@@ -267,6 +267,14 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 func describe(t *storage.Table, match func(string) bool) *Result {
 	var rows [][]string
 	keyOf := func(c int) string {
+		// every column of the primary key is PRI, as in MySQL
+		for _, ix := range t.Def.Indexes {
+			for _, ic := range ix.Cols {
+				if ix.Primary && ic == c {
+					return "PRI"
+				}
+			}
+		}
 		for _, ix := range t.Def.Indexes {
 			if len(ix.Cols) > 0 && ix.Cols[0] == c {
 				switch {

@@ -58,10 +58,12 @@ func (t ColType) SQL() string {
 	var s string
 	switch {
 	case t.IsInteger():
-		s = name
-		if t.Length > 0 {
-			s = fmt.Sprintf("%s(%d)", name, t.Length)
+		w := t.Length
+		if w <= 0 {
+			// MariaDB shows the default display width
+			w = defaultIntWidth(t.Base, t.Unsigned)
 		}
+		s = fmt.Sprintf("%s(%d)", name, w)
 	case t.Base == TDecimal:
 		s = fmt.Sprintf("decimal(%d,%d)", t.Length, t.Scale)
 	case t.Base == TChar, t.Base == TVarchar:
@@ -78,6 +80,16 @@ func (t ColType) SQL() string {
 		s += " unsigned"
 	}
 	return s
+}
+
+// defaultIntWidth is the display width MariaDB gives an integer column
+// declared without one: the length of its widest value.
+func defaultIntWidth(b Base, unsigned bool) int {
+	w := map[Base]int{TTinyInt: 4, TSmallInt: 6, TMediumInt: 9, TInt: 11, TBigInt: 20}[b]
+	if unsigned && b != TBigInt {
+		w--
+	}
+	return w
 }
 
 // intRange returns the bounds of an integer type.
