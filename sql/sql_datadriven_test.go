@@ -214,7 +214,10 @@ func FuzzSQL(f *testing.F) {
 				in = append(in, l)
 			}
 			if len(in) > 0 {
-				stmts, _ := sql.SplitStatements(strings.Join(in, "\n"))
+				stmts, rest := sql.SplitStatements(strings.Join(in, "\n"))
+				if strings.TrimSpace(rest) != "" {
+					stmts = append(stmts, rest)
+				}
 				for _, q := range stmts {
 					f.Add(q)
 				}
