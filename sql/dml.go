@@ -203,7 +203,7 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	def := t.Def
 	ec := &evalCtx{s: s, args: args, strictDiv: true}
 	var affected, firstID uint64
-	var dups uint64
+	var dups, warnings uint64
 	for ri, exprs := range pl.rows {
 		vals := make([]types.Value, len(def.Columns))
 		given := make([]bool, len(def.Columns))
@@ -226,10 +226,16 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 			firstID = genID
 		}
 		n, err := s.insertRow(ctx, x, t, vals, pl, ec)
+		if e, ok := sqlerr.As(err); ok && pl.ignore && e.Code == sqlerr.ErDupEntry {
+			// INSERT IGNORE skips a duplicate row with a warning.
+			dups++
+			warnings++
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
-		if n == 2 {
+		if n >= 2 {
 			dups++
 		}
 		affected += n
@@ -237,9 +243,9 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	if firstID > 0 {
 		s.lastInsertID = firstID
 	}
-	res := &Result{AffectedRows: affected, LastInsertID: firstID}
+	res := &Result{AffectedRows: affected, LastInsertID: firstID, Warnings: uint16(min(warnings, 65535))}
 	if len(pl.rows) > 1 {
-		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: 0", len(pl.rows), dups)
+		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: %d", len(pl.rows), dups, warnings)
 	}
 	s.rowCount = int64(affected)
 	return res, nil
@@ -323,20 +329,67 @@ func (s *Session) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, v
 			case pl != nil && len(pl.onDup) > 0:
 				return s.onDuplicate(ctx, x, t, slot, old.Vals, pl, ec)
 			case pl != nil && pl.replace:
+				n, err := replaceUniqueConflicts(ctx, x, t, slot, vals)
+				if err != nil {
+					return 0, err
+				}
 				if err := checkUnique(ctx, x, t, slot, vals, nil); err != nil {
 					return 0, err
 				}
 				x.Write(t, slot, vals)
-				return 2, nil
+				return 2 + n, nil
 			}
 			return 0, dupError(t, -1, vals)
 		}
+	}
+	var replaced uint64
+	if pl != nil && pl.replace {
+		n, err := replaceUniqueConflicts(ctx, x, t, slot, vals)
+		if err != nil {
+			return 0, err
+		}
+		replaced = n
 	}
 	if err := checkUnique(ctx, x, t, slot, vals, nil); err != nil {
 		return 0, err
 	}
 	x.Write(t, slot, vals)
-	return 1, nil
+	return 1 + replaced, nil
+}
+
+// replaceUniqueConflicts deletes, for REPLACE, every other row that has
+// vals' value in a UNIQUE index, as MySQL does; it returns how many.
+func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value) (uint64, error) {
+	var n uint64
+	for i, ix := range t.Def.Indexes {
+		if !ix.Unique || ix.Primary {
+			continue
+		}
+		key, ok := t.UniqueKey(i, vals)
+		if !ok {
+			continue
+		}
+		if err := x.LockKey(ctx, txn.UniqueLockKey(t, i, key)); err != nil {
+			return n, err
+		}
+		for _, r := range t.UniqueCandidates(i, key) {
+			if r == self {
+				continue
+			}
+			if err := x.Lock(ctx, t, r.Key); err != nil {
+				return n, err
+			}
+			v := x.Read(t, r)
+			if v.Vals == nil {
+				continue
+			}
+			if k, ok := t.UniqueKey(i, v.Vals); ok && k == key {
+				x.Write(t, r, nil)
+				n++
+			}
+		}
+	}
+	return n, nil
 }
 
 func (s *Session) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, slot *storage.Row, old []types.Value, pl *insertPlan, ec *evalCtx) (uint64, error) {

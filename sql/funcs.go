@@ -180,6 +180,25 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 			}
 			return types.StringValue(b.String()), nil
 		}), nil
+	case "repeat":
+		if err := nargs(2, 2); err != nil {
+			return nil, err
+		}
+		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if anyNull(vs) {
+				return types.Null, nil
+			}
+			s := vs[0].String()
+			n, _ := vs[1].ToInt64()
+			if n < 1 || s == "" {
+				return types.StringValue(""), nil
+			}
+			// Past max_allowed_packet MySQL returns NULL (with a warning).
+			if n > maxRepeatBytes/int64(len(s)) {
+				return types.Null, nil
+			}
+			return types.StringValue(strings.Repeat(s, int(n))), nil
+		}), nil
 	case "concat_ws":
 		if err := nargs(2, -1); err != nil {
 			return nil, err
@@ -543,3 +562,6 @@ func (sc *scope) compileCast(x *ast.FuncCastExpr) (*cexpr, error) {
 		return r, nil
 	}, t, a), nil
 }
+
+// maxRepeatBytes bounds REPEAT's result, as max_allowed_packet's default does.
+const maxRepeatBytes = 64 << 20
