@@ -190,6 +190,22 @@ func (t *Table) Install(r *Row, txn TxnID, lsn uint64) {
 	t.placeLocked(r)
 }
 
+// InstallAll is Install for several rows of t under one lock, so a scan of
+// t sees all of a transaction's writes to t or none of them.
+func (t *Table) InstallAll(rows []*Row, txn TxnID, lsn uint64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, r := range rows {
+		if r.pending == nil || r.pending.Owner != txn {
+			continue
+		}
+		r.committed = r.pending.Vals
+		r.lsn = lsn
+		r.pending = nil
+		t.placeLocked(r)
+	}
+}
+
 // Apply sets the committed version directly (recovery replay).
 func (t *Table) Apply(key string, pk []types.Value, vals []types.Value, lsn uint64) {
 	t.mu.Lock()

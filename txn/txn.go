@@ -223,9 +223,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		return 0, fmt.Errorf("commit: %w", err)
 	}
 	x.commitLSN = lsn
-	for _, r := range x.order {
-		x.touched[r].Install(r, x.ID, lsn)
-	}
+	x.install(lsn)
 	m.latch.RUnlock()
 	m.stats.commits.Add(1)
 	if opts.EarlyRelease {
@@ -241,6 +239,29 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		return x.readLSN, nil
 	}
 	return lsn, nil
+}
+
+// install makes the transaction's pending writes the committed versions at
+// lsn, one table at a time under that table's lock, so a reader's scan of a
+// table never sees part of a transaction (a torn transfer in a SUM).
+func (x *Txn) install(lsn uint64) {
+	var tables []*storage.Table
+	var rows [][]*storage.Row
+	for _, r := range x.order {
+		t := x.touched[r]
+		i := 0
+		for i < len(tables) && tables[i] != t {
+			i++
+		}
+		if i == len(tables) {
+			tables = append(tables, t)
+			rows = append(rows, nil)
+		}
+		rows[i] = append(rows[i], r)
+	}
+	for i, t := range tables {
+		t.InstallAll(rows[i], x.ID, lsn)
+	}
 }
 
 // ELR reports whether enable_early_lock_release is on.
