@@ -227,7 +227,9 @@ func FuzzSQL(f *testing.F) {
 	f.Add("select 1")
 	f.Add("update sbtest1 set k=k+1 where id=1")
 	dir := f.TempDir()
-	e, err := sql.Open(sql.Config{Dir: dir})
+	// A statement may wait for a row lock another input left (errors are
+	// fine here, time is not): wait 1 s, not 50.
+	e, err := sql.Open(sql.Config{Dir: dir, Settings: map[string]string{"innodb_lock_wait_timeout": "1", "max_execution_time": "2000"}})
 	if err != nil {
 		f.Fatal(err)
 	}
