@@ -472,20 +472,8 @@ func (s *Session) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
 	if pl.acc, err = planAccess(sc, t, n.Where); err != nil {
 		return nil, err
 	}
-	if n.Order != nil {
-		sc.clause = "ORDER BY"
-		for _, o := range n.Order.Items {
-			ce, err := sc.compile(o.Expr)
-			if err != nil {
-				return nil, err
-			}
-			pl.order = append(pl.order, orderItem{e: ce, desc: o.Desc})
-		}
-	}
-	if n.Limit != nil {
-		if pl.limit, err = sc.compile(n.Limit.Count); err != nil {
-			return nil, err
-		}
+	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
+		return nil, err
 	}
 	return pl, nil
 }
@@ -625,20 +613,8 @@ func (s *Session) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	if pl.acc, err = planAccess(sc, t, n.Where); err != nil {
 		return nil, err
 	}
-	if n.Order != nil {
-		sc.clause = "ORDER BY"
-		for _, o := range n.Order.Items {
-			ce, err := sc.compile(o.Expr)
-			if err != nil {
-				return nil, err
-			}
-			pl.order = append(pl.order, orderItem{e: ce, desc: o.Desc})
-		}
-	}
-	if n.Limit != nil {
-		if pl.limit, err = sc.compile(n.Limit.Count); err != nil {
-			return nil, err
-		}
+	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
+		return nil, err
 	}
 	return pl, nil
 }
@@ -666,4 +642,24 @@ func (s *Session) execDelete(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 
 func sortIdx(idx []int, less func(a, b int) bool) {
 	sort.SliceStable(idx, func(i, j int) bool { return less(idx[i], idx[j]) })
+}
+
+// compileOrderLimit compiles an UPDATE's or DELETE's ORDER BY and LIMIT.
+func compileOrderLimit(sc *scope, order *ast.OrderByClause, limit *ast.Limit) ([]orderItem, *cexpr, error) {
+	var items []orderItem
+	if order != nil {
+		sc.clause = "ORDER BY"
+		for _, o := range order.Items {
+			ce, err := sc.compile(o.Expr)
+			if err != nil {
+				return nil, nil, err
+			}
+			items = append(items, orderItem{e: ce, desc: o.Desc})
+		}
+	}
+	if limit == nil {
+		return items, nil, nil
+	}
+	lim, err := sc.compile(limit.Count)
+	return items, lim, err
 }

@@ -384,6 +384,22 @@ func derived(fn expr, t types.ColType, parts ...*cexpr) *cexpr {
 	return e
 }
 
+// strict2 builds a binary expression that evaluates both operands, left
+// first, and combines them with f.
+func strict2(a, b *cexpr, t types.ColType, f func(c *evalCtx, l, r types.Value) (types.Value, error)) *cexpr {
+	return derived(func(c *evalCtx) (types.Value, error) {
+		l, err := a.fn(c)
+		if err != nil {
+			return l, err
+		}
+		r, err := b.fn(c)
+		if err != nil {
+			return r, err
+		}
+		return f(c, l, r)
+	}, t, a, b)
+}
+
 func boolValue(b bool) types.Value {
 	if b {
 		return types.IntValue(1)
@@ -430,15 +446,7 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 	}
 	if op, ok := arithOps[x.Op]; ok {
 		text := sc.exprMessageText(a, x)
-		return derived(func(c *evalCtx) (types.Value, error) {
-			l, err := a.fn(c)
-			if err != nil {
-				return l, err
-			}
-			r, err := b.fn(c)
-			if err != nil {
-				return r, err
-			}
+		return strict2(a, b, arithType(op, a.typ, b.typ), func(c *evalCtx, l, r types.Value) (types.Value, error) {
 			v, err := types.Arith(op, l, r)
 			if re, ok := err.(*types.RangeError); ok {
 				return v, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, text)
@@ -448,7 +456,7 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 				return v, sqlerr.New(sqlerr.ErDivisionByZero, "Division by 0")
 			}
 			return v, err
-		}, arithType(op, a.typ, b.typ), a, b), nil
+		}), nil
 	}
 	switch x.Op {
 	case opcode.LogicAnd:
@@ -498,33 +506,17 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 			return boolValue(false), nil
 		}, tBigInt, a, b), nil
 	case opcode.LogicXor:
-		return derived(func(c *evalCtx) (types.Value, error) {
-			l, err := a.fn(c)
-			if err != nil {
-				return l, err
-			}
-			r, err := b.fn(c)
-			if err != nil {
-				return r, err
-			}
+		return strict2(a, b, tBigInt, func(c *evalCtx, l, r types.Value) (types.Value, error) {
 			lt, lk := l.Truthy()
 			rt, rk := r.Truthy()
 			if !lk || !rk {
 				return types.Null, nil
 			}
 			return boolValue(lt != rt), nil
-		}, tBigInt, a, b), nil
+		}), nil
 	case opcode.EQ, opcode.NE, opcode.LT, opcode.LE, opcode.GT, opcode.GE, opcode.NullEQ:
 		op := x.Op
-		return derived(func(c *evalCtx) (types.Value, error) {
-			l, err := a.fn(c)
-			if err != nil {
-				return l, err
-			}
-			r, err := b.fn(c)
-			if err != nil {
-				return r, err
-			}
+		return strict2(a, b, tBigInt, func(c *evalCtx, l, r types.Value) (types.Value, error) {
 			if op == opcode.NullEQ {
 				if l.IsNull() || r.IsNull() {
 					return boolValue(l.IsNull() && r.IsNull()), nil
@@ -551,7 +543,7 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 				res = cmp >= 0
 			}
 			return boolValue(res), nil
-		}, tBigInt, a, b), nil
+		}), nil
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the operator '%s'", x.Op.String())
 }
