@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -58,16 +59,30 @@ func TestBankTransfer(t *testing.T) {
 			if elr == "ON" {
 				workers = 32
 			}
-			runBank(t, elr, workers, 150)
+			runBank(t, elr, workers, 150, false)
 		})
 	}
+}
+
+// TestBankPointReadSnapshot adds a checker that reads every account by
+// primary key in one statement (WHERE id IN (...)). Each point read takes
+// the newest committed version separately, so a transfer committing between
+// two of them is seen half: the SUM drifts. A statement-level read view
+// (as InnoDB's READ COMMITTED has) would fix it; that is not a local change
+// (storage keeps one committed version per row), so this known failure runs
+// only with PLRUN_STRICT_RC=1.
+func TestBankPointReadSnapshot(t *testing.T) {
+	if os.Getenv("PLRUN_STRICT_RC") != "1" {
+		t.Skip("known engine bug (multi-key point reads are not a consistent snapshot); set PLRUN_STRICT_RC=1 to run")
+	}
+	runBank(t, "ON", 16, 100, true)
 }
 
 type bankStats struct {
 	committed, rolledBack, skipped, deadlocks, timeouts, sums atomic.Int64
 }
 
-func runBank(t *testing.T, elr string, workers, transfersEach int) {
+func runBank(t *testing.T, elr string, workers, transfersEach int, pointReads bool) {
 	dir := t.TempDir()
 	settings := map[string]string{"enable_early_lock_release": elr, "innodb_lock_wait_timeout": "1"}
 	db, err := plrun.Open(dir, &plrun.Options{Settings: settings})
@@ -93,15 +108,26 @@ func runBank(t *testing.T, elr string, workers, transfersEach int) {
 	stop := make(chan struct{})
 	// Concurrent checkers: the total, read by a single SELECT, never changes.
 	var checkers sync.WaitGroup
-	for c := 0; c < 2; c++ {
+	checkerCount := 2
+	if pointReads {
+		checkerCount = 3
+	}
+	for c := 0; c < checkerCount; c++ {
 		checkers.Add(1)
 		go func(c int) {
 			defer checkers.Done()
 			s := db.Session()
 			defer s.Close()
 			q := "SELECT SUM(balance) FROM accounts"
-			if c == 1 {
+			switch c {
+			case 1:
 				q = "SELECT SUM(balance), COUNT(*) FROM accounts WHERE balance >= -1000000"
+			case 2: // point reads of every primary key
+				ids := make([]string, bankAccounts)
+				for i := range ids {
+					ids[i] = strconv.Itoa(i + 1)
+				}
+				q = "SELECT SUM(balance) FROM accounts WHERE id IN (" + strings.Join(ids, ",") + ")"
 			}
 			for {
 				select {
