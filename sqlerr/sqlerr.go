@@ -172,7 +172,7 @@ var states = map[uint16]string{
 	ErWrongGroupField:      "42000",
 	ErFieldSpecifiedTwice:  "42000",
 	ErMixOfGroupFunc:       "42000",
-	ErTruncatedWrongField:  "HY000",
+	ErTruncatedWrongField:  "22007",
 	ErUnknownTable:         "42S02",
 	ErNonUpdatableTable:    "HY000",
 	ErOutcomeUnknown:       "HY000",
