@@ -240,13 +240,19 @@ func keyValues(ec *evalCtx, t *storage.Table, cols []int, exprs []*cexpr) ([]typ
 func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) ([]rowRef, error) {
 	t := a.t
 	var out []rowRef
+	// Plain reads see the statement's snapshot; locking reads the newest
+	// committed version, which the lock keeps stable.
+	read := x.ReadSnapshot
+	if lock {
+		read = x.Read
+	}
 	check := func(r *storage.Row) error {
 		if lock {
 			if err := x.Lock(ctx, t, r.Key); err != nil {
 				return err
 			}
 		}
-		v := x.Read(t, r)
+		v := read(t, r)
 		if v.Vals == nil {
 			return nil
 		}
@@ -317,7 +323,7 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 			}
 		}
 		for _, r := range t.UniqueCandidates(a.uniqIdx, key) {
-			v := x.Read(t, r)
+			v := read(t, r)
 			if v.Vals == nil {
 				continue
 			}
@@ -329,7 +335,7 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 		}
 		return out, nil
 	}
-	for _, it := range t.Scan(x.ID, 0) {
+	for _, it := range x.Scan(t) {
 		x.NoteRead(it.LSN)
 		if it.Vals == nil {
 			continue

@@ -143,6 +143,7 @@ func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*Result, err
 	x := s.txn
 	if x == nil {
 		x = s.e.txm.Begin()
+		x.BeginStatement(s.lastCommitLSN)
 		r, err := fn(x)
 		ack, cerr := x.Commit(ctx, txn.CommitOptions{})
 		if err == nil {
@@ -150,7 +151,9 @@ func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*Result, err
 		}
 		return r, ack, err
 	}
+	x.BeginStatement(s.lastCommitLSN)
 	r, err := fn(x)
+	x.EndStatement()
 	return r, x.ReadLSN(), err
 }
 
@@ -160,7 +163,9 @@ func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*Result, err
 func (s *Session) runDML(ctx context.Context, p *parsed, args []types.Value, fn func(x *txn.Txn) (*Result, error)) (*Result, uint64, error) {
 	x, auto := s.currentTxn()
 	mark := x.Mark()
+	x.BeginStatement(s.lastCommitLSN)
 	r, err := fn(x)
+	x.EndStatement()
 	if err == nil && p.hints.targetRows >= 0 && int64(r.AffectedRows) != p.hints.targetRows {
 		err = sqlerr.New(sqlerr.ErUnknown, "TARGET_AFFECT_ROW(%d) not met: %d rows affected", p.hints.targetRows, r.AffectedRows)
 	}

@@ -40,6 +40,9 @@ type Session struct {
 	// stmtCommitLSN is the highest LSN the current statement committed;
 	// a wait beyond it is a reader waiting for another's commit.
 	stmtCommitLSN uint64
+	// lastCommitLSN is the session's newest commit: its statements'
+	// snapshots always see it (read your own writes).
+	lastCommitLSN uint64
 
 	stmtCtx context.Context
 
@@ -356,6 +359,9 @@ func (s *Session) commitTxn(ctx context.Context, x *txn.Txn) (uint64, error) {
 	ack, err := x.Commit(ctx, s.commitOpts())
 	if x.CommitLSN() > s.stmtCommitLSN {
 		s.stmtCommitLSN = x.CommitLSN()
+	}
+	if x.CommitLSN() > s.lastCommitLSN {
+		s.lastCommitLSN = x.CommitLSN()
 	}
 	return ack, err
 }

@@ -24,9 +24,22 @@ type Row struct {
 	hidden    uint64 // hidden row id for tables without a primary key
 	committed []types.Value
 	lsn       uint64
+	older     *version // earlier committed versions, newest first, for snapshot reads
 	pending   *Pending
 	inTree    bool
 }
+
+// version is an earlier committed state of a row, kept while a statement's
+// snapshot may still need it.
+type version struct {
+	vals []types.Value // nil: absent
+	lsn  uint64
+	prev *version
+}
+
+// Newest is the snapshot that sees every installed commit: writers'
+// "current read" under a row lock.
+const Newest = ^uint64(0)
 
 // Table is a table's schema and its rows.
 type Table struct {
@@ -119,19 +132,28 @@ type Version struct {
 	Own  bool          // the reader's own uncommitted write
 }
 
-// Read returns the version of r that txn sees: its own pending write, else
-// the committed version.
-func (t *Table) Read(r *Row, txn TxnID) Version {
+// Read returns the version of r that txn sees at snapshot snap: its own
+// pending write, else the newest committed version whose LSN is at most
+// snap (Newest: the newest committed version).
+func (t *Table) Read(r *Row, txn TxnID, snap uint64) Version {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return readLocked(r, txn)
+	return readLocked(r, txn, snap)
 }
 
-func readLocked(r *Row, txn TxnID) Version {
+func readLocked(r *Row, txn TxnID, snap uint64) Version {
 	if p := r.pending; p != nil && p.Owner == txn && txn != 0 {
 		return Version{Vals: p.Vals, Own: true}
 	}
-	return Version{Vals: r.committed, LSN: r.lsn}
+	if r.lsn <= snap {
+		return Version{Vals: r.committed, LSN: r.lsn}
+	}
+	for v := r.older; v != nil; v = v.prev {
+		if v.lsn <= snap {
+			return Version{Vals: v.vals, LSN: v.lsn}
+		}
+	}
+	return Version{}
 }
 
 // SetPending makes p the row's pending write and returns the previous one
@@ -157,7 +179,7 @@ func (t *Table) RestorePending(r *Row, prev *Pending) {
 // placeLocked keeps the B-tree and map membership in step with whether the
 // slot holds anything.
 func (t *Table) placeLocked(r *Row) {
-	empty := r.pending == nil && r.committed == nil && r.lsn == 0
+	empty := r.pending == nil && r.committed == nil && r.lsn == 0 && r.older == nil
 	if empty {
 		if r.inTree {
 			t.order.Delete(r)
@@ -177,32 +199,39 @@ func (t *Table) placeLocked(r *Row) {
 	}
 }
 
-// Install turns txn's pending write on r into the committed version at lsn.
-func (t *Table) Install(r *Row, txn TxnID, lsn uint64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if r.pending == nil || r.pending.Owner != txn {
-		return
-	}
-	r.committed = r.pending.Vals
-	r.lsn = lsn
-	r.pending = nil
-	t.placeLocked(r)
-}
-
-// InstallAll is Install for several rows of t under one lock, so a scan of
-// t sees all of a transaction's writes to t or none of them.
-func (t *Table) InstallAll(rows []*Row, txn TxnID, lsn uint64) {
+// InstallAll turns txn's pending writes on rows into committed versions at
+// lsn, under one lock. The versions they replace are kept for snapshots
+// older than lsn, down to the newest one at or below horizon (the oldest
+// snapshot any reader holds or can still take).
+func (t *Table) InstallAll(rows []*Row, txn TxnID, lsn, horizon uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, r := range rows {
 		if r.pending == nil || r.pending.Owner != txn {
 			continue
 		}
+		if r.committed != nil || r.lsn != 0 {
+			r.older = &version{vals: r.committed, lsn: r.lsn, prev: r.older}
+		}
 		r.committed = r.pending.Vals
 		r.lsn = lsn
 		r.pending = nil
+		trimLocked(r, horizon)
 		t.placeLocked(r)
+	}
+}
+
+// trimLocked drops versions no snapshot at or above horizon can see.
+func trimLocked(r *Row, horizon uint64) {
+	if r.lsn <= horizon {
+		r.older = nil
+		return
+	}
+	for v := r.older; v != nil; v = v.prev {
+		if v.lsn <= horizon {
+			v.prev = nil
+			return
+		}
 	}
 }
 
@@ -219,6 +248,7 @@ func (t *Table) Apply(key string, pk []types.Value, vals []types.Value, lsn uint
 	}
 	r.committed = vals
 	r.lsn = lsn
+	r.older = nil
 	if vals == nil {
 		r.lsn = 0
 	}
@@ -234,17 +264,17 @@ type ScanItem struct {
 	Version
 }
 
-// Scan returns, in primary-key order, every row visible to txn, including
-// non-durable committed versions (with their LSN) and tombstones whose
-// deletion is not yet durable (Vals nil, LSN > durable) so the caller can
-// wait for them. Rows are copied out so the caller holds no lock.
-func (t *Table) Scan(txn TxnID, durable uint64) []ScanItem {
+// Scan returns, in primary-key order, every row txn sees at snapshot snap,
+// and the deletions it sees (Vals nil, LSN > 0) so the caller can wait for
+// their durability too. The whole scan reads one snapshot under one lock;
+// rows are copied out so the caller holds no lock.
+func (t *Table) Scan(txn TxnID, snap uint64) []ScanItem {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	out := make([]ScanItem, 0, t.order.Len())
 	t.order.Scan(func(r *Row) bool {
-		v := readLocked(r, txn)
-		if v.Vals != nil || (!v.Own && v.LSN > durable) {
+		v := readLocked(r, txn, snap)
+		if v.Vals != nil || (!v.Own && v.LSN > 0) {
 			out = append(out, ScanItem{Row: r, Version: v})
 		}
 		return true
@@ -309,7 +339,10 @@ func (t *Table) Purge(durable uint64) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, r := range t.rows {
-		if r.committed == nil && r.pending == nil && r.lsn <= durable {
+		if r.lsn <= durable {
+			trimLocked(r, durable)
+		}
+		if r.committed == nil && r.pending == nil && r.lsn <= durable && r.older == nil {
 			r.lsn = 0
 			t.placeLocked(r)
 		}

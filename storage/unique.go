@@ -69,7 +69,7 @@ func (t *Table) HasUnique() bool {
 
 // ValuesOf returns the row's values as txn sees them (helper for unique checks).
 func (t *Table) ValuesOf(r *Row, txn TxnID) []types.Value {
-	return t.Read(r, txn).Vals
+	return t.Read(r, txn, Newest).Vals
 }
 
 // Committed returns the committed values and LSN (snapshots, tests).

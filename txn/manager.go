@@ -30,6 +30,7 @@ type Manager struct {
 
 	latch   sync.RWMutex
 	nextTxn atomic.Uint64
+	vis     *visibility
 
 	stats struct {
 		commits, rollbacks, readWaits atomic.Uint64
@@ -38,7 +39,7 @@ type Manager struct {
 
 // NewManager wires a manager over an open catalog, lock manager and pipeline.
 func NewManager(cat *storage.Catalog, locks *lockmgr.Manager, pipe *asynccommit.Pipeline, log *wal.Log) *Manager {
-	m := &Manager{Locks: locks, Pipe: pipe, Log: log, ELR: func() bool { return false }}
+	m := &Manager{Locks: locks, Pipe: pipe, Log: log, ELR: func() bool { return false }, vis: newVisibility(pipe.LastLSN())}
 	m.catalog.Store(cat)
 	return m
 }
@@ -126,8 +127,9 @@ func (m *Manager) Checkpoint(ctx context.Context, dir string, extra func() ([]by
 	if err := m.Log.TruncateBefore(lsn); err != nil {
 		return 0, fmt.Errorf("truncating log: %w", err)
 	}
+	horizon := min(lsn, m.vis.horizon())
 	for _, ct := range tables {
-		ct.T.Purge(lsn)
+		ct.T.Purge(horizon)
 	}
 	return lsn, nil
 }

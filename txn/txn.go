@@ -22,6 +22,8 @@ type Txn struct {
 	savepoints []savepoint
 	readLSN    uint64
 	commitLSN  uint64
+	snap       uint64 // the current statement's snapshot, when hasSnap
+	hasSnap    bool
 	hasLocks   bool
 	done       bool
 }
@@ -61,12 +63,50 @@ func (x *Txn) LockKey(ctx context.Context, k lockmgr.Key) error {
 	return x.m.Locks.Acquire(ctx, lockmgr.TxnID(x.ID), k)
 }
 
-// Read returns the version of r this transaction sees and remembers the
-// LSN of a committed version so the reply can wait for it.
+// Read is a current read, for writers holding the row's lock: the
+// transaction's own write or the newest committed version. It remembers
+// the LSN of a committed version so the reply can wait for it.
 func (x *Txn) Read(t *storage.Table, r *storage.Row) storage.Version {
-	v := t.Read(r, x.ID)
+	v := t.Read(r, x.ID, storage.Newest)
 	x.NoteRead(v.LSN)
 	return v
+}
+
+// BeginStatement takes the snapshot the statement's plain reads use; it
+// sees at least every commit up to atLeast (the session's own). Call
+// EndStatement when the statement is done.
+func (x *Txn) BeginStatement(atLeast uint64) {
+	x.EndStatement()
+	x.snap = x.m.vis.acquire(atLeast)
+	x.hasSnap = true
+}
+
+// EndStatement releases the statement's snapshot.
+func (x *Txn) EndStatement() {
+	if x.hasSnap {
+		x.m.vis.release(x.snap)
+		x.hasSnap = false
+	}
+}
+
+func (x *Txn) snapshot() uint64 {
+	if x.hasSnap {
+		return x.snap
+	}
+	return storage.Newest
+}
+
+// ReadSnapshot is a plain (consistent) read at the statement's snapshot.
+func (x *Txn) ReadSnapshot(t *storage.Table, r *storage.Row) storage.Version {
+	v := t.Read(r, x.ID, x.snapshot())
+	x.NoteRead(v.LSN)
+	return v
+}
+
+// Scan reads t at the statement's snapshot. The caller notes the LSNs of
+// the items it uses.
+func (x *Txn) Scan(t *storage.Table) []storage.ScanItem {
+	return t.Scan(x.ID, x.snapshot())
 }
 
 // NoteRead records that the transaction's result depends on lsn.
@@ -183,6 +223,7 @@ func (x *Txn) Rollback() {
 		return
 	}
 	x.done = true
+	x.EndStatement()
 	x.RollbackTo(0)
 	if x.hasLocks {
 		x.m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
@@ -207,15 +248,22 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 	}
 	x.done = true
 	if len(x.order) == 0 {
+		x.EndStatement()
 		if x.hasLocks {
 			x.m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
 		}
 		return x.readLSN, nil
 	}
+	x.EndStatement()
 	payload := x.encodeRedo()
 	m := x.m
 	m.latch.RLock()
+	m.vis.mu.Lock()
 	lsn, err := m.Pipe.Append(wal.KindCommit, payload)
+	if err == nil {
+		m.vis.registerLocked(lsn)
+	}
+	m.vis.mu.Unlock()
 	if err != nil {
 		m.latch.RUnlock()
 		x.RollbackTo(0)
@@ -223,7 +271,8 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		return 0, fmt.Errorf("commit: %w", err)
 	}
 	x.commitLSN = lsn
-	x.install(lsn)
+	x.install(lsn, m.vis.horizon())
+	m.vis.installed(lsn)
 	m.latch.RUnlock()
 	m.stats.commits.Add(1)
 	if opts.EarlyRelease {
@@ -244,7 +293,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 // install makes the transaction's pending writes the committed versions at
 // lsn, one table at a time under that table's lock, so a reader's scan of a
 // table never sees part of a transaction (a torn transfer in a SUM).
-func (x *Txn) install(lsn uint64) {
+func (x *Txn) install(lsn, horizon uint64) {
 	var tables []*storage.Table
 	var rows [][]*storage.Row
 	for _, r := range x.order {
@@ -260,7 +309,7 @@ func (x *Txn) install(lsn uint64) {
 		rows[i] = append(rows[i], r)
 	}
 	for i, t := range tables {
-		t.InstallAll(rows[i], x.ID, lsn)
+		t.InstallAll(rows[i], x.ID, lsn, horizon)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -65,16 +64,11 @@ func TestBankTransfer(t *testing.T) {
 }
 
 // TestBankPointReadSnapshot adds a checker that reads every account by
-// primary key in one statement (WHERE id IN (...)). Each point read takes
-// the newest committed version separately, so a transfer committing between
-// two of them is seen half: the SUM drifts. A statement-level read view
-// (as InnoDB's READ COMMITTED has) would fix it; that is not a local change
-// (storage keeps one committed version per row), so this known failure runs
-// only with PLRUN_STRICT_RC=1.
+// primary key in one statement (WHERE id IN (...)). The point reads must
+// all see the statement's one snapshot (READ COMMITTED at statement level,
+// as InnoDB's read view gives): a transfer committing between two of them
+// must not be seen half, or the SUM drifts.
 func TestBankPointReadSnapshot(t *testing.T) {
-	if os.Getenv("PLRUN_STRICT_RC") != "1" {
-		t.Skip("known engine bug (multi-key point reads are not a consistent snapshot); set PLRUN_STRICT_RC=1 to run")
-	}
 	runBank(t, "ON", 16, 100, true)
 }
 
