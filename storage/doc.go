@@ -2,15 +2,20 @@
 // and tables, each table's rows indexed by primary key (a hash map for point
 // operations and a B-tree for ordered scans), and its UNIQUE indexes.
 //
-// A Row has at most two states:
+// A Row holds:
 //
 //	committed  the newest committed version and the LSN of the commit that
 //	           wrote it (nil values = absent or deleted: a tombstone, kept so
 //	           a reader can still see that the deletion is not yet durable)
+//	older      earlier committed versions, newest first, kept while a
+//	           statement's snapshot may still need them (InstallAll trims
+//	           the chain to the horizon the txn package passes)
 //	pending    an active transaction's uncommitted write (owner TxnID)
 //
-// Readers other than the owner see only the committed state; the txn
-// package decides whether they must wait for its LSN to be durable.
+// A reader other than the owner reads at a snapshot LSN: the newest
+// committed version at or below it (Newest for writers' current reads
+// under a row lock). The txn package chooses snapshots and decides whether
+// a reader must wait for a version's LSN to be durable.
 //
 // Concurrency: each Table has one mutex (mu) guarding its maps, its B-tree
 // and every Row's fields. It is held only for the short in-memory step of a

@@ -6,10 +6,18 @@
 //
 //	Txn.Commit
 //	  ├─ encode redo (one record: every row the txn changed, final values)
-//	  ├─ latch.RLock ── pipeline.Append → LSN ── install versions at LSN ── RUnlock
+//	  ├─ latch.RLock ── pipeline.Append → LSN (registered in visibility)
+//	  │     ── install versions at LSN ── mark installed ── RUnlock
 //	  ├─ ELR / async:  lockmgr.ReleaseEarly(LSN)   (next writer commits at a higher LSN)
 //	  │  otherwise:    pipeline.WaitDurable(LSN), then lockmgr.ReleaseAll
 //	  └─ return the ack LSN = max(commit LSN, every LSN the txn read)
+//
+// Reads: a statement takes a snapshot (BeginStatement): the visible LSN,
+// below which every commit is fully installed (visibility.go). Plain reads
+// see the newest version at or below it, so one statement never sees part
+// of another transaction, across keys and tables; writers read the newest
+// committed version under their row lock. A session's snapshots always
+// include its own earlier commits.
 //
 // The caller acknowledges its client only once the pipeline's durable LSN
 // reaches the ack LSN (invariant 3). Readers never block on row locks; a
