@@ -127,6 +127,13 @@ func (v Value) ToInt64() (int64, bool) {
 		i, err := r.Int64()
 		return i, err == nil
 	case KindString:
+		t := strings.TrimSpace(v.S)
+		if i, err := strconv.ParseInt(t, 10, 64); err == nil {
+			return i, true
+		}
+		if d, _, err := apd.NewFromString(t); err == nil && d.Form == apd.Finite {
+			return DecimalValue(d).ToInt64()
+		}
 		f, ok := parseNumericPrefix(v.S)
 		if !ok {
 			return 0, false
