@@ -14,7 +14,7 @@ FUZZTIME   ?= 30s
 SOAK_RUN   ?= Crash|Kill|Bank|Random|Stress|Concurrent|Soak|Hotrow|Plcommit
 SOAK_COUNT ?= 20
 
-.PHONY: all build test bench run fuzz soak clean
+.PHONY: all build test seeds bench run fuzz soak clean
 
 all: build
 
@@ -24,6 +24,12 @@ build:
 test:
 	$(GO) vet ./...
 	$(GO) test -race -timeout 15m ./...
+
+# The seeds' own scripts as their documents run them, against `plrun serve`
+# (seed 000: ob_elr.py, ELR off then on, k checked). Needs the mysql client
+# and python3-pymysql, which .ci/run installs.
+seeds:
+	bash scripts/seed000.sh
 
 # Pipeline benchmarks (compare runs with benchstat), then seed 000's hot
 # row with ELR off and on in one run.
