@@ -45,8 +45,11 @@ type Options struct {
 	//   0: write and fsync about once a second; acknowledge at Append
 	//      (a crash may lose about the last second of commits).
 	FlushMode func() int
-	// SyncDelay is added after every fsync (and counted in Stats.SyncNanos),
-	// to simulate e.g. a 2 ms or 30 ms multi-region commit. nil means none.
+	// SyncDelay is added after every fsync before its group counts as
+	// durable (and in Stats.SyncNanos), to simulate e.g. a 2 ms or 30 ms
+	// multi-region commit. Like a replication round trip it is pipelined:
+	// the writer goes on writing and syncing later groups meanwhile, and
+	// groups become durable in LSN order. nil means none.
 	SyncDelay func() time.Duration
 	// MaxGroupBytes caps one group (one log entry); default 4 MiB. A record
 	// larger than the cap is written as a group of its own.
@@ -59,7 +62,7 @@ type Stats struct {
 	Groups    uint64 // log entries (AppendGroup calls)
 	Syncs     uint64
 	Bytes     uint64 // framed bytes written
-	SyncNanos uint64 // total time in fsync, SyncDelay included
+	SyncNanos uint64 // total time from each fsync's start until its group is durable (SyncDelay included)
 }
 
 // recordEnd marks where a queued record's frame ends in the queue.
@@ -106,6 +109,12 @@ type Pipeline struct {
 	spare     []byte
 	spareEnds []recordEnd
 	written   uint64 // last LSN handed to the log
+	fsynced   uint64 // last LSN fsynced to the local log file
+	// delayed are fsynced groups still inside their SyncDelay, oldest
+	// first: each becomes durable at its due time. The delay models a
+	// remote round trip (a multi-region log), so it overlaps with the next
+	// groups' writes and syncs instead of stalling the writer.
+	delayed []delayedSync
 
 	stats struct {
 		commits, groups, syncs, bytes, syncNanos atomic.Uint64
@@ -136,6 +145,7 @@ func Open(log *wal.Log, opts Options) *Pipeline {
 	p.durableLSN.Store(last)
 	p.syncedLSN.Store(last)
 	p.written = last
+	p.fsynced = last
 	go p.run()
 	return p
 }

@@ -5,24 +5,41 @@ import (
 	"time"
 )
 
+// delayedSync is an fsynced group waiting out its SyncDelay.
+type delayedSync struct {
+	start time.Time // when its fsync started
+	due   time.Time
+	lsn   uint64
+}
+
 // run is the writer goroutine: the only code that writes or syncs the log.
 func (p *Pipeline) run() {
 	defer close(p.done)
 	ticker := time.NewTicker(backgroundSyncInterval)
 	defer ticker.Stop()
+	delay := time.NewTimer(time.Hour)
+	delay.Stop()
+	defer delay.Stop()
 	for {
 		var timerDue, closing bool
+		if len(p.delayed) > 0 {
+			delay.Reset(time.Until(p.delayed[0].due))
+		}
 		select {
 		case <-p.kick:
 		case <-ticker.C:
 			timerDue = true
+		case <-delay.C:
 		case <-p.stop:
 			closing = true
 		}
+		delay.Stop()
+		p.matureDelayed(closing)
 		if p.failure.Load() == nil {
 			p.writeAndSync(timerDue, closing)
 		}
 		if closing {
+			p.matureDelayed(true)
 			p.stopped.Store(true)
 			p.broadcast()
 			return
@@ -58,8 +75,7 @@ func (p *Pipeline) writeAndSync(timerDue, closing bool) {
 				}
 			}
 		}
-		synced := p.syncedLSN.Load()
-		if p.written > synced && (mode == flushEvery || force || p.syncDemand.Load() > synced) {
+		if p.written > p.fsynced && (mode == flushEvery || force || p.syncDemand.Load() > p.fsynced) {
 			if err := p.sync(); err != nil {
 				p.failStop(err)
 				return
@@ -76,21 +92,45 @@ func (p *Pipeline) sync() error {
 	if err := p.log.Sync(); err != nil {
 		return err
 	}
+	p.stats.syncs.Add(1)
+	p.fsynced = p.written
 	if p.opts.SyncDelay != nil {
 		if d := p.opts.SyncDelay(); d > 0 {
-			time.Sleep(d)
+			p.delayed = append(p.delayed, delayedSync{start: start, due: time.Now().Add(d), lsn: p.written})
+			return nil
 		}
 	}
+	p.markSynced(start, p.written)
+	return nil
+}
+
+// matureDelayed makes durable every delayed group whose time has come (all
+// of them when closing, after waiting their delays out).
+func (p *Pipeline) matureDelayed(all bool) {
+	for len(p.delayed) > 0 {
+		d := p.delayed[0]
+		if wait := time.Until(d.due); wait > 0 {
+			if !all {
+				return
+			}
+			time.Sleep(wait)
+		}
+		p.delayed = p.delayed[1:]
+		p.markSynced(d.start, d.lsn)
+	}
+}
+
+// markSynced makes everything up to lsn durable: the synced and ack
+// watermarks move and waiters wake.
+func (p *Pipeline) markSynced(start time.Time, lsn uint64) {
 	p.stats.syncNanos.Add(uint64(time.Since(start)))
-	p.stats.syncs.Add(1)
-	p.syncedLSN.Store(p.written)
-	p.raise(p.written)
+	p.syncedLSN.Store(lsn)
+	p.raise(lsn)
 	// One wakeup for both watermarks: Flush waits on syncedLSN, which may
 	// move when the ack watermark does not (modes 0 and 2).
 	if p.waiters.Load() > 0 {
 		p.broadcast()
 	}
-	return nil
 }
 
 func (p *Pipeline) queueFull() bool {
