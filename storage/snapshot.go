@@ -26,25 +26,34 @@ type TableSnap struct {
 	Rows    int
 }
 
-// CapturedTable is a table's state taken under the commit latch.
+// CapturedTable is a table's state for a snapshot.
 type CapturedTable struct {
 	T    *Table
 	Rows []SnapRow
 	Auto uint64
 }
 
-// Capture copies every table's committed rows. Values are immutable, so
-// only the row slices are copied. The caller holds the commit latch so the
-// capture is consistent at one LSN.
-func (c *Catalog) Capture() (dbs []string, tables []CapturedTable, nextID uint64) {
+// CaptureSchema lists the databases and tables and their counters, without
+// rows. The caller holds the commit latch so it matches one LSN, then
+// reads the rows at that LSN's snapshot with ReadRows.
+func (c *Catalog) CaptureSchema() (dbs []string, tables []CapturedTable, nextID uint64) {
 	dbs = c.Databases()
 	for _, t := range c.AllTables() {
-		tables = append(tables, CapturedTable{T: t, Rows: t.CommittedRows(), Auto: t.AutoInc()})
+		tables = append(tables, CapturedTable{T: t, Auto: t.AutoInc()})
 	}
 	c.mu.RLock()
 	nextID = c.nextID
 	c.mu.RUnlock()
 	return dbs, tables, nextID
+}
+
+// ReadRows fills each captured table's rows as of snapshot snap. Commits
+// go on meanwhile; the caller keeps snap registered so the versions it
+// needs are not trimmed.
+func ReadRows(tables []CapturedTable, snap uint64) {
+	for i := range tables {
+		tables[i].Rows = tables[i].T.CommittedRows(snap)
+	}
 }
 
 // WriteSnapshot writes a captured state: a length-prefixed JSON header,

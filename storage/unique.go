@@ -102,14 +102,15 @@ func (t *Table) RowCount() int {
 // SnapRow is a committed row as a snapshot holds it.
 type SnapRow struct{ PK, Vals []types.Value }
 
-// CommittedRows returns every committed row, in key order (snapshots).
-func (t *Table) CommittedRows() []SnapRow {
+// CommittedRows returns every row as of snapshot snap, in key order
+// (checkpoints).
+func (t *Table) CommittedRows(snap uint64) []SnapRow {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	out := make([]SnapRow, 0, t.order.Len())
 	t.order.Scan(func(r *Row) bool {
-		if r.committed != nil {
-			out = append(out, SnapRow{PK: r.PK, Vals: r.committed})
+		if v := readLocked(r, 0, snap); v.Vals != nil {
+			out = append(out, SnapRow{PK: r.PK, Vals: v.Vals})
 		}
 		return true
 	})

@@ -73,7 +73,7 @@ func TestBankPointReadSnapshot(t *testing.T) {
 }
 
 type bankStats struct {
-	committed, rolledBack, skipped, deadlocks, timeouts, sums atomic.Int64
+	committed, rolledBack, skipped, deadlocks, timeouts, sums, checkpoints atomic.Int64
 }
 
 func runBank(t *testing.T, elr string, workers, transfersEach int, pointReads bool) {
@@ -142,6 +142,26 @@ func runBank(t *testing.T, elr string, workers, transfersEach int, pointReads bo
 			}
 		}(c)
 	}
+	// Checkpoints run throughout: they read a snapshot while transfers
+	// commit, and the reopen below recovers from the last one plus the log.
+	checkers.Add(1)
+	go func() {
+		defer checkers.Done()
+		s := db.Session()
+		defer s.Close()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-time.After(25 * time.Millisecond):
+			}
+			if _, err := s.Exec(ctx, "CHECKPOINT"); err != nil {
+				errs <- fmt.Errorf("checkpoint: %v", err)
+				return
+			}
+			st.checkpoints.Add(1)
+		}
+	}()
 	// A hog holds one account's lock past innodb_lock_wait_timeout (1 s), so
 	// the workers meet 1205 as well as 1213 and must retry.
 	checkers.Add(1)
@@ -238,8 +258,8 @@ func runBank(t *testing.T, elr string, workers, transfersEach int, pointReads bo
 	}
 	check(db2, "after reopen")
 	db2.Close()
-	t.Logf("ELR %s, %d workers: %d committed, %d rolled back on purpose, %d skipped (short balance), %d deadlocks, %d lock wait timeouts retried; %d concurrent SUM checks",
-		elr, workers, st.committed.Load(), st.rolledBack.Load(), st.skipped.Load(), st.deadlocks.Load(), st.timeouts.Load(), st.sums.Load())
+	t.Logf("ELR %s, %d workers: %d committed, %d rolled back on purpose, %d skipped (short balance), %d deadlocks, %d lock wait timeouts retried; %d concurrent SUM checks, %d checkpoints",
+		elr, workers, st.committed.Load(), st.rolledBack.Load(), st.skipped.Load(), st.deadlocks.Load(), st.timeouts.Load(), st.sums.Load(), st.checkpoints.Load())
 	if st.committed.Load() == 0 {
 		t.Fatal("no transfer committed")
 	}
