@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -18,7 +17,6 @@ const (
 	varBool varKind = iota
 	varInt
 	varString
-	varEnum
 )
 
 // varDef declares one system variable.
@@ -27,7 +25,6 @@ type varDef struct {
 	kind     varKind
 	def      string
 	min, max int64
-	enum     []string
 	global   bool // may be SET GLOBAL
 	session  bool // may be SET SESSION
 	readOnly bool
@@ -86,9 +83,6 @@ var sysVars = func() map[string]*varDef {
 	}
 	m := make(map[string]*varDef, len(defs))
 	for _, d := range defs {
-		if !d.global && !d.session {
-			// read-only variables are readable in both scopes
-		}
 		m[d.name] = d
 	}
 	return m
@@ -99,7 +93,6 @@ var sysVars = func() map[string]*varDef {
 type globalVars struct {
 	mu   sync.RWMutex
 	vals map[string]string
-	hook func(name, value string) // called after a change, under no lock
 }
 
 func newGlobalVars() *globalVars {
@@ -259,5 +252,3 @@ func likeRunes(p, s []rune) bool {
 	}
 	return len(s) == 0
 }
-
-var _ = fmt.Sprint

@@ -26,10 +26,6 @@ type RangeError struct{ What string }
 
 func (e *RangeError) Error() string { return e.What + " value is out of range" }
 
-// ErrDivisionByZero is returned for x/0 only when the caller asks for it
-// (MySQL returns NULL with a warning by default; plrun follows that).
-var errDivByZero = fmt.Errorf("division by zero")
-
 // Arith computes a op b with MySQL's typing rules. A NULL operand gives
 // NULL. Division by zero gives NULL.
 func Arith(op Op, a, b Value) (Value, error) {

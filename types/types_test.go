@@ -2,8 +2,8 @@ package types
 
 import (
 	"math"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/apd/v3"
 )

@@ -90,9 +90,7 @@ func FormatFloat(f float64) string {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
 	s := strconv.FormatFloat(f, 'g', -1, 64)
-	if strings.Contains(s, "e+") {
-		s = strings.Replace(s, "e+", "e", 1)
-	}
+	s = strings.Replace(s, "e+", "e", 1)
 	return s
 }
 
