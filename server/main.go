@@ -82,6 +82,14 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		users[*user] = *password
 	}
 
+	if _, ok := settings["secure_file_priv"]; !ok {
+		// Clients must not make the server read arbitrary files (LOAD
+		// PROCEDURE 'path'): only the --procs folder, or nothing.
+		settings["secure_file_priv"] = "NULL"
+		if *procsDir != "" {
+			settings["secure_file_priv"] = *procsDir
+		}
+	}
 	engine, err := plsql.Open(plsql.Config{Dir: *dataDir, Settings: settings, ProcsDir: *procsDir, Workers: *workers})
 	if err != nil {
 		return err

@@ -350,6 +350,9 @@ func (h *procHost) ReleaseSavepoint(ctx context.Context, name string) error {
 // loadProcedures runs LOAD PROCEDURE 'path': a *.lua / *.js file, or every
 // such file of a folder, each a CREATE OR REPLACE PROCEDURE.
 func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) {
+	if err := s.e.checkFilePriv(path); err != nil {
+		return 0, err
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return 0, sqlerr.New(sqlerr.ErFileNotFound, "Can't find file: '%s' (%v)", path, err)
@@ -379,4 +382,36 @@ func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) 
 		}
 	}
 	return len(defs), nil
+}
+
+// checkFilePriv applies secure_file_priv to a file a statement reads, as
+// MySQL does for LOAD DATA: "" allows any path, "NULL" none, a folder
+// only paths inside it.
+func (e *Engine) checkFilePriv(path string) error {
+	priv := e.globals.get("secure_file_priv")
+	if priv == "" {
+		return nil
+	}
+	denied := sqlerr.New(sqlerr.ErOptionPreventsStatement, "The plrun server is running with the --secure-file-priv option so it cannot execute this statement")
+	if strings.EqualFold(priv, "NULL") {
+		return denied
+	}
+	root, err := filepath.EvalSymlinks(priv)
+	if err != nil {
+		return denied
+	}
+	target, err := filepath.Abs(path)
+	if err != nil {
+		return denied
+	}
+	if t, err := filepath.EvalSymlinks(target); err == nil {
+		target = t
+	}
+	if rootAbs, err := filepath.Abs(root); err == nil {
+		root = rootAbs
+	}
+	if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return denied
+	}
+	return nil
 }

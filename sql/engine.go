@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -84,6 +85,11 @@ func Open(cfg Config) (*Engine, error) {
 	e.runtimes = []procs.Runtime{luart.New(luart.Options{}), jsrt.New(jsrt.Options{})}
 	e.procs = procs.NewCatalog(e.runtimes...)
 	for name, val := range cfg.Settings {
+		if strings.EqualFold(name, "secure_file_priv") {
+			// Read-only at run time, like MySQL's: only set at open.
+			e.globals.vals["secure_file_priv"] = val
+			continue
+		}
 		if err := e.setGlobal(name, types.StringValue(val)); err != nil {
 			return nil, err
 		}

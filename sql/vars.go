@@ -38,6 +38,7 @@ var sysVars = func() map[string]*varDef {
 		{name: "ob_enable_pl_async_commit", kind: varBool, def: "OFF", global: true, session: true},
 		{name: "innodb_lock_wait_timeout", kind: varInt, def: "50", min: 1, max: 1073741824, global: true, session: true},
 		{name: "innodb_flush_log_at_trx_commit", kind: varInt, def: "1", min: 0, max: 2, global: true},
+		{name: "secure_file_priv", kind: varString, def: "", readOnly: true},
 		{name: "plrun_workers", kind: varInt, def: "64", min: 1, max: 65536, global: true},
 		{name: "plrun_log_sync_delay_us", kind: varInt, def: "0", min: 0, max: 10000000, global: true},
 		{name: "plrun_checkpoint_log_size", kind: varInt, def: "67108864", min: 1 << 20, max: 1 << 40, global: true},
