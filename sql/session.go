@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -277,8 +278,7 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 		cancel = func(cause error) { stop(); inner(cause) }
 	}
 	if v, ok := s.vars["innodb_lock_wait_timeout"]; ok {
-		var secs int64
-		fmt.Sscan(v, &secs)
+		secs, _ := strconv.ParseInt(v, 10, 64)
 		ctx = lockmgr.WithLockWaitTimeout(ctx, time.Duration(secs)*time.Second)
 	}
 	s.mu.Lock()
@@ -307,9 +307,7 @@ func (s *Session) end(cancel context.CancelCauseFunc) {
 }
 
 func (s *Session) maxExecTime() int64 {
-	v := s.getVar(sysVars["max_execution_time"], false)
-	var n int64
-	fmt.Sscan(v, &n)
+	n, _ := strconv.ParseInt(s.getVar(sysVars["max_execution_time"], false), 10, 64)
 	return n
 }
 
