@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/plrun/plrun/asynccommit"
+	"github.com/plrun/plrun/hotrow"
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/procs"
 	jsrt "github.com/plrun/plrun/runtime/js"
@@ -61,6 +62,12 @@ type Engine struct {
 	workers *workerPool
 	plans   *planCache
 
+	// hot-row group update (seed 002)
+	hot               *hotrow.Batcher
+	hotspot           atomic.Bool
+	hotspotAutocommit atomic.Bool
+	hotspotWait       atomic.Int64 // microseconds
+
 	sessMu   sync.Mutex
 	sessions map[uint64]*Session
 	nextSess atomic.Uint64
@@ -82,6 +89,7 @@ func Open(cfg Config) (*Engine, error) {
 	}
 	e := &Engine{cfg: cfg, globals: newGlobalVars(), sessions: map[uint64]*Session{}, started: time.Now()}
 	e.plans = newPlanCache(4096)
+	e.hot = hotrow.New()
 	e.runtimes = []procs.Runtime{luart.New(luart.Options{}), jsrt.New(jsrt.Options{})}
 	e.procs = procs.NewCatalog(e.runtimes...)
 	for name, val := range cfg.Settings {
@@ -131,11 +139,14 @@ func Open(cfg Config) (*Engine, error) {
 func (e *Engine) syncSettings() {
 	g := e.globals
 	e.elr.Store(g.get("enable_early_lock_release") == "ON")
+	e.hotspot.Store(g.get("hotspot") == "ON")
+	e.hotspotAutocommit.Store(g.get("hotspot_for_autocommit") == "ON")
 	atoi := func(n string) int64 { v, _ := strconv.ParseInt(g.get(n), 10, 64); return v }
 	e.maxDeps.Store(atoi("_max_elr_dependent_trx_count"))
 	e.flushMode.Store(atoi("innodb_flush_log_at_trx_commit"))
 	e.lockWait.Store(atoi("innodb_lock_wait_timeout"))
 	e.syncDelay.Store(atoi("plrun_log_sync_delay_us"))
+	e.hotspotWait.Store(atoi("hotspot_update_max_wait_time"))
 	e.ckptSize.Store(atoi("plrun_checkpoint_log_size"))
 	if e.workers != nil {
 		e.workers.setLimit(int(atoi("plrun_workers")))
@@ -359,7 +370,16 @@ func (e *Engine) statusRows() [][2]string {
 	e.sessMu.Lock()
 	conns := len(e.sessions)
 	e.sessMu.Unlock()
+	hs := e.hot.Stats()
+	groupAvg := "0"
+	if hs.Groups > 0 {
+		groupAvg = strconv.FormatFloat(float64(hs.Groups+hs.Followers)/float64(hs.Groups), 'f', 2, 64)
+	}
 	rows := [][2]string{
+		{"Group_update_avg_group_size", groupAvg},
+		{"Group_update_followers", u(hs.Followers)},
+		{"Group_update_groups", u(hs.Groups)},
+		{"Group_update_max_group_size", u(hs.MaxGroupSize)},
 		{"Elr_dependent_limit_waits", u(ls.DependentLimitWaits)},
 		{"Elr_early_releases", u(ls.EarlyReleases)},
 		{"Elr_reader_waits", u(ts.ReaderWaits)},

@@ -1,0 +1,132 @@
+package sql
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/hotrow"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+// hotMember is one session's UPDATE inside a hot-row group.
+type hotMember struct {
+	s    *Session
+	p    *parsed
+	n    *ast.UpdateStmt
+	args []types.Value
+	res  *Result
+	ack  uint64
+}
+
+// hotRowKey returns the group key of an UPDATE that may join a hot-row
+// group update, or ok false: hotspot is ON, the statement commits on its
+// own (the COMMIT_ON_SUCCESS hint, or autocommit with
+// hotspot_for_autocommit), no transaction is open, it runs outside a
+// procedure, and it names the whole primary key.
+func (s *Session) hotRowKey(p *parsed, n *ast.UpdateStmt, args []types.Value) (string, bool) {
+	if s.txn != nil || s.callDepth > 0 || !s.e.hotspot.Load() {
+		return "", false
+	}
+	if !p.hints.commitOnSuccess && !(s.autocommit() && s.e.hotspotAutocommit.Load()) {
+		return "", false
+	}
+	pi, err := s.planFor(p, func() (any, error) { return s.buildUpdate(n) })
+	if err != nil {
+		return "", false
+	}
+	pl := pi.(*updatePlan)
+	if pl.acc.pk == nil {
+		return "", false
+	}
+	pk, ok, err := keyValues(&evalCtx{s: s, args: args}, pl.t, pl.t.Def.PrimaryKey(), pl.acc.pk)
+	if err != nil || !ok {
+		return "", false
+	}
+	return strconv.FormatUint(pl.t.Def.ID, 10) + "/" + storage.KeyOf(pk), true
+}
+
+// execHotUpdate runs the UPDATE as a member of the row's group: the
+// group's leader takes the row lock once, runs every member's statement
+// in one transaction (a failing member's statement is undone alone) and
+// commits them with one commit record. Each member is answered once that
+// commit is durable, by its own session.
+func (s *Session) execHotUpdate(ctx context.Context, key string, p *parsed, n *ast.UpdateStmt, args []types.Value) (*Result, uint64, error) {
+	hm := &hotMember{s: s, p: p, n: n, args: args}
+	m := &hotrow.Member{Payload: hm}
+	// The group runs on the leader's goroutine for every member, so it is
+	// not cut short by the leader's own KILL or timeout.
+	// (WithoutCancel keeps the session's lock wait timeout.)
+	gctx := context.WithoutCancel(ctx)
+	var x *txn.Txn
+	lead := func() error {
+		x = s.e.txm.Begin()
+		pi, err := s.planFor(p, func() (any, error) { return s.buildUpdate(n) })
+		if err != nil {
+			return err
+		}
+		pl := pi.(*updatePlan)
+		pk, _, err := keyValues(&evalCtx{s: s, args: args}, pl.t, pl.t.Def.PrimaryKey(), pl.acc.pk)
+		if err != nil {
+			return err
+		}
+		return x.Lock(gctx, pl.t, storage.KeyOf(pk))
+	}
+	run := func(members []*hotrow.Member) {
+		if x == nil {
+			x = s.e.txm.Begin()
+		}
+		s.e.runHotGroup(gctx, x, members)
+	}
+	maxWait := time.Duration(s.e.hotspotWait.Load()) * time.Microsecond
+	s.e.hot.Submit(key, maxWait, m, lead, run)
+	if m.Err != nil {
+		return nil, hm.ack, m.Err
+	}
+	return hm.res, hm.ack, nil
+}
+
+// runHotGroup executes the members' statements in x and commits once.
+func (e *Engine) runHotGroup(ctx context.Context, x *txn.Txn, members []*hotrow.Member) {
+	ok := 0
+	for _, m := range members {
+		hm := m.Payload.(*hotMember)
+		mark := x.Mark()
+		x.BeginStatement(hm.s.lastCommitLSN)
+		res, err := hm.s.execUpdate(ctx, x, hm.p, hm.n, hm.args)
+		x.EndStatement()
+		if err == nil && hm.p.hints.targetRows >= 0 && int64(res.AffectedRows) != hm.p.hints.targetRows {
+			err = sqlerr.New(sqlerr.ErUnknown, "TARGET_AFFECT_ROW(%d) not met: %d rows affected", hm.p.hints.targetRows, res.AffectedRows)
+		}
+		if err != nil {
+			x.RollbackTo(mark)
+			m.Err = err
+			continue
+		}
+		hm.res = res
+		ok++
+	}
+	if ok == 0 {
+		x.Rollback()
+		return
+	}
+	ack, err := x.Commit(ctx, txn.CommitOptions{EarlyRelease: e.elr.Load()})
+	for _, m := range members {
+		hm := m.Payload.(*hotMember)
+		if m.Err != nil {
+			continue
+		}
+		hm.ack = ack
+		if lsn := x.CommitLSN(); lsn > hm.s.lastCommitLSN {
+			hm.s.lastCommitLSN = lsn
+		}
+		hm.s.stmtCommitLSN = x.CommitLSN()
+		if err != nil {
+			m.Err = err
+		}
+	}
+}
