@@ -2,14 +2,14 @@
 # bench/peers.sh — plrun vs MariaDB 10.11 on the same machine, in one run
 # (issue 5). Installs what it needs from Debian, starts a private durable
 # MariaDB (innodb_flush_log_at_trx_commit=1, no binlog) and plrun serve
-# (ELR off, then restarted with ELR on), and runs the same client
+# (hotspot=ON, ELR off, then restarted with ELR on), and runs the same client
 # workloads against each:
 #   (a) scripts/ob_elr.py, the seed's pymysql hot-row script
 #       (PARALLEL x BATCH autocommit "update sbtest1 set k=k+1 where id=1"),
 #       checking that k grew by exactly PARALLEL x BATCH;
 #   (b) sysbench scripts/oltp_inventory.lua (tables=1 table_size=1
 #       hotspot_rows=1) at several thread counts, --inventory_hotspot off
-#       (and on for plrun, where the hints mean something: MariaDB 10.11
+#       (and on for plrun, where the hints join hot-row group update: MariaDB 10.11
 #       reads /*+ ... */ as a comment), checking that c grew by exactly
 #       the number of writes sysbench reports.
 # For every workload it reads the server's utime+stime from /proc/PID/stat
@@ -248,12 +248,12 @@ for s in $SERVERS; do
 		run_sysbench mariadb "10.11 flush=1" "$MPORT" "$MPID" "off"
 		stop_pid "$MPID"; MPID= ;;
 	plrun-elr-off)
-		start_plrun "$s"
+		start_plrun "$s" --set hotspot=ON
 		run_ob_elr plrun "ELR off" "$PPORT" "$PPID_" root@test
 		run_sysbench plrun "ELR off" "$PPORT" "$PPID_" "off on"
 		stop_pid "$PPID_"; PPID_= ;;
 	plrun-elr-on)
-		start_plrun "$s" --set enable_early_lock_release=ON
+		start_plrun "$s" --set enable_early_lock_release=ON --set hotspot=ON
 		run_ob_elr plrun "ELR on" "$PPORT" "$PPID_" root@test
 		run_sysbench plrun "ELR on" "$PPORT" "$PPID_" "off on"
 		stop_pid "$PPID_"; PPID_= ;;
