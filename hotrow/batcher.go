@@ -21,6 +21,9 @@ type Group struct {
 	joined  chan struct{} // capacity 1: a follower joined
 }
 
+// maxContendedKeys bounds the memory of which keys were contended.
+const maxContendedKeys = 4096
+
 // Stats are the Group_update_* counters.
 type Stats struct {
 	Groups       uint64 // groups run (one leader each)
@@ -32,19 +35,25 @@ type Stats struct {
 type Batcher struct {
 	mu   sync.Mutex
 	open map[string]*Group
+	// contended remembers keys whose last group had followers: only a
+	// leader of such a key waits for a first follower, so an uncontended
+	// row never pays the wait (timer waits this short cost far more than
+	// their nominal time on some machines).
+	contended map[string]bool
 
 	groups, followers, maxSize atomic.Uint64
 }
 
 // New returns an empty Batcher.
-func New() *Batcher { return &Batcher{open: map[string]*Group{}} }
+func New() *Batcher { return &Batcher{open: map[string]*Group{}, contended: map[string]bool{}} }
 
 // Submit runs m as part of a group for key. If m leads, lead is called
 // first with the group still open (e.g. to take the row lock while others
 // join); if lead fails, the group is closed, m gets lead's error and the
 // followers are run without it by run. Then the leader waits up to maxWait
-// for a first follower if it is alone, closes the group and calls run with
-// every member, leader first. Submit returns when m's outcome is known.
+// for a first follower if it is alone and the key's previous group had
+// followers, closes the group and calls run with every member, leader
+// first. Submit returns when m's outcome is known.
 func (b *Batcher) Submit(key string, maxWait time.Duration, m *Member, lead func() error, run func(members []*Member)) {
 	m.done = make(chan struct{})
 	b.mu.Lock()
@@ -65,7 +74,7 @@ func (b *Batcher) Submit(key string, maxWait time.Duration, m *Member, lead func
 	leadErr := lead()
 	if leadErr == nil && maxWait > 0 {
 		b.mu.Lock()
-		alone := len(g.members) == 1
+		alone := len(g.members) == 1 && b.contended[key]
 		b.mu.Unlock()
 		if alone {
 			t := time.NewTimer(maxWait)
@@ -82,6 +91,14 @@ func (b *Batcher) Submit(key string, maxWait time.Duration, m *Member, lead func
 		delete(b.open, key)
 	}
 	members := g.members
+	if len(members) > 1 {
+		if len(b.contended) >= maxContendedKeys {
+			clear(b.contended)
+		}
+		b.contended[key] = true
+	} else {
+		delete(b.contended, key)
+	}
 	b.mu.Unlock()
 
 	b.groups.Add(1)

@@ -6,8 +6,9 @@
 //	Submit(key, m)
 //	  ├─ no open group for key: m leads a new group
 //	  │    leader: lead(first) — typically takes the row lock; followers
-//	  │            join meanwhile; then waits up to maxWait for a first
-//	  │            follower if it is alone; closes the group (later arrivals
+//	  │            join meanwhile; then, if it is alone and the key's last
+//	  │            group had followers, waits up to maxWait for a first
+//	  │            follower; closes the group (later arrivals
 //	  │            open the next one) and calls run(members)
 //	  └─ open group: m joins it as a follower and waits until run is done
 //
