@@ -7,6 +7,7 @@ import (
 	"github.com/plrun/plrun/asynccommit"
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/txn"
 )
 
 var (
@@ -24,6 +25,10 @@ func mapError(err error) error {
 		return e
 	}
 	switch {
+	case errors.Is(err, txn.ErrNotCommitted) && errors.Is(err, asynccommit.ErrClosed):
+		return sqlerr.Wrap(err, sqlerr.ErServerShutdown, "Server shutdown in progress; the transaction was rolled back")
+	case errors.Is(err, txn.ErrNotCommitted):
+		return sqlerr.Wrap(err, sqlerr.ErOutcomeUnknown, "Got error during COMMIT: the log failed earlier, so this transaction was rolled back (%v)", err)
 	case errors.Is(err, lockmgr.ErrDeadlock):
 		return sqlerr.Wrap(err, sqlerr.ErLockDeadlock, "Deadlock found when trying to get lock; try restarting transaction")
 	case errors.Is(err, lockmgr.ErrLockWaitTimeout):

@@ -18,6 +18,11 @@ import (
 // was handed to it: the commit may or may not survive a restart.
 var ErrOutcomeUnknown = asynccommit.ErrOutcomeUnknown
 
+// ErrNotCommitted is returned by a commit the log refused before giving it
+// an LSN (the log had already failed, or the engine is closing): the
+// transaction was rolled back.
+var ErrNotCommitted = errors.New("transaction rolled back: the log accepts no more commits")
+
 // Manager starts transactions and owns the commit protocol.
 type Manager struct {
 	catalog atomic.Pointer[storage.Catalog]

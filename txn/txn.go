@@ -268,7 +268,9 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		m.latch.RUnlock()
 		x.RollbackTo(0)
 		m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
-		return 0, fmt.Errorf("commit: %w", err)
+		// The record never got an LSN, so this transaction certainly did
+		// not commit, whatever happened to earlier ones.
+		return 0, fmt.Errorf("%w: %w", ErrNotCommitted, err)
 	}
 	x.commitLSN = lsn
 	x.install(lsn, m.vis.horizon())
