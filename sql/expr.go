@@ -259,38 +259,15 @@ func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
 			return boolValue(r != not), nil
 		}, tBigInt, a), nil
 	case *ast.BetweenExpr:
-		a, err := sc.compile(x.Expr)
-		if err != nil {
-			return nil, err
-		}
-		lo, err := sc.compile(x.Left)
-		if err != nil {
-			return nil, err
-		}
-		hi, err := sc.compile(x.Right)
+		parts, err := sc.compileArgs([]ast.ExprNode{x.Expr, x.Left, x.Right})
 		if err != nil {
 			return nil, err
 		}
 		not := x.Not
-		return derived(func(c *evalCtx) (types.Value, error) {
-			v, err := a.fn(c)
-			if err != nil {
-				return v, err
-			}
-			l, err := lo.fn(c)
-			if err != nil {
-				return l, err
-			}
-			h, err := hi.fn(c)
-			if err != nil {
-				return h, err
-			}
-			if v.IsNull() || l.IsNull() || h.IsNull() {
-				return types.Null, nil
-			}
-			in := types.Compare(v, l) >= 0 && types.Compare(v, h) <= 0
-			return boolValue(in != not), nil
-		}, tBigInt, a, lo, hi), nil
+		return nullStrict(parts, tBigInt, func(vs []types.Value) types.Value {
+			in := types.Compare(vs[0], vs[1]) >= 0 && types.Compare(vs[0], vs[2]) <= 0
+			return boolValue(in != not)
+		}), nil
 	case *ast.PatternInExpr:
 		if x.Sel != nil {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support 'IN (subquery)'")
@@ -331,29 +308,14 @@ func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
 			return boolValue(not), nil
 		}, tBigInt, append([]*cexpr{a}, list...)...), nil
 	case *ast.PatternLikeOrIlikeExpr:
-		a, err := sc.compile(x.Expr)
-		if err != nil {
-			return nil, err
-		}
-		p, err := sc.compile(x.Pattern)
+		parts, err := sc.compileArgs([]ast.ExprNode{x.Expr, x.Pattern})
 		if err != nil {
 			return nil, err
 		}
 		not := x.Not
-		return derived(func(c *evalCtx) (types.Value, error) {
-			v, err := a.fn(c)
-			if err != nil {
-				return v, err
-			}
-			pv, err := p.fn(c)
-			if err != nil {
-				return pv, err
-			}
-			if v.IsNull() || pv.IsNull() {
-				return types.Null, nil
-			}
-			return boolValue(likeMatch(pv.String(), v.String()) != not), nil
-		}, tBigInt, a, p), nil
+		return nullStrict(parts, tBigInt, func(vs []types.Value) types.Value {
+			return boolValue(likeMatch(vs[1].String(), vs[0].String()) != not)
+		}), nil
 	case *ast.VariableExpr:
 		return sc.compileVariable(x)
 	case *ast.FuncCallExpr:
@@ -382,6 +344,23 @@ func derived(fn expr, t types.ColType, parts ...*cexpr) *cexpr {
 		e.hasAgg = e.hasAgg || p.hasAgg
 	}
 	return e
+}
+
+// nullStrict builds an expression of parts that is NULL when any part is
+// NULL, else f of their values.
+func nullStrict(parts []*cexpr, t types.ColType, f func(vs []types.Value) types.Value) *cexpr {
+	return derived(func(c *evalCtx) (types.Value, error) {
+		vs, err := evalArgs(c, parts)
+		if err != nil {
+			return types.Null, err
+		}
+		for _, v := range vs {
+			if v.IsNull() {
+				return types.Null, nil
+			}
+		}
+		return f(vs), nil
+	}, t, parts...)
 }
 
 // strict2 builds a binary expression that evaluates both operands, left
