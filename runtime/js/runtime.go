@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"regexp"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/dop251/goja/parser"
 
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/runtime/vmpool"
 	"github.com/plrun/plrun/sqlerr"
 )
 
@@ -24,36 +24,16 @@ type Options struct {
 
 // Runtime compiles JavaScript procedure bodies; it implements procs.Runtime.
 type Runtime struct {
-	pool chan *vm
+	pool *vmpool.Pool[*vm]
 }
 
 // New returns a JavaScript runtime.
 func New(opts Options) procs.Runtime {
-	n := opts.PoolSize
-	if n <= 0 {
-		n = 2 * runtime.GOMAXPROCS(0)
-	}
-	return &Runtime{pool: make(chan *vm, n)}
+	return &Runtime{pool: vmpool.New(opts.PoolSize, newVM, func(*vm) {})}
 }
 
 // Language is "JAVASCRIPT".
 func (rt *Runtime) Language() string { return procs.LanguageJavaScript }
-
-func (rt *Runtime) get() *vm {
-	select {
-	case v := <-rt.pool:
-		return v
-	default:
-		return newVM()
-	}
-}
-
-func (rt *Runtime) put(v *vm) {
-	select {
-	case rt.pool <- v:
-	default:
-	}
-}
 
 var jsIdent = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 
@@ -110,7 +90,7 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 		return nil, sqlerr.New(sqlerr.ErSPWrongNoOfArgs,
 			"Incorrect number of arguments for PROCEDURE %s; expected %d, got %d", p.name, len(p.params), len(args))
 	}
-	v := p.rt.get()
+	v := p.rt.pool.Get()
 	reuse := false
 	defer func() {
 		v.host, v.ctx = nil, nil
@@ -120,7 +100,7 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 			outs, err, reuse = nil, procs.InternalErrorAt(p.name, r), false
 		}
 		if reuse {
-			p.rt.put(v)
+			p.rt.pool.Put(v)
 		}
 	}()
 	v.host, v.ctx = host, ctx
