@@ -199,7 +199,7 @@ func RunCancel(t *testing.T, rt procs.Runtime, loops map[string]string) {
 			cancelledAt = time.Now()
 			select {
 			case err := <-done:
-				if took := time.Since(cancelledAt); took > 100*time.Millisecond {
+				if took := time.Since(cancelledAt); took > time.Second {
 					t.Errorf("returned %v after cancel", took)
 				}
 				if !errors.Is(err, context.Canceled) {
