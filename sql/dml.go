@@ -309,9 +309,16 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 
 // insertRow inserts one full row. It returns MySQL's affected-row count
 // for it: 1 inserted, 2 replaced/updated on duplicate, 0 unchanged.
-func (s *Session) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, vals []types.Value, pl *insertPlan, ec *evalCtx) (uint64, error) {
+func (s *Session) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, vals []types.Value, pl *insertPlan, ec *evalCtx) (n uint64, err error) {
 	def := t.Def
 	var slot *storage.Row
+	defer func() {
+		// A slot made for a row that was then refused must not stay in
+		// the table's map. Only the holder of its row lock sees it empty.
+		if err != nil && slot != nil {
+			t.ForgetIfEmpty(slot)
+		}
+	}()
 	if def.PrimaryKey() == nil {
 		slot = t.NewHiddenSlot()
 		if err := x.Lock(ctx, t, slot.Key); err != nil {
@@ -570,6 +577,7 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 				return nil, dupError(t, -1, nv)
 			}
 			if err := checkUnique(ctx, x, t, r.row, nv, nil); err != nil {
+				t.ForgetIfEmpty(ns)
 				return nil, err
 			}
 			x.Write(t, r.row, nil)

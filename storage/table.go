@@ -125,6 +125,14 @@ func (t *Table) NewHiddenSlot() *Row {
 	return r
 }
 
+// ForgetIfEmpty drops a slot that holds nothing (a refused insert's). The
+// caller holds the slot's row lock, so nobody else is about to fill it.
+func (t *Table) ForgetIfEmpty(r *Row) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.placeLocked(r)
+}
+
 // Version is what a reader sees of a row.
 type Version struct {
 	Vals []types.Value // nil: absent
