@@ -160,8 +160,25 @@ func (c *conn) dispatch(packet []byte) (quit bool, err error) {
 	}
 }
 
+// syncStatus sets the status flags every OK and EOF carries from the
+// session: SERVER_STATUS_AUTOCOMMIT and SERVER_STATUS_IN_TRANS. The
+// handshake itself carries none (see doc.go: the seed's pymysql script
+// relies on that).
+func (c *conn) syncStatus() {
+	set := func(flag uint16, on bool) {
+		if on {
+			c.wire.SetStatus(flag)
+		} else {
+			c.wire.UnsetStatus(flag)
+		}
+	}
+	set(mysql.SERVER_STATUS_AUTOCOMMIT, c.session.Autocommit())
+	set(mysql.SERVER_STATUS_IN_TRANS, c.session.InTransaction())
+}
+
 // reply writes an OK (r may be nil) or an error.
 func (c *conn) reply(r *mysql.Result, err error) error {
+	c.syncStatus()
 	if err != nil {
 		return c.wire.WriteValue(toMyError(err))
 	}
@@ -173,6 +190,7 @@ func (c *conn) reply(r *mysql.Result, err error) error {
 // SERVER_MORE_RESULTS_EXISTS set, as multi-statements and CALL require.
 func (c *conn) query(q string, binaryRows bool, args []any) error {
 	results, err := c.run(q, args)
+	c.syncStatus()
 	multiResults := c.wire.HasCapability(mysql.CLIENT_MULTI_RESULTS)
 	if multiResults && isCall(q) && err == nil && len(results) > 0 && results[len(results)-1].IsResultSet() {
 		// A CALL's result sets are followed by the OK of the CALL itself.

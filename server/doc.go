@@ -23,6 +23,15 @@
 // an engine worker only while executing, so a connection goroutine
 // waiting for the log costs no worker.
 //
+// Status flags. Every OK and EOF carries SERVER_STATUS_AUTOCOMMIT and
+// SERVER_STATUS_IN_TRANS as the session has them; the handshake carries
+// none. That is deliberate: pymysql decides at connect whether to send
+// SET AUTOCOMMIT=0 from the handshake's flag, and seed 000's ob_elr.py,
+// run as written, relies on its server leaving sessions in autocommit
+// (each of its UPDATEs is committed; it never calls commit()), as its
+// OceanBase run shows. A pymysql client wanting a transaction calls
+// begin() (or sends BEGIN), which works as everywhere.
+//
 // Concurrency and shutdown. Server.mu guards the set of connections and
 // the draining flag; conn.mu guards one connection's busy flag. Lock
 // order: Server.mu, then conn.mu. Shutdown sets draining, wakes every

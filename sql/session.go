@@ -66,6 +66,13 @@ func (e *Engine) NewSession() *Session {
 	return s
 }
 
+// Autocommit reports the session's autocommit mode.
+func (s *Session) Autocommit() bool { return s.autocommit() }
+
+// InTransaction reports whether a transaction is open (BEGIN, or a
+// statement under autocommit=0): what SERVER_STATUS_IN_TRANS tells a client.
+func (s *Session) InTransaction() bool { return s.txn != nil }
+
 // Killed reports whether KILL (not KILL QUERY) ended this session: a
 // server closes the connection.
 func (s *Session) Killed() bool { return s.killed.Load() }
