@@ -77,6 +77,7 @@ type Engine struct {
 	bg      sync.WaitGroup
 	closed  atomic.Bool
 	started time.Time
+	dirLock *os.File // held while open; see lockDir
 }
 
 // Open opens or creates the database in cfg.Dir and recovers it.
@@ -87,7 +88,17 @@ func Open(cfg Config) (*Engine, error) {
 	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "cannot create data directory: %v", err)
 	}
-	e := &Engine{cfg: cfg, globals: newGlobalVars(), sessions: map[uint64]*Session{}, started: time.Now()}
+	dirLock, err := lockDir(cfg.Dir)
+	if err != nil {
+		return nil, err
+	}
+	e := &Engine{cfg: cfg, globals: newGlobalVars(), sessions: map[uint64]*Session{}, started: time.Now(), dirLock: dirLock}
+	opened := false
+	defer func() {
+		if !opened && dirLock != nil {
+			dirLock.Close()
+		}
+	}()
 	e.plans = newPlanCache(4096)
 	e.hot = hotrow.New()
 	e.runtimes = []procs.Runtime{luart.New(luart.Options{}), jsrt.New(jsrt.Options{})}
@@ -126,6 +137,7 @@ func Open(cfg Config) (*Engine, error) {
 	})
 	e.txm = txn.NewManager(cat, e.locks, e.pipe, e.log)
 	e.txm.ELR = e.elr.Load
+	opened = true
 	if cfg.ProcsDir != "" {
 		if err := e.LoadProcsDir(context.Background(), cfg.ProcsDir); err != nil {
 			e.Close()
@@ -309,6 +321,9 @@ func (e *Engine) Close() error {
 	}
 	if e.log != nil {
 		errs = append(errs, e.log.Close())
+	}
+	if e.dirLock != nil {
+		errs = append(errs, e.dirLock.Close())
 	}
 	return errors.Join(errs...)
 }

@@ -1,0 +1,8 @@
+//go:build !unix
+
+package sql
+
+import "os"
+
+// lockDir is a no-op where flock is not available.
+func lockDir(dir string) (*os.File, error) { return nil, nil }
