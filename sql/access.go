@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"errors"
 	"sort"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -212,9 +213,15 @@ type rowRef struct {
 	vals []types.Value
 }
 
+// errNotAKey says a key expression's value does not convert exactly to
+// its column's type ('1x' for an INT key): the comparison must then be
+// done the long way, by scanning with the filter, as MySQL compares such
+// values numerically.
+var errNotAKey = errors.New("value is not a key of the column's type")
+
 // keyValues evaluates and coerces key expressions to the key columns'
-// types. ok is false when a value cannot be a key (NULL, or not
-// convertible), in which case no row can match by key.
+// types. ok is false when a value is NULL (no row can match);
+// errNotAKey when a value does not convert exactly.
 func keyValues(ec *evalCtx, t *storage.Table, cols []int, exprs []*cexpr) ([]types.Value, bool, error) {
 	vals := make([]types.Value, len(cols))
 	for i, c := range cols {
@@ -227,6 +234,9 @@ func keyValues(ec *evalCtx, t *storage.Table, cols []int, exprs []*cexpr) ([]typ
 		}
 		cv, err := types.Coerce(v, t.Def.Columns[c].Type)
 		if err != nil || types.Compare(cv, v) != 0 {
+			if v.K == types.KindString {
+				return nil, false, errNotAKey
+			}
 			return nil, false, nil
 		}
 		vals[i] = cv
@@ -246,25 +256,33 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 	if lock {
 		read = x.Read
 	}
-	check := func(r *storage.Row) error {
+	// match locks (if asked) and reads r, and reports whether it passes
+	// the filter.
+	match := func(r *storage.Row) (rowRef, bool, error) {
 		if lock {
 			if err := x.Lock(ctx, t, r.Key); err != nil {
-				return err
+				return rowRef{}, false, err
 			}
 		}
 		v := read(t, r)
 		if v.Vals == nil {
-			return nil
+			return rowRef{}, false, nil
 		}
 		ec.row = v.Vals
 		if a.filter != nil {
 			ok, err := evalBool(a.filter, ec)
 			if err != nil || !ok {
-				return err
+				return rowRef{}, false, err
 			}
 		}
-		out = append(out, rowRef{row: r, vals: v.Vals})
-		return nil
+		return rowRef{row: r, vals: v.Vals}, true, nil
+	}
+	check := func(r *storage.Row) error {
+		ref, ok, err := match(r)
+		if ok {
+			out = append(out, ref)
+		}
+		return err
 	}
 	pointKey := func(pk []types.Value) error {
 		key := storage.KeyOf(pk)
@@ -282,6 +300,9 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 	switch {
 	case a.pk != nil:
 		pk, ok, err := keyValues(ec, t, t.Def.PrimaryKey(), a.pk)
+		if err == errNotAKey {
+			break // scan below
+		}
 		if err != nil || !ok {
 			return out, err
 		}
@@ -290,6 +311,9 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 		seen := map[string]bool{}
 		for _, e := range a.inList {
 			pk, ok, err := keyValues(ec, t, t.Def.PrimaryKey(), []*cexpr{e})
+			if err == errNotAKey {
+				return a.scan(x, ec, lock, match)
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -306,6 +330,9 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 	case a.uniq != nil:
 		cols := t.Def.Indexes[a.uniqIdx].Cols
 		vals, ok, err := keyValues(ec, t, cols, a.uniq)
+		if err == errNotAKey {
+			return a.scan(x, ec, lock, match)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -335,7 +362,14 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 		}
 		return out, nil
 	}
-	for _, it := range x.Scan(t) {
+	return a.scan(x, ec, lock, match)
+}
+
+// scan reads every row at the statement's snapshot and keeps those the
+// filter accepts (locking them first when lock is set).
+func (a *access) scan(x *txn.Txn, ec *evalCtx, lock bool, match func(*storage.Row) (rowRef, bool, error)) ([]rowRef, error) {
+	var out []rowRef
+	for _, it := range x.Scan(a.t) {
 		x.NoteRead(it.LSN)
 		if it.Vals == nil {
 			continue
@@ -353,8 +387,12 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 		if lock {
 			// Semi-consistent read: lock only rows that match as last
 			// committed, then re-check the locked version.
-			if err := check(it.Row); err != nil {
+			ref, ok, err := match(it.Row)
+			if err != nil {
 				return nil, err
+			}
+			if ok {
+				out = append(out, ref)
 			}
 			continue
 		}

@@ -556,6 +556,11 @@ func (sc *scope) compileCast(x *ast.FuncCastExpr) (*cexpr, error) {
 			}
 		}
 		r, err := types.Coerce(v, t)
+		if err != nil && v.K == types.KindString && (t.IsInteger() || t.Base == types.TDecimal || t.Base == types.TDouble) {
+			// MySQL casts a string that is not a number by its numeric
+			// prefix ('12abc' -> 12, 'abc' -> 0), with a warning.
+			r, err = types.Coerce(types.FloatValue(v.ToFloat()), t)
+		}
 		if err != nil {
 			return types.Null, nil
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/test_driver"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -77,10 +78,7 @@ func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
 				name = cn.Name.Name.O // t.id is labelled id, as MySQL does
 			}
 			if name == "" {
-				name = strings.TrimSpace(f.Text())
-				if name == "" {
-					name = columnLabel(f.Expr)
-				}
+				name = selectLabel(f)
 			}
 			col := Column{Name: name, Type: ce.typ}
 			if ce.col >= 0 && pl.t != nil {
@@ -474,4 +472,22 @@ func fixColumnTypes(r *Result) {
 		}
 		r.Columns[i].Type = t
 	}
+}
+
+// selectLabel is the column name MySQL gives a select-list item without an
+// alias: a string literal's value, NULL for NULL, otherwise the expression
+// as written.
+func selectLabel(f *ast.SelectField) string {
+	if v, ok := f.Expr.(*test_driver.ValueExpr); ok {
+		switch v.Kind() {
+		case test_driver.KindNull:
+			return "NULL"
+		case test_driver.KindString, test_driver.KindBytes:
+			return v.GetString()
+		}
+	}
+	if t := strings.TrimSpace(f.Text()); t != "" {
+		return t
+	}
+	return columnLabel(f.Expr)
 }
