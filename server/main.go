@@ -63,10 +63,10 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("plrun serve: unexpected argument %q", fs.Arg(0))
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if *dataDir == "" {
-		return errors.New("plrun serve: --data DIR is required")
+		return errors.New("--data DIR is required")
 	}
 
 	users := Users{}
@@ -125,7 +125,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		fmt.Fprintf(stderr, "plrun: %v\n", shutdownErr)
 	}
 	if cerr := engine.Close(); cerr != nil {
-		return fmt.Errorf("plrun serve: closing the engine: %w", cerr)
+		return fmt.Errorf("closing the engine: %w", cerr)
 	}
 	fmt.Fprintln(stderr, "plrun: stopped")
 	return err

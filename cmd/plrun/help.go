@@ -15,6 +15,13 @@ var settings = []struct{ name, def, what string }{
 	{"innodb_lock_wait_timeout", "50", "seconds a statement waits for a row lock before error 1205"},
 	{"plrun_log_sync_delay_us", "0", "microseconds added to every log sync, to model a slow or remote log (bench --sync-delay)"},
 	{"plrun_workers", "64", "statements and CALLs executing at once (the worker pool; --workers)"},
+	{"hotspot", "OFF", "group single-row UPDATEs of one hot row hinted COMMIT_ON_SUCCESS into one lock and one commit (seed 002)"},
+	{"hotspot_for_autocommit", "OFF", "also group plain autocommit UPDATEs (with hotspot ON)"},
+	{"hotspot_update_max_wait_time", "100", "microseconds a lone group leader waits for followers"},
+	{"hotspot_lock_type", "OFF", "accepted for PolarDB compatibility; group members never queue on the row lock"},
+	{"max_execution_time", "0", "milliseconds a statement or CALL may run before error 3024 (0 = no limit)"},
+	{"plrun_checkpoint_log_size", "67108864", "log bytes past which a checkpoint runs in the background"},
+	{"secure_file_priv", "\"\"", "which files LOAD PROCEDURE may read: \"\" any, a folder, or NULL (open-time only)"},
 }
 
 func usage(fs *flag.FlagSet) {
@@ -36,5 +43,5 @@ Flags:
 	for _, s := range settings {
 		fmt.Fprintf(w, "  %-32s default %-4s %s\n", s.name, s.def, s.what)
 	}
-	fmt.Fprint(w, "\nStatus counters: SHOW GLOBAL STATUS LIKE 'Plrun%' (commits, log groups and syncs), 'Elr%', 'Innodb_row_lock%'.\n")
+	fmt.Fprint(w, "\nStatus counters: SHOW GLOBAL STATUS LIKE 'Plrun%' (commits, log groups and syncs), 'Elr%', 'Innodb_row_lock%', 'Group_update%'.\n")
 }
