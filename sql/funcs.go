@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"math"
+	"net"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -117,7 +118,12 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		}), nil
 	case "user", "current_user", "session_user", "system_user":
 		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
-			return types.StringValue(c.s.user + "@" + c.s.host), nil
+			// As MySQL: the account without the client's port.
+			host := c.s.host
+			if h, _, err := net.SplitHostPort(host); err == nil {
+				host = h
+			}
+			return types.StringValue(c.s.user + "@" + host), nil
 		}), nil
 	case "last_insert_id":
 		if err := nargs(0, 1); err != nil {
