@@ -83,8 +83,9 @@ func (c *Catalog) Create(def *Definition, orReplace bool) error {
 
 // CreateIn compiles def (a copy of it: the caller keeps its value) and adds
 // it to db. An existing procedure of the same name is error 1304 unless
-// orReplace. Created and Modified are set to now when Created is empty; a
-// replace keeps the original Created.
+// orReplace. Created and Modified are set to now when empty (a definition
+// replayed from the log keeps its own); a replace keeps the original
+// Created.
 func (c *Catalog) CreateIn(db string, def *Definition, orReplace bool) error {
 	if def != nil && !orReplace {
 		// Cheap early answer; the check below under the lock is the real one.
@@ -97,7 +98,9 @@ func (c *Catalog) CreateIn(db string, def *Definition, orReplace bool) error {
 		return err
 	}
 	now := time.Now().Format("2006-01-02 15:04:05")
-	def.Modified = now
+	if def.Modified == "" {
+		def.Modified = now
+	}
 	key := procKey(db, def.Name)
 	c.mu.Lock()
 	defer c.mu.Unlock()

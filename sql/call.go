@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"time"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -57,8 +58,16 @@ func (s *Session) createProcedure(ctx context.Context, def *procs.Definition, or
 	}
 	d := *def
 	d.Name = name
-	if _, _, exists := s.e.procs.Get(db, name); exists && !orReplace {
+	old, _, exists := s.e.procs.Get(db, name)
+	if exists && !orReplace {
 		return sqlerr.New(sqlerr.ErSPAlreadyExists, "PROCEDURE %s already exists", name)
+	}
+	// The times go into the log record, so a restart shows when the
+	// procedure was created and changed, not when the log was replayed.
+	d.Modified = time.Now().Format("2006-01-02 15:04:05")
+	d.Created = d.Modified
+	if exists {
+		d.Created = old.Created
 	}
 	// Compile before logging so a body with a syntax error is never logged.
 	if err := procs.NewCatalog(s.e.runtimes...).CreateIn(db, &d, true); err != nil {
