@@ -81,7 +81,7 @@ type access struct {
 	pk      []*cexpr // one per primary-key column: point lookup
 	inList  []*cexpr // single-column primary key IN (...)
 	uniqIdx int
-	uniq    []*cexpr // one per unique-index column
+	uniq    []*cexpr // one per column of secondary index uniqIdx (UNIQUE or not)
 	filter  *cexpr
 }
 
@@ -169,21 +169,25 @@ func planAccess(sc *scope, t *storage.Table, where ast.ExprNode) (*access, error
 			return a, nil
 		}
 	}
-	for i, ix := range def.Indexes {
-		if !ix.Unique || ix.Primary {
-			continue
-		}
-		vals := make([]*cexpr, len(ix.Cols))
-		all := true
-		for j, c := range ix.Cols {
-			if vals[j] = eq[c]; vals[j] == nil {
-				all = false
-				break
+	// A UNIQUE key names at most one row; a plain KEY a few: either beats
+	// a scan when the WHERE gives every one of its columns.
+	for _, unique := range []bool{true, false} {
+		for i, ix := range def.Indexes {
+			if ix.Unique != unique || ix.Primary {
+				continue
 			}
-		}
-		if all {
-			a.uniqIdx, a.uniq = i, vals
-			return a, nil
+			vals := make([]*cexpr, len(ix.Cols))
+			all := true
+			for j, c := range ix.Cols {
+				if vals[j] = eq[c]; vals[j] == nil {
+					all = false
+					break
+				}
+			}
+			if all {
+				a.uniqIdx, a.uniq = i, vals
+				return a, nil
+			}
 		}
 	}
 	return a, nil
@@ -344,7 +348,8 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 			kb = types.KeyString(kb, v)
 		}
 		key := string(kb)
-		if lock {
+		unique := t.Def.Indexes[a.uniqIdx].Unique
+		if lock && unique {
 			if err := x.LockKey(ctx, txn.UniqueLockKey(t, a.uniqIdx, key)); err != nil {
 				return nil, err
 			}
@@ -359,6 +364,9 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 					return nil, err
 				}
 			}
+		}
+		if !unique {
+			sortRefs(t, out)
 		}
 		return out, nil
 	}

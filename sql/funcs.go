@@ -3,8 +3,8 @@ package sql
 import (
 	"context"
 	"math"
-	"net"
 	"math/rand/v2"
+	"net"
 	"strconv"
 	"strings"
 	"time"

@@ -1,6 +1,8 @@
 package sql
 
 import (
+	"errors"
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -162,7 +164,7 @@ func parseStatement(text string) (*parsed, error) {
 	// A fresh parser per parse: the TiDB parser reuses its node arena, so
 	// a pooled one would overwrite the trees the plan cache keeps. Parses
 	// are cached by text, so this is paid once per distinct statement.
-	stmts, _, err := parser.New().ParseSQL(s)
+	stmts, err := parseSQL(s)
 	if err != nil {
 		return nil, sqlerr.New(sqlerr.ErParse, "%s", tidbSyntaxMessage(err))
 	}
@@ -172,6 +174,23 @@ func parseStatement(text string) (*parsed, error) {
 	p.node = stmts[0]
 	p.params = countParamMarkers(p.node)
 	return p, nil
+}
+
+// parseSQL runs the TiDB parser. Its test driver panics on some literals
+// (a decimal with too many digits); no input may panic the engine, so a
+// panic there is a syntax error.
+func parseSQL(s string) (stmts []ast.StmtNode, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if strings.Contains(fmt.Sprint(r), "MyDecimal") {
+				stmts, err = nil, errors.New("a number literal has too many digits (DECIMAL holds at most 65)")
+				return
+			}
+			stmts, err = nil, fmt.Errorf("the statement cannot be parsed (%v)", r)
+		}
+	}()
+	stmts, _, err = parser.New().ParseSQL(s)
+	return stmts, err
 }
 
 func syntaxError(stmt, near string) error {

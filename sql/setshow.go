@@ -433,8 +433,10 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
 		access, key = "point", "PRIMARY"
 	case a.inList != nil:
 		access, key = "points", "PRIMARY"
-	case a.uniq != nil:
+	case a.uniq != nil && t.Def.Indexes[a.uniqIdx].Unique:
 		access, key = "point", t.Def.Indexes[a.uniqIdx].Name
+	case a.uniq != nil:
+		access, key = "ref", t.Def.Indexes[a.uniqIdx].Name
 	}
 	return stringRows([]string{"table", "access", "key"}, [][]string{{t.Def.Name, access, key}}), nil
 }

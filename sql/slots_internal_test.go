@@ -37,3 +37,59 @@ func TestRefusedInsertsLeaveNoSlots(t *testing.T) {
 		t.Fatalf("table u has %d row slots after 1000 refused writes, want 2", n)
 	}
 }
+
+// TestIndexEntriesFollowValues: updating an indexed column many times must
+// not leave an index entry per value it ever held.
+func TestIndexEntriesFollowValues(t *testing.T) {
+	e, err := Open(Config{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	s := e.NewSession()
+	defer s.Close()
+	ctx := context.Background()
+	for _, q := range []string{
+		"CREATE TABLE u (id INT PRIMARY KEY, email VARCHAR(40), k INT, UNIQUE KEY (email), KEY (k))",
+		"INSERT INTO u VALUES (1, 'a@x', 0), (2, 'b@x', 0)",
+	} {
+		if _, err := s.Exec(ctx, q, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 500; i++ {
+		if _, err := s.Exec(ctx, "UPDATE u SET email = ?, k = k + 1 WHERE id = 1", []any{"v" + string(rune('a'+i%26)) + "@" + string(rune('a'+i/26))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.Exec(ctx, "BEGIN", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Exec(ctx, "UPDATE u SET email = 'rolled@back', k = 999 WHERE id = 2", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Exec(ctx, "ROLLBACK", nil); err != nil {
+		t.Fatal(err)
+	}
+	tab := e.txm.Catalog().Table("test", "u")
+	// Row 1 may still keep its previous version for snapshots (one more
+	// key), never one per value it held.
+	if n := tab.IndexSize(1); n > 3 {
+		t.Errorf("UNIQUE(email) holds %d keys after 500 updates and a rollback, want at most 3", n)
+	}
+	if n := tab.IndexSize(2); n > 3 {
+		t.Errorf("KEY(k) holds %d keys, want at most 3", n)
+	}
+	// A checkpoint drops versions no snapshot needs: then exactly the
+	// current values are indexed.
+	if _, err := s.Exec(ctx, "CHECKPOINT", nil); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := tab.IndexSize(1), tab.IndexSize(2); a != 2 || b != 2 {
+		t.Errorf("after CHECKPOINT the indexes hold %d and %d keys, want 2 and 2", a, b)
+	}
+	r, err := s.Exec(ctx, "SELECT id FROM u WHERE email = 'b@x'", nil)
+	if err != nil || len(r.Rows) != 1 {
+		t.Fatalf("lookup by the unique key after the rollback: %v, %v", r, err)
+	}
+}

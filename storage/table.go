@@ -27,6 +27,7 @@ type Row struct {
 	older     *version // earlier committed versions, newest first, for snapshot reads
 	pending   *Pending
 	inTree    bool
+	indexed   [][]string // per secondary index, the keys r is listed under
 }
 
 // version is an earlier committed state of a row, kept while a statement's
@@ -45,13 +46,13 @@ const Newest = ^uint64(0)
 type Table struct {
 	Def *TableDef
 
-	mu      sync.RWMutex
-	rows    map[string]*Row
-	order   *btree.BTreeG[*Row]
-	uniques []map[string][]*Row // per Def.Indexes entry; nil for non-unique
-	autoInc uint64              // next AUTO_INCREMENT value to hand out - 1
-	hidden  uint64
-	dropped bool
+	mu        sync.RWMutex
+	rows      map[string]*Row
+	order     *btree.BTreeG[*Row]
+	secondary []map[string][]*Row // per Def.Indexes entry: key -> rows; nil for the primary key
+	autoInc   uint64              // next AUTO_INCREMENT value to hand out - 1
+	hidden    uint64
+	dropped   bool
 }
 
 // NewTable builds an empty table for def.
@@ -69,10 +70,10 @@ func NewTable(def *TableDef) *Table {
 		}
 		return false
 	}, btree.Options{NoLocks: true})
-	t.uniques = make([]map[string][]*Row, len(def.Indexes))
+	t.secondary = make([]map[string][]*Row, len(def.Indexes))
 	for i, ix := range def.Indexes {
-		if ix.Unique && !ix.Primary {
-			t.uniques[i] = make(map[string][]*Row)
+		if !ix.Primary {
+			t.secondary[i] = make(map[string][]*Row)
 		}
 	}
 	return t
@@ -181,6 +182,7 @@ func (t *Table) RestorePending(r *Row, prev *Pending) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r.pending = prev
+	t.reindexLocked(r)
 	t.placeLocked(r)
 }
 
@@ -225,6 +227,7 @@ func (t *Table) InstallAll(rows []*Row, txn TxnID, lsn, horizon uint64) {
 		r.lsn = lsn
 		r.pending = nil
 		trimLocked(r, horizon)
+		t.reindexLocked(r)
 		t.placeLocked(r)
 	}
 }
@@ -260,10 +263,11 @@ func (t *Table) Apply(key string, pk []types.Value, vals []types.Value, lsn uint
 	if vals == nil {
 		r.lsn = 0
 	}
-	t.placeLocked(r)
 	if vals != nil {
 		t.indexLocked(r, vals)
 	}
+	t.reindexLocked(r)
+	t.placeLocked(r)
 }
 
 // ScanItem is one row a scan returns.
@@ -349,6 +353,7 @@ func (t *Table) Purge(durable uint64) {
 	for _, r := range t.rows {
 		if r.lsn <= durable {
 			trimLocked(r, durable)
+			t.reindexLocked(r)
 		}
 		if r.committed == nil && r.pending == nil && r.lsn <= durable && r.older == nil {
 			r.lsn = 0

@@ -2,8 +2,10 @@ package storage
 
 import "github.com/plrun/plrun/types"
 
-// UniqueKey encodes the values of unique index idx taken from a full row.
-// ok is false when any of them is NULL (NULLs never collide in MySQL).
+// UniqueKey encodes the values of secondary index idx taken from a full
+// row (the name is historical: it serves non-unique indexes too). ok is
+// false when any of them is NULL (NULLs never collide in MySQL and are
+// not indexed).
 func (t *Table) UniqueKey(idx int, vals []types.Value) (key string, ok bool) {
 	var b []byte
 	for _, c := range t.Def.Indexes[idx].Cols {
@@ -15,16 +17,18 @@ func (t *Table) UniqueKey(idx int, vals []types.Value) (key string, ok bool) {
 	return string(b), true
 }
 
-// UniqueCandidates returns the rows that may hold key in unique index idx.
-// Entries can be stale; the caller checks each row's visible values.
+// UniqueCandidates returns the rows that may hold key in secondary index
+// idx: every row one of whose versions (pending, committed, or kept for a
+// snapshot) has it. The caller checks the version it reads.
 func (t *Table) UniqueCandidates(idx int, key string) []*Row {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	rs := t.uniques[idx][key]
+	rs := t.secondary[idx][key]
 	return append([]*Row(nil), rs...)
 }
 
-// IndexRow records r under every unique index for vals.
+// IndexRow records r under every secondary index for vals (a new pending
+// version).
 func (t *Table) IndexRow(r *Row, vals []types.Value) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -32,34 +36,92 @@ func (t *Table) IndexRow(r *Row, vals []types.Value) {
 }
 
 func (t *Table) indexLocked(r *Row, vals []types.Value) {
-	for i, m := range t.uniques {
+	for i, m := range t.secondary {
 		if m == nil {
 			continue
 		}
 		k, ok := t.UniqueKey(i, vals)
-		if !ok {
+		if !ok || r.indexedUnder(i, k) {
 			continue
 		}
-		found := false
-		live := m[k][:0]
-		for _, x := range m[k] {
-			if x == r {
-				found = true
-			}
-			if x == r || x.pending != nil || x.committed != nil {
-				live = append(live, x)
-			}
+		m[k] = append(m[k], r)
+		if r.indexed == nil {
+			r.indexed = make([][]string, len(t.secondary))
 		}
-		if !found {
-			live = append(live, r)
-		}
-		m[k] = live
+		r.indexed[i] = append(r.indexed[i], k)
 	}
 }
 
-// HasUnique reports whether the table has UNIQUE secondary indexes.
+func (r *Row) indexedUnder(i int, k string) bool {
+	if r.indexed == nil {
+		return false
+	}
+	for _, x := range r.indexed[i] {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// reindexLocked drops r from the index entries that none of its versions
+// holds any more (after an install trimmed old versions, a rollback, or a
+// purge), so entries never outlive the values they point at.
+func (t *Table) reindexLocked(r *Row) {
+	if r.indexed == nil {
+		return
+	}
+	var versions [][]types.Value
+	if r.pending != nil && r.pending.Vals != nil {
+		versions = append(versions, r.pending.Vals)
+	}
+	if r.committed != nil {
+		versions = append(versions, r.committed)
+	}
+	for v := r.older; v != nil; v = v.prev {
+		if v.vals != nil {
+			versions = append(versions, v.vals)
+		}
+	}
+	for i, keys := range r.indexed {
+		kept := keys[:0]
+		for _, k := range keys {
+			held := false
+			for _, vals := range versions {
+				if vk, ok := t.UniqueKey(i, vals); ok && vk == k {
+					held = true
+					break
+				}
+			}
+			if held {
+				kept = append(kept, k)
+			} else {
+				t.unlistLocked(i, k, r)
+			}
+		}
+		r.indexed[i] = kept
+	}
+}
+
+func (t *Table) unlistLocked(i int, k string, r *Row) {
+	rs := t.secondary[i][k]
+	for j, x := range rs {
+		if x == r {
+			rs[j] = rs[len(rs)-1]
+			rs = rs[:len(rs)-1]
+			break
+		}
+	}
+	if len(rs) == 0 {
+		delete(t.secondary[i], k)
+	} else {
+		t.secondary[i][k] = rs
+	}
+}
+
+// HasUnique reports whether the table has secondary indexes to maintain.
 func (t *Table) HasUnique() bool {
-	for _, m := range t.uniques {
+	for _, m := range t.secondary {
 		if m != nil {
 			return true
 		}
@@ -115,4 +177,12 @@ func (t *Table) CommittedRows(snap uint64) []SnapRow {
 		return true
 	})
 	return out
+}
+
+// IndexSize returns how many distinct keys secondary index idx holds (its
+// cardinality, counting keys still held by versions kept for snapshots).
+func (t *Table) IndexSize(idx int) int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return len(t.secondary[idx])
 }
