@@ -1,6 +1,7 @@
 // Package storage holds plrun's tables in memory: the catalog of databases
 // and tables, each table's rows indexed by primary key (a hash map for point
-// operations and a B-tree for ordered scans), and its UNIQUE indexes.
+// operations and a B-tree for ordered scans), and its secondary (UNIQUE and
+// plain) indexes: per key, the rows one of whose versions holds it.
 //
 // A Row holds:
 //
