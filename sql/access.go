@@ -82,7 +82,10 @@ type access struct {
 	inList  []*cexpr // single-column primary key IN (...)
 	uniqIdx int
 	uniq    []*cexpr // one per column of secondary index uniqIdx (UNIQUE or not)
-	filter  *cexpr
+	// lo and hi bound the first primary-key column (inclusive; either may
+	// be nil) when nothing better applies: a range scan of the B-tree.
+	lo, hi []*cexpr
+	filter *cexpr
 }
 
 // planAccess picks the access path for where over t.
@@ -105,6 +108,9 @@ func planAccess(sc *scope, t *storage.Table, where ast.ExprNode) (*access, error
 		switch x := c.(type) {
 		case *ast.BinaryOperationExpr:
 			if x.Op != opcode.EQ {
+				if err := a.noteRange(sc, x); err != nil {
+					return nil, err
+				}
 				continue
 			}
 			l, r := unparen(x.L), unparen(x.R)
@@ -124,6 +130,15 @@ func planAccess(sc *scope, t *storage.Table, where ast.ExprNode) (*access, error
 				continue
 			}
 			eq[col.col] = v
+		case *ast.BetweenExpr:
+			if !x.Not {
+				if err := a.noteRange(sc, &ast.BinaryOperationExpr{Op: opcode.GE, L: x.Expr, R: x.Left}); err != nil {
+					return nil, err
+				}
+				if err := a.noteRange(sc, &ast.BinaryOperationExpr{Op: opcode.LE, L: x.Expr, R: x.Right}); err != nil {
+					return nil, err
+				}
+			}
 		case *ast.PatternInExpr:
 			cn, ok := unparen(x.Expr).(*ast.ColumnNameExpr)
 			if !ok || x.Not || x.Sel != nil {
@@ -191,6 +206,53 @@ func planAccess(sc *scope, t *storage.Table, where ast.ExprNode) (*access, error
 		}
 	}
 	return a, nil
+}
+
+// noteRange records a comparison of the first primary-key column with a
+// constant (<, <=, >, >=) as a bound of a range scan. Bounds are inclusive:
+// the filter, always re-checked, makes them exact.
+func (a *access) noteRange(sc *scope, x *ast.BinaryOperationExpr) error {
+	pk := a.t.Def.PrimaryKey()
+	if pk == nil {
+		return nil
+	}
+	op := x.Op
+	l, r := unparen(x.L), unparen(x.R)
+	if _, ok := r.(*ast.ColumnNameExpr); ok {
+		l, r = r, l
+		switch op {
+		case opcode.LT:
+			op = opcode.GT
+		case opcode.LE:
+			op = opcode.GE
+		case opcode.GT:
+			op = opcode.LT
+		case opcode.GE:
+			op = opcode.LE
+		}
+	}
+	cn, ok := l.(*ast.ColumnNameExpr)
+	if !ok {
+		return nil
+	}
+	col, err := sc.resolveColumn(cn.Name)
+	if err != nil {
+		return err
+	}
+	if col.col != pk[0] {
+		return nil
+	}
+	v, err := sc.compile(r)
+	if err != nil || !v.isConst || v.hasAgg {
+		return nil
+	}
+	switch op {
+	case opcode.GT, opcode.GE:
+		a.lo = append(a.lo, v)
+	case opcode.LT, opcode.LE:
+		a.hi = append(a.hi, v)
+	}
+	return nil
 }
 
 func unparen(e ast.ExprNode) ast.ExprNode {
@@ -370,14 +432,59 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 		}
 		return out, nil
 	}
+	if a.lo != nil || a.hi != nil {
+		lo, hi, empty, err := a.bounds(ec)
+		if err != nil || empty {
+			return out, err
+		}
+		return a.scanItems(x.ScanRange(t, lo, hi), x, ec, lock, match)
+	}
 	return a.scan(x, ec, lock, match)
+}
+
+// bounds evaluates the range's bounds: the tightest of each side whose
+// value is exactly a value of the column (others are left to the filter).
+// empty reports a NULL bound: no row can match.
+func (a *access) bounds(ec *evalCtx) (lo, hi *types.Value, empty bool, err error) {
+	ct := a.t.Def.Columns[a.t.Def.PrimaryKey()[0]].Type
+	pick := func(exprs []*cexpr, better func(c int) bool) (*types.Value, bool, error) {
+		var best *types.Value
+		for _, e := range exprs {
+			v, err := e.fn(ec)
+			if err != nil {
+				return nil, false, err
+			}
+			if v.IsNull() {
+				return nil, true, nil
+			}
+			cv, err := types.Coerce(v, ct)
+			if err != nil || types.Compare(cv, v) != 0 {
+				continue
+			}
+			if best == nil || better(types.Compare(cv, *best)) {
+				b := cv
+				best = &b
+			}
+		}
+		return best, false, nil
+	}
+	if lo, empty, err = pick(a.lo, func(c int) bool { return c > 0 }); err != nil || empty {
+		return nil, nil, empty, err
+	}
+	hi, empty, err = pick(a.hi, func(c int) bool { return c < 0 })
+	return lo, hi, empty, err
 }
 
 // scan reads every row at the statement's snapshot and keeps those the
 // filter accepts (locking them first when lock is set).
 func (a *access) scan(x *txn.Txn, ec *evalCtx, lock bool, match func(*storage.Row) (rowRef, bool, error)) ([]rowRef, error) {
+	return a.scanItems(x.Scan(a.t), x, ec, lock, match)
+}
+
+// scanItems keeps the scanned rows the filter accepts.
+func (a *access) scanItems(items []storage.ScanItem, x *txn.Txn, ec *evalCtx, lock bool, match func(*storage.Row) (rowRef, bool, error)) ([]rowRef, error) {
 	var out []rowRef
-	for _, it := range x.Scan(a.t) {
+	for _, it := range items {
 		x.NoteRead(it.LSN)
 		if it.Vals == nil {
 			continue

@@ -437,6 +437,8 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
 		access, key = "point", t.Def.Indexes[a.uniqIdx].Name
 	case a.uniq != nil:
 		access, key = "ref", t.Def.Indexes[a.uniqIdx].Name
+	case a.lo != nil || a.hi != nil:
+		access, key = "range", "PRIMARY"
 	}
 	return stringRows([]string{"table", "access", "key"}, [][]string{{t.Def.Name, access, key}}), nil
 }

@@ -63,12 +63,15 @@ func NewTable(def *TableDef) *Table {
 		if pk == nil {
 			return a.hidden < b.hidden
 		}
-		for i := range a.PK {
+		// A range scan's probe holds a prefix of the key: it sorts before
+		// every row that starts with it.
+		n := min(len(a.PK), len(b.PK))
+		for i := 0; i < n; i++ {
 			if c := types.Compare(a.PK[i], b.PK[i]); c != 0 {
 				return c < 0
 			}
 		}
-		return false
+		return len(a.PK) < len(b.PK)
 	}, btree.Options{NoLocks: true})
 	t.secondary = make([]map[string][]*Row, len(def.Indexes))
 	for i, ix := range def.Indexes {
@@ -291,6 +294,33 @@ func (t *Table) Scan(txn TxnID, snap uint64) []ScanItem {
 		}
 		return true
 	})
+	return out
+}
+
+// ScanRange is Scan limited to the rows whose first primary-key column is
+// within [lo, hi] (nil: unbounded), read in key order from the B-tree.
+func (t *Table) ScanRange(txn TxnID, snap uint64, lo, hi *types.Value) []ScanItem {
+	if t.Def.PrimaryKey() == nil {
+		return t.Scan(txn, snap)
+	}
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	var out []ScanItem
+	visit := func(r *Row) bool {
+		if hi != nil && types.Compare(r.PK[0], *hi) > 0 {
+			return false
+		}
+		v := readLocked(r, txn, snap)
+		if v.Vals != nil || (!v.Own && v.LSN > 0) {
+			out = append(out, ScanItem{Row: r, Version: v})
+		}
+		return true
+	}
+	if lo == nil {
+		t.order.Scan(visit)
+	} else {
+		t.order.Ascend(&Row{PK: []types.Value{*lo}}, visit)
+	}
 	return out
 }
 

@@ -109,6 +109,12 @@ func (x *Txn) Scan(t *storage.Table) []storage.ScanItem {
 	return t.Scan(x.ID, x.snapshot())
 }
 
+// ScanRange is Scan of the rows whose first primary-key column is within
+// [lo, hi] (nil: unbounded).
+func (x *Txn) ScanRange(t *storage.Table, lo, hi *types.Value) []storage.ScanItem {
+	return t.ScanRange(x.ID, x.snapshot(), lo, hi)
+}
+
 // NoteRead records that the transaction's result depends on lsn.
 func (x *Txn) NoteRead(lsn uint64) {
 	if lsn > x.readLSN {
