@@ -86,6 +86,14 @@ func (sh *shell) runScript(ctx context.Context, lines lineReader) bool {
 			line, vertical = strings.TrimSuffix(trimmed, `\G`)+";", true
 		}
 		stmts, rest := sql.SplitStatements(buf + line + "\n")
+		if len(stmts) == 0 && strings.TrimSpace(rest) == "" && strings.Trim(buf+line, " \t\r;") == "" && strings.Contains(line, ";") {
+			// A bare ';', as mysql answers it.
+			w := sh.stderr
+			if sh.interactive {
+				w = sh.stdout
+			}
+			fmt.Fprintln(w, "ERROR: No query specified")
+		}
 		buf = rest
 		for _, stmt := range stmts {
 			if !sh.exec(ctx, stmt, vertical) && sh.script {
