@@ -90,7 +90,7 @@ func (s *Session) execDropProc(ctx context.Context, p *parsed) (*Result, uint64,
 	}
 	if _, _, ok := s.e.procs.Get(db, name); !ok {
 		if p.ifExists {
-			return &Result{Warnings: 1}, 0, nil
+			return noted("Note", sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name), 0, nil
 		}
 		return nil, 0, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name)
 	}

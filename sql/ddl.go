@@ -21,7 +21,7 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 	case *ast.CreateDatabaseStmt:
 		if cat.HasDatabase(x.Name.O) {
 			if x.IfNotExists {
-				return &Result{Warnings: 1}, nil
+				return noted("Note", sqlerr.ErDBCreateExists, "Can't create database '%s'; database exists", x.Name.O), nil
 			}
 			return nil, sqlerr.New(sqlerr.ErDBCreateExists, "Can't create database '%s'; database exists", x.Name.O)
 		}
@@ -33,7 +33,7 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 	case *ast.DropDatabaseStmt:
 		if !cat.HasDatabase(x.Name.O) {
 			if x.IfExists {
-				return &Result{Warnings: 1}, nil
+				return noted("Note", sqlerr.ErDBDropExists, "Can't drop database '%s'; database doesn't exist", x.Name.O), nil
 			}
 			return nil, sqlerr.New(sqlerr.ErDBDropExists, "Can't drop database '%s'; database doesn't exist", x.Name.O)
 		}
@@ -81,7 +81,11 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 				return nil, err
 			}
 		}
-		return &Result{Warnings: uint16(len(missing))}, nil
+		res := &Result{Warnings: uint16(len(missing))}
+		for _, m := range missing {
+			res.Notes = append(res.Notes, Note{Level: "Note", Code: sqlerr.ErBadTable, Message: fmt.Sprintf("Unknown table '%s'", m)})
+		}
+		return res, nil
 	case *ast.TruncateTableStmt:
 		t, err := s.resolveTable(x.Table)
 		if err != nil {
@@ -123,7 +127,7 @@ func (s *Session) createTable(ctx context.Context, x *ast.CreateTableStmt) (*Res
 	db = cat.DatabaseName(db)
 	if cat.Table(db, x.Table.Name.O) != nil {
 		if x.IfNotExists {
-			return &Result{Warnings: 1}, nil
+			return noted("Note", sqlerr.ErTableExists, "Table '%s' already exists", x.Table.Name.O), nil
 		}
 		return nil, sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", x.Table.Name.O)
 	}

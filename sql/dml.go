@@ -104,6 +104,9 @@ func checkUnique(ctx context.Context, x *txn.Txn, t *storage.Table, self *storag
 	return nil
 }
 
+// maxNotes is max_error_count: how many notes a statement keeps.
+const maxNotes = 64
+
 type insertPlan struct {
 	t       *storage.Table
 	cols    []int
@@ -204,6 +207,7 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	ec := &evalCtx{s: s, args: args, strictDiv: true}
 	var affected, firstID uint64
 	var dups, warnings uint64
+	var notes []Note
 	for ri, exprs := range pl.rows {
 		vals := make([]types.Value, len(def.Columns))
 		given := make([]bool, len(def.Columns))
@@ -230,6 +234,9 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 			// INSERT IGNORE skips a duplicate row with a warning.
 			dups++
 			warnings++
+			if len(notes) < maxNotes {
+				notes = append(notes, Note{Level: "Warning", Code: e.Code, Message: e.Message})
+			}
 			continue
 		}
 		if err != nil {
@@ -243,7 +250,7 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	if firstID > 0 {
 		s.lastInsertID = firstID
 	}
-	res := &Result{AffectedRows: affected, LastInsertID: firstID, Warnings: uint16(min(warnings, 65535))}
+	res := &Result{AffectedRows: affected, LastInsertID: firstID, Warnings: uint16(min(warnings, 65535)), Notes: notes}
 	if len(pl.rows) > 1 {
 		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: %d", len(pl.rows), dups, warnings)
 	}

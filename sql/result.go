@@ -1,6 +1,10 @@
 package sql
 
-import "github.com/plrun/plrun/types"
+import (
+	"fmt"
+
+	"github.com/plrun/plrun/types"
+)
 
 // Column describes one column of a result set.
 type Column struct {
@@ -25,6 +29,9 @@ type Result struct {
 	AffectedRows uint64
 	LastInsertID uint64
 	Warnings     uint16
+	// Notes are the statement's warnings and notes, what SHOW WARNINGS
+	// lists next; Warnings is their count.
+	Notes []Note
 	// Info is MySQL's info string, e.g. "Rows matched: 1  Changed: 1  Warnings: 0"
 	// for UPDATE or "Records: 3  Duplicates: 0  Warnings: 0" for multi-row INSERT.
 	Info string
@@ -32,3 +39,15 @@ type Result struct {
 
 // IsResultSet reports whether r carries rows (a result set) rather than an OK.
 func (r *Result) IsResultSet() bool { return r != nil && r.Columns != nil }
+
+// Note is one SHOW WARNINGS row.
+type Note struct {
+	Level   string // "Note", "Warning" or "Error"
+	Code    uint16
+	Message string
+}
+
+// noted returns an OK result carrying one note.
+func noted(level string, code uint16, format string, args ...any) *Result {
+	return &Result{Warnings: 1, Notes: []Note{{Level: level, Code: code, Message: fmt.Sprintf(format, args...)}}}
+}

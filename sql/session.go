@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
@@ -26,6 +27,7 @@ type Session struct {
 	txn      *txn.Txn
 	explicit bool // BEGIN / START TRANSACTION is open
 
+	notes    []Note            // the last statement's warnings or error (SHOW WARNINGS)
 	vars     map[string]string // session-scoped system variables
 	userVars map[string]types.Value
 
@@ -260,7 +262,23 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 		}
 	}
 	s.e.maybeCheckpoint()
-	return res, mapError(err)
+	err = mapError(err)
+	s.noteDiagnostics(p, res, err)
+	return res, err
+}
+
+// noteDiagnostics keeps what SHOW WARNINGS will list: the last statement's
+// notes, or its error. SHOW WARNINGS / SHOW ERRORS themselves keep them.
+func (s *Session) noteDiagnostics(p *parsed, res *Result, err error) {
+	if sh, ok := p.node.(*ast.ShowStmt); ok && (sh.Tp == ast.ShowWarnings || sh.Tp == ast.ShowErrors) {
+		return
+	}
+	s.notes = s.notes[:0]
+	if e, ok := sqlerr.As(err); ok {
+		s.notes = append(s.notes, Note{Level: "Error", Code: e.Code, Message: e.Message})
+	} else if res != nil {
+		s.notes = append(s.notes, res.Notes...)
+	}
 }
 
 // waitAck waits for lsn to be durable; a kill or timeout does not cut the

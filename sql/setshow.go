@@ -239,7 +239,23 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 		}
 		return r, nil
 	case ast.ShowWarnings, ast.ShowErrors:
-		r := stringRows([]string{"Level", "Code", "Message"}, nil)
+		var notes []Note
+		for _, nt := range s.notes {
+			if n.Tp == ast.ShowWarnings || nt.Level == "Error" {
+				notes = append(notes, nt)
+			}
+		}
+		if n.CountWarningsOrErrors {
+			name := "@@session.warning_count"
+			if n.Tp == ast.ShowErrors {
+				name = "@@session.error_count"
+			}
+			return &Result{Columns: []Column{{Name: name, Type: tBigInt}}, Rows: [][]types.Value{{types.IntValue(int64(len(notes)))}}}, nil
+		}
+		r := &Result{Columns: []Column{{Name: "Level", Type: tVarchar}, {Name: "Code", Type: types.ColType{Base: types.TInt, Unsigned: true}}, {Name: "Message", Type: tVarchar}}}
+		for _, nt := range notes {
+			r.Rows = append(r.Rows, []types.Value{types.StringValue(nt.Level), types.UintValue(uint64(nt.Code)), types.StringValue(nt.Message)})
+		}
 		return r, nil
 	case ast.ShowEngines:
 		return stringRows([]string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"},
