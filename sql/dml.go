@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -600,7 +601,7 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 		changed++
 	}
 	s.rowCount = int64(changed)
-	return &Result{AffectedRows: changed, Info: fmt.Sprintf("Rows matched: %d  Changed: %d  Warnings: 0", len(refs), changed)}, nil
+	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(len(refs)) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: 0"}, nil
 }
 
 type deletePlan struct {
