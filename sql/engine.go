@@ -68,6 +68,11 @@ type Engine struct {
 	hotspotAutocommit atomic.Bool
 	hotspotWait       atomic.Int64 // microseconds
 
+	// large transactions (seed 004)
+	largeTrx      atomic.Bool
+	largeTrxMax   atomic.Int64
+	largeTrxSplit atomic.Int64
+
 	sessMu   sync.Mutex
 	sessions map[uint64]*Session
 	nextSess atomic.Uint64
@@ -137,6 +142,9 @@ func Open(cfg Config) (*Engine, error) {
 	})
 	e.txm = txn.NewManager(cat, e.locks, e.pipe, e.log)
 	e.txm.ELR = e.elr.Load
+	e.txm.LargeTxn = func() (bool, int, int) {
+		return e.largeTrx.Load(), int(e.largeTrxMax.Load()), int(e.largeTrxSplit.Load())
+	}
 	opened = true
 	if cfg.ProcsDir != "" {
 		if err := e.LoadProcsDir(context.Background(), cfg.ProcsDir); err != nil {
@@ -159,6 +167,9 @@ func (e *Engine) syncSettings() {
 	e.lockWait.Store(atoi("innodb_lock_wait_timeout"))
 	e.syncDelay.Store(atoi("plrun_log_sync_delay_us"))
 	e.hotspotWait.Store(atoi("hotspot_update_max_wait_time"))
+	e.largeTrx.Store(g.get("consensus_large_trx") == "ON")
+	e.largeTrxMax.Store(atoi("consensus_max_log_size"))
+	e.largeTrxSplit.Store(min(atoi("consensus_large_trx_split_size"), atoi("consensus_large_event_split_size")))
 	e.ckptSize.Store(atoi("plrun_checkpoint_log_size"))
 	if e.workers != nil {
 		e.workers.setLimit(int(atoi("plrun_workers")))
@@ -206,10 +217,15 @@ func (e *Engine) recover() (*storage.Catalog, error) {
 		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "opening log: %v", err)
 	}
 	e.log = l
+	rp := &txn.Replayer{Catalog: cat}
 	err = l.Replay(snapLSN, func(rec wal.Record) error {
 		switch rec.Kind {
 		case wal.KindCommit:
 			return txn.ApplyRedo(cat, rec.LSN, rec.Payload)
+		case wal.KindChunk:
+			return rp.Chunk(rec.LSN, rec.Payload)
+		case wal.KindChunkedCommit:
+			return rp.ChunkedCommit(rec.LSN, rec.Payload)
 		case wal.KindDDL:
 			d, err := txn.DecodeDDL(rec.Payload)
 			if err != nil {
@@ -399,6 +415,8 @@ func (e *Engine) statusRows() [][2]string {
 		{"Elr_early_releases", u(ls.EarlyReleases)},
 		{"Elr_reader_waits", u(ts.ReaderWaits)},
 		{"Innodb_deadlocks", u(ls.Deadlocks)},
+		{"Plrun_large_trx", u(ts.LargeTxns)},
+		{"Plrun_large_trx_chunks", u(ts.Chunks)},
 		{"Innodb_row_lock_current_waits", strconv.FormatInt(ls.CurrentWaiters, 10)},
 		{"Innodb_row_lock_timeouts", u(ls.LockWaitTimeouts)},
 		{"Innodb_row_lock_waits", u(ls.LockWaits)},

@@ -32,6 +32,10 @@ type Manager struct {
 
 	// ELR reports whether enable_early_lock_release is on.
 	ELR func() bool
+	// LargeTxn returns the large-transaction settings (seed 004): a redo
+	// bigger than maxLogSize is written in chunks of splitSize before its
+	// commit record. enabled false, or nil, writes every redo whole.
+	LargeTxn func() (enabled bool, maxLogSize, splitSize int)
 
 	latch   sync.RWMutex
 	nextTxn atomic.Uint64
@@ -39,6 +43,7 @@ type Manager struct {
 
 	stats struct {
 		commits, rollbacks, readWaits atomic.Uint64
+		largeTxns, chunks             atomic.Uint64
 	}
 }
 
@@ -75,11 +80,26 @@ func (m *Manager) NoteReaderWait() { m.stats.readWaits.Add(1) }
 // Stats are the manager's counters.
 type Stats struct {
 	Commits, Rollbacks, ReaderWaits uint64
+	LargeTxns, Chunks               uint64 // transactions whose redo went out in chunks, and the chunks
 }
 
 // Stats returns the counters.
 func (m *Manager) Stats() Stats {
-	return Stats{Commits: m.stats.commits.Load(), Rollbacks: m.stats.rollbacks.Load(), ReaderWaits: m.stats.readWaits.Load()}
+	return Stats{Commits: m.stats.commits.Load(), Rollbacks: m.stats.rollbacks.Load(), ReaderWaits: m.stats.readWaits.Load(),
+		LargeTxns: m.stats.largeTxns.Load(), Chunks: m.stats.chunks.Load()}
+}
+
+// largeTxnSplit returns the chunk size for a redo of n bytes, or 0 to
+// write it whole.
+func (m *Manager) largeTxnSplit(n int) int {
+	if m.LargeTxn == nil {
+		return 0
+	}
+	on, maxSize, split := m.LargeTxn()
+	if !on || maxSize <= 0 || n <= maxSize {
+		return 0
+	}
+	return max(split, 64)
 }
 
 // LogDDL appends a DDL record and runs apply while no commit is between

@@ -121,3 +121,54 @@ func ApplyDDL(cat *storage.Catalog, r *DDLRecord) {
 		cat.DropTable(r.DB, r.Name)
 	}
 }
+
+// Replayer applies log records in LSN order during recovery, holding the
+// chunks of large transactions until their commit record arrives; chunks
+// whose commit record never came (a crash in between) are dropped.
+type Replayer struct {
+	Catalog *storage.Catalog
+	chunks  map[uint64][]pendingChunk // txn id -> chunks in LSN order
+}
+
+type pendingChunk struct {
+	lsn  uint64
+	redo []byte
+}
+
+// Chunk buffers a KindChunk record.
+func (r *Replayer) Chunk(lsn uint64, payload []byte) error {
+	id, k := binary.Uvarint(payload)
+	if k <= 0 {
+		return errBadRedo
+	}
+	if r.chunks == nil {
+		r.chunks = map[uint64][]pendingChunk{}
+	}
+	r.chunks[id] = append(r.chunks[id], pendingChunk{lsn: lsn, redo: payload[k:]})
+	return nil
+}
+
+// ChunkedCommit applies the redo of the chunks it names: the transaction's
+// chunks from its first chunk's LSN on. Older chunks with the same id are
+// another lifetime's orphans and are dropped.
+func (r *Replayer) ChunkedCommit(lsn uint64, payload []byte) error {
+	id, k := binary.Uvarint(payload)
+	if k <= 0 {
+		return errBadRedo
+	}
+	first, k2 := binary.Uvarint(payload[k:])
+	if k2 <= 0 {
+		return errBadRedo
+	}
+	var redo []byte
+	for _, c := range r.chunks[id] {
+		if c.lsn >= first {
+			redo = append(redo, c.redo...)
+		}
+	}
+	delete(r.chunks, id)
+	if redo == nil {
+		return fmt.Errorf("txn: commit record at LSN %d names transaction %d's chunks from LSN %d, which are not in the log", lsn, id, first)
+	}
+	return ApplyRedo(r.Catalog, lsn, redo)
+}

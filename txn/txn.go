@@ -2,6 +2,7 @@ package txn
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"strconv"
 
@@ -264,12 +265,27 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 	payload := x.encodeRedo()
 	m := x.m
 	m.latch.RLock()
-	m.vis.mu.Lock()
-	lsn, err := m.Pipe.Append(wal.KindCommit, payload)
-	if err == nil {
-		m.vis.registerLocked(lsn)
+	// A large transaction's redo goes out in chunks first (invariant 7),
+	// so commits of others interleave with it instead of queueing behind
+	// one huge write. Chunks and commit record are appended under one
+	// latch hold, so a checkpoint never falls between them.
+	kind, err := wal.KindCommit, error(nil)
+	if split := m.largeTxnSplit(len(payload)); split > 0 {
+		var first uint64
+		if first, err = x.appendChunks(payload, split); err == nil {
+			kind = wal.KindChunkedCommit
+			payload = binary.AppendUvarint(binary.AppendUvarint(nil, x.ID), first)
+		}
 	}
-	m.vis.mu.Unlock()
+	var lsn uint64
+	if err == nil {
+		m.vis.mu.Lock()
+		lsn, err = m.Pipe.Append(kind, payload)
+		if err == nil {
+			m.vis.registerLocked(lsn)
+		}
+		m.vis.mu.Unlock()
+	}
 	if err != nil {
 		m.latch.RUnlock()
 		x.RollbackTo(0)
@@ -319,6 +335,29 @@ func (x *Txn) install(lsn, horizon uint64) {
 	for i, t := range tables {
 		t.InstallAll(rows[i], x.ID, lsn, horizon)
 	}
+}
+
+// appendChunks appends payload as KindChunk records of at most split bytes,
+// each tagged with the transaction's id, and returns the first one's LSN.
+// (Transaction ids restart with the process; the commit record names its
+// first chunk's LSN too, so recovery never mixes in an older lifetime's
+// orphan chunks.)
+func (x *Txn) appendChunks(payload []byte, split int) (first uint64, err error) {
+	for off := 0; off < len(payload); off += split {
+		end := min(off+split, len(payload))
+		chunk := binary.AppendUvarint(make([]byte, 0, end-off+10), x.ID)
+		chunk = append(chunk, payload[off:end]...)
+		lsn, err := x.m.Pipe.Append(wal.KindChunk, chunk)
+		if err != nil {
+			return 0, err
+		}
+		if first == 0 {
+			first = lsn
+		}
+		x.m.stats.chunks.Add(1)
+	}
+	x.m.stats.largeTxns.Add(1)
+	return first, nil
 }
 
 // ELR reports whether enable_early_lock_release is on.

@@ -18,10 +18,14 @@ const (
 	KindCommit Kind = 1
 	// KindDDL is a schema change.
 	KindDDL Kind = 2
-	// KindChunk is reserved: a large transaction's redo chunk, written before
+	// KindChunk is a piece of a large transaction's redo, written before
 	// its commit record (invariant 7). Recovery applies chunks only when the
 	// commit record that closes them is present and intact.
 	KindChunk Kind = 3
+	// KindChunkedCommit is the commit record of a transaction whose redo
+	// went out as KindChunk records: it names the transaction, and its
+	// chunks, in LSN order, are its redo.
+	KindChunkedCommit Kind = 4
 )
 
 // Record is one logged item. LSN order is commit order is replay order

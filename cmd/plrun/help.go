@@ -19,6 +19,7 @@ var settings = []struct{ name, def, what string }{
 	{"hotspot_for_autocommit", "OFF", "also group plain autocommit UPDATEs (with hotspot ON)"},
 	{"hotspot_update_max_wait_time", "100", "microseconds a lone group leader waits for followers"},
 	{"hotspot_lock_type", "OFF", "accepted for PolarDB compatibility; group members never queue on the row lock"},
+	{"consensus_large_trx", "ON", "log a transaction past consensus_max_log_size (20M) in chunks of consensus_large_trx_split_size (2M) (seed 004)"},
 	{"max_execution_time", "0", "milliseconds a statement or CALL may run before error 3024 (0 = no limit)"},
 	{"plrun_checkpoint_log_size", "67108864", "log bytes past which a checkpoint runs in the background"},
 	{"secure_file_priv", "\"\"", "which files LOAD PROCEDURE may read: \"\" any, a folder, or NULL (open-time only)"},
