@@ -272,7 +272,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 	kind, err := wal.KindCommit, error(nil)
 	if split := m.largeTxnSplit(len(payload)); split > 0 {
 		var first uint64
-		if first, err = x.appendChunks(payload, split); err == nil {
+		if first, err = x.appendChunks(ctx, payload, split); err == nil {
 			kind = wal.KindChunkedCommit
 			payload = binary.AppendUvarint(binary.AppendUvarint(nil, x.ID), first)
 		}
@@ -339,10 +339,13 @@ func (x *Txn) install(lsn, horizon uint64) {
 
 // appendChunks appends payload as KindChunk records of at most split bytes,
 // each tagged with the transaction's id, and returns the first one's LSN.
+// It waits for each chunk to reach the log before appending the next, so
+// commits of other transactions that arrive meanwhile get LSNs between the
+// chunks and are written and acknowledged without waiting for the rest.
 // (Transaction ids restart with the process; the commit record names its
 // first chunk's LSN too, so recovery never mixes in an older lifetime's
 // orphan chunks.)
-func (x *Txn) appendChunks(payload []byte, split int) (first uint64, err error) {
+func (x *Txn) appendChunks(ctx context.Context, payload []byte, split int) (first uint64, err error) {
 	for off := 0; off < len(payload); off += split {
 		end := min(off+split, len(payload))
 		chunk := binary.AppendUvarint(make([]byte, 0, end-off+10), x.ID)
@@ -355,6 +358,11 @@ func (x *Txn) appendChunks(payload []byte, split int) (first uint64, err error) 
 			first = lsn
 		}
 		x.m.stats.chunks.Add(1)
+		if end < len(payload) {
+			if err := x.m.Pipe.WaitDurable(ctx, lsn); err != nil {
+				return 0, err
+			}
+		}
 	}
 	x.m.stats.largeTxns.Add(1)
 	return first, nil

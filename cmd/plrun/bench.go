@@ -18,7 +18,7 @@ import (
 // benchMain runs `plrun bench WORKLOAD [flags]`.
 func benchMain(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		fmt.Fprintln(stderr, "usage: plrun bench hotrow|plcommit [flags]   (plrun bench hotrow --help for the flags)")
+		fmt.Fprintln(stderr, "usage: plrun bench hotrow|plcommit|largetrx [flags]   (plrun bench hotrow --help for the flags)")
 		if len(args) == 0 {
 			return 2
 		}
@@ -29,8 +29,10 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 		return benchHotrow(args[1:], stdout, stderr)
 	case "plcommit":
 		return benchPlcommit(args[1:], stdout, stderr)
+	case "largetrx":
+		return benchLargeTrx(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "plrun bench: unknown workload %q (hotrow, plcommit)\n", args[0])
+	fmt.Fprintf(stderr, "plrun bench: unknown workload %q (hotrow, plcommit, largetrx)\n", args[0])
 	return 2
 }
 
@@ -240,6 +242,51 @@ func printPlcommit(w io.Writer, r *bench.PlcommitResult) {
 	if r.FirstError != "" {
 		fmt.Fprintf(w, "  first error: %s\n", r.FirstError)
 	}
+}
+
+func benchLargeTrx(args []string, stdout, stderr io.Writer) int {
+	b := newBenchFlags("largetrx", stderr)
+	sizeMB := b.fs.Int("size-mb", 64, "redo size of the large transaction, in MiB")
+	splitMB := b.fs.Int("split-mb", 2, "chunk size when splitting (consensus_large_trx_split_size), in MiB")
+	threads := b.fs.Int("threads", 8, "sessions making small commits meanwhile")
+	split := b.fs.String("split", "both", "consensus_large_trx: on, off, or both")
+	dir, cleanup, status, ok := b.parse(args)
+	if !ok {
+		return status
+	}
+	defer cleanup()
+	modes, err := onOffBoth("split", *split)
+	if err != nil {
+		fmt.Fprintf(stderr, "plrun bench largetrx: %v\n", err)
+		return 2
+	}
+	var results []*bench.LargeTrxResult
+	for _, on := range modes {
+		res, err := bench.RunLargeTrx(context.Background(), bench.LargeTrxConfig{
+			Dir: filepath.Join(dir, "largetrx-split-"+onOffWord(on)), Split: on,
+			SizeBytes: *sizeMB << 20, SplitSize: *splitMB << 20, Threads: *threads,
+			Settings: b.settings, Workers: *b.workers,
+		})
+		if res != nil {
+			if *b.jsonOut {
+				printJSON(stdout, res)
+			} else {
+				fmt.Fprintf(stdout, "largetrx split=%s: one %.0f MiB transaction committed in %.1f ms (%.0f chunks); %d small commits meanwhile: p50 %.2f ms, p99 %.2f ms, max %.2f ms (%s)\n",
+					onOffWord(res.Split), res.SizeMB, res.LargeCommit, res.Chunks, res.SmallCommits,
+					res.SmallP50Ms, res.SmallP99Ms, res.SmallMaxMs, map[bool]string{true: "ok", false: "WRONG"}[res.Verified])
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "plrun bench largetrx: %v\n", err)
+			return 1
+		}
+		results = append(results, res)
+	}
+	if len(results) == 2 && !*b.jsonOut && results[1].SmallMaxMs > 0 {
+		fmt.Fprintf(stdout, "split on vs off: small-commit p99 %.2f vs %.2f ms, max %.2f vs %.2f ms\n",
+			results[1].SmallP99Ms, results[0].SmallP99Ms, results[1].SmallMaxMs, results[0].SmallMaxMs)
+	}
+	return 0
 }
 
 func printJSON(w io.Writer, v any) {
