@@ -111,7 +111,8 @@ const maxNotes = 64
 type insertPlan struct {
 	t       *storage.Table
 	cols    []int
-	rows    [][]*cexpr // nil entry = DEFAULT
+	rows    [][]*cexpr  // nil entry = DEFAULT
+	source  *selectPlan // INSERT ... SELECT
 	replace bool
 	ignore  bool
 	onDup   []assignment
@@ -123,8 +124,16 @@ type assignment struct {
 }
 
 func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
+	var source *selectPlan
 	if n.Select != nil {
-		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support INSERT ... SELECT")
+		sel, ok := n.Select.(*ast.SelectStmt)
+		if !ok {
+			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support INSERT ... SELECT of this form")
+		}
+		var err error
+		if source, err = s.buildSelect(sel); err != nil {
+			return nil, err
+		}
 	}
 	tn, _, err := singleTable(n.Table)
 	if err != nil {
@@ -134,7 +143,7 @@ func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr}
+	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr, source: source}
 	sc := &scope{db: s.db, table: t, alias: t.Def.Name}
 	def := t.Def
 	{
@@ -169,6 +178,9 @@ func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 			pl.rows = append(pl.rows, row)
 		}
 	}
+	if source != nil && len(source.outs) != len(pl.cols) {
+		return nil, sqlerr.New(sqlerr.ErWrongValueCountOnRow, "Column count doesn't match value count at row 1")
+	}
 	for _, a := range n.OnDuplicate {
 		i := def.ColumnIndex(a.Column.Name.O)
 		if i < 0 {
@@ -182,6 +194,14 @@ func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 		pl.onDup = append(pl.onDup, assignment{col: i, e: ce})
 	}
 	return pl, nil
+}
+
+// rowExprs returns VALUES row ri's expressions (none for INSERT ... SELECT).
+func (pl *insertPlan) rowExprs(ri int) []*cexpr {
+	if pl.source != nil {
+		return nil
+	}
+	return pl.rows[ri]
 }
 
 // compileInsertValue compiles a VALUES item; DEFAULT becomes nil.
@@ -209,10 +229,24 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	var affected, firstID uint64
 	var dups, warnings uint64
 	var notes []Note
-	for ri, exprs := range pl.rows {
+	nrows := len(pl.rows)
+	var selected [][]types.Value
+	if pl.source != nil {
+		r, err := s.runSelect(ctx, x, pl.source, args)
+		if err != nil {
+			return nil, err
+		}
+		selected, nrows = r.Rows, len(r.Rows)
+	}
+	for ri := 0; ri < nrows; ri++ {
 		vals := make([]types.Value, len(def.Columns))
 		given := make([]bool, len(def.Columns))
-		for i, ce := range exprs {
+		if selected != nil {
+			for i, c := range pl.cols {
+				vals[c], given[c] = selected[ri][i], true
+			}
+		}
+		for i, ce := range pl.rowExprs(ri) {
 			c := pl.cols[i]
 			if ce == nil {
 				continue
@@ -252,8 +286,8 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 		s.lastInsertID = firstID
 	}
 	res := &Result{AffectedRows: affected, LastInsertID: firstID, Warnings: uint16(min(warnings, 65535)), Notes: notes}
-	if len(pl.rows) > 1 {
-		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: %d", len(pl.rows), dups, warnings)
+	if nrows > 1 || pl.source != nil {
+		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: %d", nrows, dups, warnings)
 	}
 	s.rowCount = int64(affected)
 	return res, nil

@@ -179,15 +179,18 @@ func (s *Session) execSelect(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	if err != nil {
 		return nil, err
 	}
-	pl := pi.(*selectPlan)
+	return s.runSelect(ctx, x, pi.(*selectPlan), args)
+}
+
+// runSelect executes a compiled SELECT in x.
+func (s *Session) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value) (*Result, error) {
+	var err error
 	ec := &evalCtx{s: s, args: args}
 	var rows [][]types.Value
 	if pl.t != nil {
-		lock := pl.forUpdate && (s.txn != nil || !s.autocommit())
-		if pl.forUpdate && !lock {
-			lock = true // autocommit FOR UPDATE still takes and releases the locks
-		}
-		refs, err := pl.acc.find(ctx, x, ec, lock)
+		// FOR UPDATE locks, in a transaction or under autocommit alike
+		// (where the statement's commit releases them).
+		refs, err := pl.acc.find(ctx, x, ec, pl.forUpdate)
 		if err != nil {
 			return nil, err
 		}
