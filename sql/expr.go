@@ -39,6 +39,7 @@ type cexpr struct {
 	hasAgg  bool
 	param   int // ? index when a bare placeholder, else -1
 	text    string
+	jt      *joinTable // the joined table a bare column belongs to (joins only)
 }
 
 // aggSpec is one aggregate function found while compiling a grouped query.
@@ -61,6 +62,9 @@ type scope struct {
 	// clause names the part of the statement being compiled for 1054
 	// ("SELECT", "WHERE", ...), as MariaDB reports it; "" is 'field list'.
 	clause string
+	// joined are the tables of a FROM with joins; columns then resolve
+	// among them (table is nil).
+	joined []*joinTable
 }
 
 // clauseName is where an unknown column is reported to be.
@@ -163,6 +167,9 @@ func columnLabel(n ast.ExprNode) string {
 
 func (sc *scope) resolveColumn(cn *ast.ColumnName) (*cexpr, error) {
 	name := cn.Name.O
+	if sc.joined != nil {
+		return sc.resolveJoined(cn)
+	}
 	if sc.table == nil {
 		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", qualified(cn), sc.clauseName())
 	}

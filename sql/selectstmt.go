@@ -33,6 +33,28 @@ type selectPlan struct {
 	offset    *cexpr
 	forUpdate bool
 	distinct  bool
+	join      *joinPlan // FROM with joins (t is nil then)
+}
+
+// expandJoinWildcard adds the columns of * (every joined table) or t.*.
+func (pl *selectPlan) expandJoinWildcard(only string) error {
+	found := false
+	for _, jt := range pl.join.tables {
+		if only != "" && !strings.EqualFold(only, jt.alias) {
+			continue
+		}
+		found = true
+		for i, c := range jt.t.Def.Columns {
+			pos := jt.off + i
+			ce := &cexpr{fn: func(ec *evalCtx) (types.Value, error) { return ec.row[pos], nil }, typ: c.Type, col: i, param: -1, jt: jt}
+			pl.outs = append(pl.outs, outputCol{name: c.Name, e: ce})
+			pl.cols = append(pl.cols, Column{Name: c.Name, OrgName: c.Name, Table: jt.alias, OrgTable: jt.t.Def.Name, DB: jt.t.Def.DB, Type: c.Type, NotNull: c.NotNull && !jt.left})
+		}
+	}
+	if !found {
+		return sqlerr.New(sqlerr.ErBadTable, "Unknown table '%s'", only)
+	}
+	return nil
 }
 
 func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
@@ -41,8 +63,17 @@ func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
 	}
 	pl := &selectPlan{distinct: n.Distinct}
 	sc := &scope{db: s.db}
-	tn, alias, err := singleTable(n.From)
-	if err != nil {
+	var tn *ast.TableName
+	var alias string
+	var err error
+	if isJoin(n.From) {
+		if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
+			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support locking reads of joins")
+		}
+		if pl.join, err = s.buildJoin(sc, n.From, n.Where); err != nil {
+			return nil, err
+		}
+	} else if tn, alias, err = singleTable(n.From); err != nil {
 		return nil, err
 	}
 	if tn != nil {
@@ -55,6 +86,12 @@ func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
 	sc.clause = "SELECT"
 	if n.Fields != nil {
 		for _, f := range n.Fields.Fields {
+			if f.WildCard != nil && pl.join != nil {
+				if err := pl.expandJoinWildcard(f.WildCard.Table.O); err != nil {
+					return nil, err
+				}
+				continue
+			}
 			if f.WildCard != nil {
 				if pl.t == nil {
 					return nil, sqlerr.New(sqlerr.ErNoTablesUsed, "No tables used")
@@ -81,7 +118,11 @@ func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
 				name = selectLabel(f)
 			}
 			col := Column{Name: name, Type: ce.typ}
-			if ce.col >= 0 && pl.t != nil {
+			if ce.jt != nil {
+				c := ce.jt.t.Def.Columns[ce.col]
+				col.OrgName, col.Table, col.OrgTable, col.DB = c.Name, ce.jt.alias, ce.jt.t.Def.Name, ce.jt.t.Def.DB
+				col.NotNull = c.NotNull && !ce.jt.left
+			} else if ce.col >= 0 && pl.t != nil {
 				c := pl.t.Def.Columns[ce.col]
 				col.OrgName, col.Table, col.OrgTable, col.DB, col.NotNull = c.Name, alias, pl.t.Def.Name, pl.t.Def.DB, c.NotNull
 			}
@@ -91,7 +132,9 @@ func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
 	}
 	sc.aggs = nil
 	sc.clause = "WHERE"
-	if pl.t != nil {
+	if pl.join != nil {
+		// WHERE is part of the join plan.
+	} else if pl.t != nil {
 		if pl.acc, err = planAccess(sc, pl.t, n.Where); err != nil {
 			return nil, err
 		}
@@ -187,7 +230,11 @@ func (s *Session) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, arg
 	var err error
 	ec := &evalCtx{s: s, args: args}
 	var rows [][]types.Value
-	if pl.t != nil {
+	if pl.join != nil {
+		if rows, err = pl.join.rows(ctx, x, ec); err != nil {
+			return nil, err
+		}
+	} else if pl.t != nil {
 		// FOR UPDATE locks, in a transaction or under autocommit alike
 		// (where the statement's commit releases them).
 		refs, err := pl.acc.find(ctx, x, ec, pl.forUpdate)
@@ -340,7 +387,9 @@ func (pl *selectPlan) groupRows(ec *evalCtx, rows [][]types.Value) ([]outRow, er
 	for _, k := range order {
 		g := groups[k]
 		ec.row = g.first
-		if ec.row == nil && pl.t != nil {
+		if ec.row == nil && pl.join != nil {
+			ec.row = make([]types.Value, pl.join.width)
+		} else if ec.row == nil && pl.t != nil {
 			ec.row = make([]types.Value, len(pl.t.Def.Columns))
 		}
 		ec.aggs = make([]types.Value, len(pl.aggs))

@@ -418,6 +418,26 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
 	var err error
 	switch x := n.Stmt.(type) {
 	case *ast.SelectStmt:
+		if isJoin(x.From) {
+			jp, err := s.buildJoin(&scope{db: s.db}, x.From, x.Where)
+			if err != nil {
+				return nil, err
+			}
+			var rows [][]string
+			for i, jt := range jp.tables {
+				access, key := "scan", ""
+				switch {
+				case jt.lookupPK:
+					access, key = "lookup", "PRIMARY"
+				case jt.lookup != nil:
+					access, key = "lookup", jt.t.Def.Indexes[jt.lookupIdx].Name
+				case i == 0:
+					access = "scan (outer)"
+				}
+				rows = append(rows, []string{jt.alias, access, key})
+			}
+			return stringRows([]string{"table", "access", "key"}, rows), nil
+		}
 		tn, _, err = singleTable(x.From)
 		where = x.Where
 	case *ast.UpdateStmt:

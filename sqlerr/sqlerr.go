@@ -118,6 +118,7 @@ const (
 	ErNoTablesUsed            uint16 = 1096
 	ErNoDefaultForField       uint16 = 1364
 	ErFileNotFound            uint16 = 1017
+	ErNonUniq                 uint16 = 1052
 	ErOptionPreventsStatement uint16 = 1290
 )
 
@@ -136,6 +137,7 @@ var states = map[uint16]string{
 	ErParse:                "42000",
 	ErEmptyQuery:           "42000",
 	ErNonUniqTable:         "42000",
+	ErNonUniq:              "23000",
 	ErInvalidDefault:       "42000",
 	ErMultiplePriKey:       "42000",
 	ErTooLongKey:           "42000",

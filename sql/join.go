@@ -1,0 +1,360 @@
+package sql
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+// joinTable is one table of a SELECT's FROM with joins. Rows are joined
+// left to right by nested loops; a table whose key columns are equal to
+// expressions over the tables before it is looked up by that key instead
+// of scanned.
+type joinTable struct {
+	t     *storage.Table
+	alias string
+	off   int  // where its columns start in the combined row
+	left  bool // LEFT JOIN: a row with no match keeps NULLs here
+	on    *cexpr
+	// lookup: the index (primary = -1 is "none"; see lookupPK) and one
+	// expression over earlier tables per index column.
+	lookupPK  bool
+	lookupIdx int
+	lookup    []*cexpr
+}
+
+// joinPlan is a FROM clause with joins.
+type joinPlan struct {
+	tables []*joinTable
+	width  int
+	where  *cexpr
+}
+
+// flattenJoin turns a left-deep join tree into its tables in order.
+func flattenJoin(j *ast.Join) ([]*ast.TableSource, []*ast.Join, error) {
+	var sources []*ast.TableSource
+	var joins []*ast.Join // joins[i] joins sources[i+1]; nil for the first
+	var walk func(n ast.ResultSetNode, via *ast.Join) error
+	walk = func(n ast.ResultSetNode, via *ast.Join) error {
+		switch x := n.(type) {
+		case *ast.Join:
+			if x.Right == nil {
+				return walk(x.Left, via)
+			}
+			if _, nested := x.Right.(*ast.Join); nested {
+				return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support a join nested on the right")
+			}
+			if x.Tp == ast.RightJoin || x.NaturalJoin || len(x.Using) > 0 {
+				return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support RIGHT, NATURAL or USING joins")
+			}
+			if err := walk(x.Left, via); err != nil {
+				return err
+			}
+			return walk(x.Right, x)
+		case *ast.TableSource:
+			sources = append(sources, x)
+			if len(sources) > 1 {
+				joins = append(joins, via)
+			}
+			return nil
+		}
+		return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this FROM clause")
+	}
+	if err := walk(j, nil); err != nil {
+		return nil, nil, err
+	}
+	return sources, joins, nil
+}
+
+// isJoin reports whether a FROM clause has more than one table.
+func isJoin(refs *ast.TableRefsClause) bool {
+	return refs != nil && refs.TableRefs != nil && refs.TableRefs.Right != nil
+}
+
+// buildJoin resolves the tables and compiles ON conditions and lookups;
+// sc becomes the scope of the combined row.
+func (s *Session) buildJoin(sc *scope, refs *ast.TableRefsClause, where ast.ExprNode) (*joinPlan, error) {
+	sources, joins, err := flattenJoin(refs.TableRefs)
+	if err != nil {
+		return nil, err
+	}
+	jp := &joinPlan{}
+	for i, src := range sources {
+		tn, ok := src.Source.(*ast.TableName)
+		if !ok {
+			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support derived tables")
+		}
+		t, err := s.resolveTable(tn)
+		if err != nil {
+			return nil, err
+		}
+		alias := tn.Name.O
+		if src.AsName.O != "" {
+			alias = src.AsName.O
+		}
+		for _, o := range jp.tables {
+			if strings.EqualFold(o.alias, alias) {
+				return nil, sqlerr.New(sqlerr.ErNonUniqTable, "Not unique table/alias: '%s'", alias)
+			}
+		}
+		jt := &joinTable{t: t, alias: alias, off: jp.width, lookupIdx: -1}
+		if i > 0 && joins[i-1] != nil && joins[i-1].Tp == ast.LeftJoin {
+			jt.left = true
+		}
+		jp.tables = append(jp.tables, jt)
+		jp.width += len(t.Def.Columns)
+	}
+	sc.joined = jp.tables
+	sc.clause = "on clause"
+	for i, jt := range jp.tables {
+		if i == 0 || joins[i-1] == nil || joins[i-1].On == nil {
+			continue
+		}
+		// ON sees the tables up to this one.
+		on := &scope{db: sc.db, joined: jp.tables[:i+1], clause: "on clause"}
+		if jt.on, err = on.compile(joins[i-1].On.Expr); err != nil {
+			return nil, err
+		}
+	}
+	sc.clause = "WHERE"
+	if where != nil {
+		if jp.where, err = sc.compile(where); err != nil {
+			return nil, err
+		}
+		if jp.where.hasAgg {
+			return nil, sqlerr.New(sqlerr.ErInvalidUseOfGroup, "Invalid use of group function")
+		}
+	}
+	for i, jt := range jp.tables {
+		if i == 0 {
+			continue
+		}
+		var conds []ast.ExprNode
+		if joins[i-1] != nil && joins[i-1].On != nil {
+			conds = append(conds, conjuncts(joins[i-1].On.Expr)...)
+		}
+		if !jt.left && where != nil {
+			conds = append(conds, conjuncts(where)...)
+		}
+		jp.planLookup(sc.db, i, conds)
+	}
+	return jp, nil
+}
+
+// planLookup finds, for table i, an index whose every column is equal to
+// an expression over the tables before it.
+func (jp *joinPlan) planLookup(db string, i int, conds []ast.ExprNode) {
+	jt := jp.tables[i]
+	mine := &scope{db: db, joined: jp.tables[i : i+1]}
+	before := &scope{db: db, joined: jp.tables[:i]}
+	eq := map[int]*cexpr{}
+	for _, c := range conds {
+		b, ok := c.(*ast.BinaryOperationExpr)
+		if !ok || b.Op != opcode.EQ {
+			continue
+		}
+		for _, side := range [2][2]ast.ExprNode{{b.L, b.R}, {b.R, b.L}} {
+			cn, ok := unparen(side[0]).(*ast.ColumnNameExpr)
+			if !ok {
+				continue
+			}
+			col, err := mine.compile(cn)
+			if err != nil || col.col < 0 {
+				continue
+			}
+			other, err := before.compile(side[1])
+			if err != nil || other.hasAgg {
+				continue
+			}
+			eq[col.col] = other
+		}
+	}
+	pick := func(cols []int) []*cexpr {
+		out := make([]*cexpr, len(cols))
+		for j, c := range cols {
+			if out[j] = eq[c]; out[j] == nil {
+				return nil
+			}
+		}
+		return out
+	}
+	if pk := jt.t.Def.PrimaryKey(); pk != nil {
+		if l := pick(pk); l != nil {
+			jt.lookupPK, jt.lookup = true, l
+			return
+		}
+	}
+	for _, unique := range []bool{true, false} {
+		for idx, ix := range jt.t.Def.Indexes {
+			if ix.Primary || ix.Unique != unique {
+				continue
+			}
+			if l := pick(ix.Cols); l != nil {
+				jt.lookupIdx, jt.lookup = idx, l
+				return
+			}
+		}
+	}
+}
+
+// resolveJoined finds a column among the joined tables.
+func (sc *scope) resolveJoined(cn *ast.ColumnName) (*cexpr, error) {
+	var found *joinTable
+	idx := -1
+	for _, jt := range sc.joined {
+		if cn.Table.L != "" && !strings.EqualFold(cn.Table.O, jt.alias) {
+			continue
+		}
+		if cn.Schema.L != "" && !strings.EqualFold(cn.Schema.O, jt.t.Def.DB) {
+			continue
+		}
+		if i := jt.t.Def.ColumnIndex(cn.Name.O); i >= 0 {
+			if found != nil {
+				return nil, sqlerr.New(sqlerr.ErNonUniq, "Column '%s' in %s is ambiguous", qualified(cn), sc.clauseName())
+			}
+			found, idx = jt, i
+		}
+	}
+	if found == nil {
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", qualified(cn), sc.clauseName())
+	}
+	pos := found.off + idx
+	col := found.t.Def.Columns[idx]
+	return &cexpr{
+		fn:    func(c *evalCtx) (types.Value, error) { return c.row[pos], nil },
+		typ:   col.Type,
+		col:   idx,
+		param: -1,
+		jt:    found,
+		text:  fmt.Sprintf("`%s`.`%s`.`%s`", found.t.Def.DB, found.t.Def.Name, col.Name),
+	}, nil
+}
+
+// rows runs the joins: every combined row that satisfies the ON
+// conditions and the WHERE clause.
+func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *evalCtx) ([][]types.Value, error) {
+	var out [][]types.Value
+	row := make([]types.Value, jp.width)
+	scans := make([][]storage.ScanItem, len(jp.tables))
+	var level func(k int) error
+	level = func(k int) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if k == len(jp.tables) {
+			if jp.where != nil {
+				ec.row = row
+				ok, err := evalBool(jp.where, ec)
+				if err != nil || !ok {
+					return err
+				}
+			}
+			out = append(out, append([]types.Value(nil), row...))
+			return nil
+		}
+		jt := jp.tables[k]
+		n := len(jt.t.Def.Columns)
+		matched := false
+		try := func(vals []types.Value) error {
+			copy(row[jt.off:jt.off+n], vals)
+			if jt.on != nil {
+				ec.row = row
+				ok, err := evalBool(jt.on, ec)
+				if err != nil || !ok {
+					return err
+				}
+			}
+			matched = true
+			return level(k + 1)
+		}
+		cands, err := jp.candidates(x, ec, row, k, scans)
+		if err != nil {
+			return err
+		}
+		for _, vals := range cands {
+			if err := try(vals); err != nil {
+				return err
+			}
+		}
+		if !matched && jt.left {
+			for i := jt.off; i < jt.off+n; i++ {
+				row[i] = types.Null
+			}
+			return level(k + 1)
+		}
+		return nil
+	}
+	if err := level(0); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// candidates returns table k's rows to try against the partial row: by
+// key lookup when planned, else every row (read once per statement).
+func (jp *joinPlan) candidates(x *txn.Txn, ec *evalCtx, row []types.Value, k int, scans [][]storage.ScanItem) ([][]types.Value, error) {
+	jt := jp.tables[k]
+	t := jt.t
+	if jt.lookup != nil {
+		ec.row = row
+		cols := t.Def.PrimaryKey()
+		if !jt.lookupPK {
+			cols = t.Def.Indexes[jt.lookupIdx].Cols
+		}
+		vals, ok, err := keyValues(ec, t, cols, jt.lookup)
+		if err == nil && !ok {
+			return nil, nil // a NULL key matches nothing
+		}
+		if err == nil {
+			var out [][]types.Value
+			if jt.lookupPK {
+				if r := t.Lookup(storage.KeyOf(vals)); r != nil {
+					if v := x.ReadSnapshot(t, r); v.Vals != nil {
+						out = append(out, v.Vals)
+					}
+				}
+				return out, nil
+			}
+			var kb []byte
+			for _, v := range vals {
+				kb = types.KeyString(kb, v)
+			}
+			key := string(kb)
+			for _, r := range t.UniqueCandidates(jt.lookupIdx, key) {
+				v := x.ReadSnapshot(t, r)
+				if v.Vals == nil {
+					continue
+				}
+				if rk, ok := t.UniqueKey(jt.lookupIdx, v.Vals); ok && rk == key {
+					out = append(out, v.Vals)
+				}
+			}
+			return out, nil
+		}
+		if err != errNotAKey {
+			return nil, err
+		}
+		// A key value of another type: compare the long way.
+	}
+	if scans[k] == nil {
+		scans[k] = x.Scan(t)
+		if scans[k] == nil {
+			scans[k] = []storage.ScanItem{}
+		}
+	}
+	out := make([][]types.Value, 0, len(scans[k]))
+	for _, it := range scans[k] {
+		x.NoteRead(it.LSN)
+		if it.Vals != nil {
+			out = append(out, it.Vals)
+		}
+	}
+	return out, nil
+}
