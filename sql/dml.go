@@ -144,7 +144,7 @@ func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 		return nil, err
 	}
 	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr, source: source}
-	sc := &scope{db: s.db, table: t, alias: t.Def.Name}
+	sc := &scope{db: s.db, table: t, alias: t.Def.Name, sess: s}
 	def := t.Def
 	{
 		if len(n.Columns) == 0 {
@@ -225,7 +225,7 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	pl := pi.(*insertPlan)
 	t := pl.t
 	def := t.Def
-	ec := &evalCtx{s: s, args: args, strictDiv: true}
+	ec := &evalCtx{s: s, args: args, strictDiv: true, ctx: ctx, x: x}
 	var affected, firstID uint64
 	var dups, warnings uint64
 	var notes []Note
@@ -497,7 +497,7 @@ func (s *Session) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
 		return nil, err
 	}
 	pl := &updatePlan{t: t}
-	sc := &scope{db: s.db, table: t, alias: alias}
+	sc := &scope{db: s.db, table: t, alias: alias, sess: s}
 	assigned := map[int]bool{}
 	for _, a := range n.List {
 		i := t.Def.ColumnIndex(a.Column.Name.O)
@@ -579,7 +579,7 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	}
 	pl := pi.(*updatePlan)
 	t := pl.t
-	ec := &evalCtx{s: s, args: args, strictDiv: true}
+	ec := &evalCtx{s: s, args: args, strictDiv: true, ctx: ctx, x: x}
 	refs, err := pl.acc.find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err
@@ -658,7 +658,7 @@ func (s *Session) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 		return nil, err
 	}
 	pl := &deletePlan{t: t}
-	sc := &scope{db: s.db, table: t, alias: alias}
+	sc := &scope{db: s.db, table: t, alias: alias, sess: s}
 	sc.clause = "WHERE"
 	if pl.acc, err = planAccess(sc, t, n.Where); err != nil {
 		return nil, err
@@ -675,7 +675,7 @@ func (s *Session) execDelete(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 		return nil, err
 	}
 	pl := pi.(*deletePlan)
-	ec := &evalCtx{s: s, args: args}
+	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x}
 	refs, err := pl.acc.find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
 )
 
@@ -25,6 +27,11 @@ type evalCtx struct {
 	// INSERT and UPDATE in strict mode (MariaDB's default sql_mode has
 	// STRICT_TRANS_TABLES and ERROR_FOR_DIVISION_BY_ZERO).
 	strictDiv bool
+	// ctx and x let subqueries run; subq caches their rows for the
+	// statement's execution.
+	ctx  context.Context
+	x    *txn.Txn
+	subq map[*selectPlan][][]types.Value
 }
 
 // expr is a compiled expression.
@@ -65,6 +72,8 @@ type scope struct {
 	// joined are the tables of a FROM with joins; columns then resolve
 	// among them (table is nil).
 	joined []*joinTable
+	// sess plans subqueries; nil where they are not allowed.
+	sess *Session
 }
 
 // clauseName is where an unknown column is reported to be.
@@ -277,7 +286,7 @@ func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
 		}), nil
 	case *ast.PatternInExpr:
 		if x.Sel != nil {
-			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support 'IN (subquery)'")
+			return sc.compileInSubquery(x)
 		}
 		a, err := sc.compile(x.Expr)
 		if err != nil {
@@ -337,8 +346,12 @@ func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support DEFAULT() here")
 	case *ast.RowExpr:
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support row constructors")
-	case *ast.SubqueryExpr, *ast.ExistsSubqueryExpr, *ast.CompareSubqueryExpr:
-		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support subqueries")
+	case *ast.SubqueryExpr:
+		return sc.compileScalarSubquery(x)
+	case *ast.ExistsSubqueryExpr:
+		return sc.compileExists(x)
+	case *ast.CompareSubqueryExpr:
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support ANY/ALL subqueries")
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the expression '%s'", exprText(n))
 }

@@ -62,7 +62,7 @@ func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SELECT form")
 	}
 	pl := &selectPlan{distinct: n.Distinct}
-	sc := &scope{db: s.db}
+	sc := &scope{db: s.db, sess: s}
 	var tn *ast.TableName
 	var alias string
 	var err error
@@ -228,7 +228,7 @@ func (s *Session) execSelect(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 // runSelect executes a compiled SELECT in x.
 func (s *Session) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value) (*Result, error) {
 	var err error
-	ec := &evalCtx{s: s, args: args}
+	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x}
 	var rows [][]types.Value
 	if pl.join != nil {
 		if rows, err = pl.join.rows(ctx, x, ec); err != nil {
