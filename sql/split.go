@@ -162,3 +162,48 @@ func skipDollarQuoted(s string, i int) int {
 func isWordByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
 }
+
+// OpenQuote reports the construct an unterminated statement text ends
+// inside, for a REPL's continuation prompt as mysql shows it: "'", "\"",
+// "`" or "/*"; "" when none is open.
+func OpenQuote(s string) string {
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '\'' || c == '"' || c == '`':
+			j, closed := i+1, false
+			for j < len(s) {
+				if c != '`' && s[j] == '\\' {
+					j += 2
+					continue
+				}
+				if s[j] == c {
+					if j+1 < len(s) && s[j+1] == c {
+						j += 2 // a doubled quote stands for itself
+						continue
+					}
+					closed = true
+					j++
+					break
+				}
+				j++
+			}
+			if !closed {
+				return string(c)
+			}
+			i = j
+		case c == '#', c == '-' && isDashComment(s, i):
+			i = skipLineComment(s, i)
+		case c == '/' && i+1 < len(s) && s[i+1] == '*':
+			if !strings.Contains(s[i+2:], "*/") {
+				return "/*"
+			}
+			i = skipBlockComment(s, i)
+		case c == '$' && (i == 0 || !isWordByte(s[i-1])):
+			i = skipDollarQuoted(s, i)
+		default:
+			i++
+		}
+	}
+	return ""
+}

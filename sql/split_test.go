@@ -126,3 +126,21 @@ func FuzzSplitStatements(f *testing.F) {
 		}
 	})
 }
+
+func TestOpenQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"select 1":              "",
+		"select 'abc":           "'",
+		"select 'a''b":          "'",
+		"select 'a''b'":         "",
+		`select "x\"`:           `"`,
+		"select `col":           "`",
+		"select 1 /* note":      "/*",
+		"select 1 /* note */ 2": "",
+		"select 'it''s' -- '":   "",
+	} {
+		if got := OpenQuote(in); got != want {
+			t.Errorf("OpenQuote(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -50,6 +50,10 @@ func (sh *shell) runScript(ctx context.Context, lines lineReader) bool {
 		p := prompt
 		if buf != "" {
 			p = continuePrompt
+			if q := sql.OpenQuote(buf); q != "" {
+				// mysql's prompts inside an open string or comment: '>, ">, `>, /*>
+				p = strings.Repeat(" ", len(continuePrompt)-len(q)-2) + q + "> "
+			}
 		}
 		line, err := lines.ReadLine(p)
 		if errors.Is(err, errInterrupt) {
