@@ -671,9 +671,7 @@ func (sc *scope) compileCase(x *ast.CaseExpr) (*cexpr, error) {
 		if whens[i].res, err = sc.compile(w.Result); err != nil {
 			return nil, err
 		}
-		if t.Base == 0 {
-			t = whens[i].res.typ
-		}
+		t = unifyTypes(t, whens[i].res.typ)
 		parts = append(parts, whens[i].cond, whens[i].res)
 	}
 	var els *cexpr
@@ -681,6 +679,7 @@ func (sc *scope) compileCase(x *ast.CaseExpr) (*cexpr, error) {
 		if els, err = sc.compile(x.ElseClause); err != nil {
 			return nil, err
 		}
+		t = unifyTypes(t, els.typ)
 		parts = append(parts, els)
 	}
 	return derived(func(c *evalCtx) (types.Value, error) {
@@ -702,11 +701,13 @@ func (sc *scope) compileCase(x *ast.CaseExpr) (*cexpr, error) {
 				hit, _ = cv.Truthy()
 			}
 			if hit {
-				return w.res.fn(c)
+				r, err := w.res.fn(c)
+				return conform(r, t), err
 			}
 		}
 		if els != nil {
-			return els.fn(c)
+			r, err := els.fn(c)
+			return conform(r, t), err
 		}
 		return types.Null, nil
 	}, t, parts...), nil

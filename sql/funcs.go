@@ -356,20 +356,26 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		if err := nargs(2, 2); err != nil {
 			return nil, err
 		}
-		return mk(args[0].typ, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		t := unifyTypes(args[0].typ, args[1].typ)
+		return mk(t, func(c *evalCtx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
-				return vs[1], nil
+				return conform(vs[1], t), nil
 			}
-			return vs[0], nil
+			return conform(vs[0], t), nil
 		}), nil
 	case "coalesce":
 		if err := nargs(1, -1); err != nil {
 			return nil, err
 		}
-		return mk(args[0].typ, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		ts := make([]types.ColType, len(args))
+		for i, a := range args {
+			ts[i] = a.typ
+		}
+		t := unifyTypes(ts...)
+		return mk(t, func(c *evalCtx, vs []types.Value) (types.Value, error) {
 			for _, v := range vs {
 				if !v.IsNull() {
-					return v, nil
+					return conform(v, t), nil
 				}
 			}
 			return types.Null, nil
@@ -388,11 +394,12 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		if err := nargs(3, 3); err != nil {
 			return nil, err
 		}
-		return mk(args[1].typ, func(c *evalCtx, vs []types.Value) (types.Value, error) {
-			if t, known := vs[0].Truthy(); known && t {
-				return vs[1], nil
+		t := unifyTypes(args[1].typ, args[2].typ)
+		return mk(t, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+			if b, known := vs[0].Truthy(); known && b {
+				return conform(vs[1], t), nil
 			}
-			return vs[2], nil
+			return conform(vs[2], t), nil
 		}), nil
 	case "greatest", "least":
 		if err := nargs(2, -1); err != nil {
@@ -551,6 +558,10 @@ func (sc *scope) compileCast(x *ast.FuncCastExpr) (*cexpr, error) {
 	default:
 		t = types.ColType{Base: types.TText}
 	}
+	charLen := -1 // CAST(x AS CHAR(N)) keeps N characters
+	if t.Base == types.TText && ft.GetFlen() > 0 {
+		charLen = ft.GetFlen()
+	}
 	return derived(func(c *evalCtx) (types.Value, error) {
 		v, err := a.fn(c)
 		if err != nil || v.IsNull() {
@@ -560,6 +571,16 @@ func (sc *scope) compileCast(x *ast.FuncCastExpr) (*cexpr, error) {
 			if n, ok := v.ToInt64(); ok {
 				return types.IntValue(n), nil
 			}
+		}
+		if t.IsInteger() && t.Unsigned {
+			return castUnsigned(v), nil
+		}
+		if charLen >= 0 {
+			str := v.String()
+			if r := []rune(str); len(r) > charLen {
+				str = string(r[:charLen])
+			}
+			return types.StringValue(str), nil
 		}
 		r, err := types.Coerce(v, t)
 		if err != nil && v.K == types.KindString && (t.IsInteger() || t.Base == types.TDecimal || t.Base == types.TDouble) {
@@ -572,6 +593,82 @@ func (sc *scope) compileCast(x *ast.FuncCastExpr) (*cexpr, error) {
 		}
 		return r, nil
 	}, t, a), nil
+}
+
+// unifyTypes is the result type of IFNULL, COALESCE, IF and CASE: the
+// common type of the branches, as MySQL aggregates them (any string makes
+// a string, any DOUBLE a DOUBLE, any DECIMAL a DECIMAL with the largest
+// scale). Unknown types (NULL literals, placeholders) do not count.
+func unifyTypes(ts ...types.ColType) types.ColType {
+	var out types.ColType
+	for _, t := range ts {
+		switch {
+		case t.Base == 0:
+		case out.Base == 0:
+			out = t
+		case t.IsString() || out.IsString():
+			out = tVarchar
+		case t.Base == types.TDouble || t.Base == types.TFloat || out.Base == types.TDouble || out.Base == types.TFloat:
+			out = tDouble
+		case t.Base == types.TDecimal || out.Base == types.TDecimal:
+			out = types.ColType{Base: types.TDecimal, Length: 65, Scale: max(t.Scale, out.Scale)}
+		case t.IsInteger() && out.IsInteger():
+			out = types.ColType{Base: types.TBigInt, Unsigned: t.Unsigned && out.Unsigned}
+		case t.Base != out.Base:
+			out = tVarchar
+		}
+	}
+	return out
+}
+
+// conform converts v to the unified type t (only where the printed value
+// changes: DECIMAL scale, DOUBLE, string).
+func conform(v types.Value, t types.ColType) types.Value {
+	if v.IsNull() {
+		return v
+	}
+	switch {
+	case t.Base == types.TDecimal && v.K != types.KindString:
+		if d, ok := v.ToDecimal(); ok {
+			r := new(apd.Decimal)
+			if _, err := types.DecimalContext.Quantize(r, d, -int32(t.Scale)); err == nil {
+				return types.DecimalValue(r)
+			}
+		}
+	case t.Base == types.TDouble && v.IsNumeric():
+		return types.FloatValue(v.ToFloat())
+	case t.IsString() && v.K != types.KindString:
+		return types.StringValue(v.String())
+	}
+	return v
+}
+
+// castUnsigned is CAST(v AS UNSIGNED) as MySQL computes it: an integer
+// wraps modulo 2^64 (-3 -> 18446744073709551613), a negative DECIMAL or
+// DOUBLE becomes 0, a string is read as an integer (truncated) and wraps.
+func castUnsigned(v types.Value) types.Value {
+	switch v.K {
+	case types.KindUint:
+		return v
+	case types.KindInt:
+		return types.UintValue(uint64(v.I))
+	case types.KindString:
+		f := v.ToFloat()
+		if f < 0 {
+			return types.UintValue(uint64(int64(math.Trunc(f))))
+		}
+		if d, ok := v.ToDecimal(); ok {
+			return castUnsigned(types.DecimalValue(d))
+		}
+		return types.UintValue(0)
+	}
+	if f := v.ToFloat(); f < 0 {
+		return types.UintValue(0)
+	}
+	if r, err := types.Coerce(v, types.ColType{Base: types.TBigInt, Unsigned: true}); err == nil {
+		return r
+	}
+	return types.UintValue(math.MaxUint64)
 }
 
 // maxRepeatBytes bounds REPEAT's result, as max_allowed_packet's default does.

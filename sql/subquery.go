@@ -137,12 +137,18 @@ func (sc *scope) compileInSubquery(x *ast.PatternInExpr) (*cexpr, error) {
 	not := x.Not
 	return derived(func(c *evalCtx) (types.Value, error) {
 		v, err := a.fn(c)
-		if err != nil || v.IsNull() {
+		if err != nil {
 			return types.Null, err
 		}
 		rows, err := subqueryRows(c, pl)
 		if err != nil {
 			return types.Null, err
+		}
+		if len(rows) == 0 {
+			return boolValue(not), nil // even NULL is not IN an empty set
+		}
+		if v.IsNull() {
+			return types.Null, nil
 		}
 		sawNull := false
 		for _, r := range rows {

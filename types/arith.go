@@ -256,6 +256,9 @@ func decimalArith(op Op, a, b Value) (Value, error) {
 	if r.NumDigits() > 65 {
 		return Null, &RangeError{"DECIMAL"}
 	}
+	if r.IsZero() {
+		r.Negative = false // MySQL has no negative zero
+	}
 	return DecimalValue(r), nil
 }
 
@@ -278,6 +281,9 @@ func Negate(v Value) (Value, error) {
 		return FloatValue(-v.F), nil
 	case KindDecimal:
 		r := new(apd.Decimal).Neg(v.D)
+		if r.IsZero() {
+			r.Negative = false
+		}
 		return DecimalValue(r), nil
 	}
 	return Negate(numeric(v))

@@ -95,8 +95,8 @@ func cmpUint(a, b uint64) int {
 	return 0
 }
 
-// CompareStrings is utf8mb4_general_ci-like: case-insensitive, trailing
-// spaces ignored (PAD SPACE).
+// CompareStrings is utf8mb4_general_ci-like: case-insensitive (by upper
+// case), trailing spaces ignored (PAD SPACE).
 func CompareStrings(a, b string) int {
 	a = strings.TrimRight(a, " ")
 	b = strings.TrimRight(b, " ")
@@ -106,11 +106,15 @@ func CompareStrings(a, b string) int {
 	return strings.Compare(foldString(a), foldString(b))
 }
 
+// foldString maps s to its comparison form. utf8mb4_general_ci compares
+// by upper-case weights, so letters fold to upper case: that puts the
+// symbols between 'Z' and 'a' ([ \ ] ^ _ `) after every letter, as MySQL
+// sorts them.
 func foldString(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x80 || (c >= 'A' && c <= 'Z') {
-			return strings.ToLower(s)
+		if c >= 0x80 || (c >= 'a' && c <= 'z') {
+			return strings.ToUpper(s)
 		}
 	}
 	return s
