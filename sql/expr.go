@@ -27,11 +27,13 @@ type evalCtx struct {
 	// INSERT and UPDATE in strict mode (MariaDB's default sql_mode has
 	// STRICT_TRANS_TABLES and ERROR_FOR_DIVISION_BY_ZERO).
 	strictDiv bool
-	// ctx and x let subqueries run; subq caches their rows for the
-	// statement's execution.
-	ctx  context.Context
-	x    *txn.Txn
-	subq map[*selectPlan][][]types.Value
+	// ctx and x let subqueries run; subq caches the rows of uncorrelated
+	// ones for the statement's execution. outer is the enclosing query's
+	// row while a correlated subquery runs.
+	ctx   context.Context
+	x     *txn.Txn
+	subq  map[*selectPlan][][]types.Value
+	outer []types.Value
 }
 
 // expr is a compiled expression.
@@ -74,6 +76,10 @@ type scope struct {
 	joined []*joinTable
 	// sess plans subqueries; nil where they are not allowed.
 	sess *Session
+	// outer is the enclosing query's scope, for a subquery; a column found
+	// only there is read from evalCtx.outer and sets *correlated.
+	outer      *scope
+	correlated *bool
 }
 
 // clauseName is where an unknown column is reported to be.
@@ -175,6 +181,34 @@ func columnLabel(n ast.ExprNode) string {
 }
 
 func (sc *scope) resolveColumn(cn *ast.ColumnName) (*cexpr, error) {
+	e, err := sc.resolveLocal(cn)
+	if err == nil || sc.outer == nil {
+		return e, err
+	}
+	// Only the immediately enclosing query's own columns: a reference two
+	// levels out is not supported.
+	oe, oerr := sc.outer.resolveLocal(cn)
+	if oerr != nil {
+		return nil, err
+	}
+	if sc.correlated != nil {
+		*sc.correlated = true
+	}
+	// The enclosing query's column is a constant while the subquery runs.
+	return &cexpr{fn: func(c *evalCtx) (types.Value, error) {
+		if c.outer == nil {
+			return types.Null, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this correlated subquery")
+		}
+		saved, savedOuter := c.row, c.outer
+		c.row, c.outer = c.outer, nil
+		v, err := oe.fn(c)
+		c.row, c.outer = saved, savedOuter
+		return v, err
+	}, typ: oe.typ, col: -1, isConst: true, param: -1, text: oe.text}, nil
+}
+
+// resolveLocal finds a column among the scope's own table(s).
+func (sc *scope) resolveLocal(cn *ast.ColumnName) (*cexpr, error) {
 	name := cn.Name.O
 	if sc.joined != nil {
 		return sc.resolveJoined(cn)

@@ -34,6 +34,9 @@ type selectPlan struct {
 	forUpdate bool
 	distinct  bool
 	join      *joinPlan // FROM with joins (t is nil then)
+	// correlated: the plan names columns of an enclosing query, read from
+	// evalCtx.outer; it runs once per outer row.
+	correlated bool
 }
 
 // expandJoinWildcard adds the columns of * (every joined table) or t.*.
@@ -58,11 +61,18 @@ func (pl *selectPlan) expandJoinWildcard(only string) error {
 }
 
 func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
+	return s.buildSubSelect(n, nil)
+}
+
+// buildSubSelect plans a SELECT; outer, for a subquery, is the enclosing
+// query's scope, whose columns the subquery may name (it is then
+// correlated and runs once per row of the enclosing query).
+func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, error) {
 	if n.Kind != ast.SelectStmtKindSelect {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SELECT form")
 	}
 	pl := &selectPlan{distinct: n.Distinct}
-	sc := &scope{db: s.db, sess: s}
+	sc := &scope{db: s.db, sess: s, outer: outer, correlated: &pl.correlated}
 	var tn *ast.TableName
 	var alias string
 	var err error
@@ -227,8 +237,14 @@ func (s *Session) execSelect(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 
 // runSelect executes a compiled SELECT in x.
 func (s *Session) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value) (*Result, error) {
+	return s.runSubSelect(ctx, x, pl, args, nil)
+}
+
+// runSubSelect runs a (sub)query; outer is the enclosing query's current
+// row, for a correlated subquery.
+func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value, outer []types.Value) (*Result, error) {
 	var err error
-	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x}
+	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x, outer: outer}
 	var rows [][]types.Value
 	if pl.join != nil {
 		if rows, err = pl.join.rows(ctx, x, ec); err != nil {

@@ -6,10 +6,11 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// Subqueries are uncorrelated: each is planned once with the statement
-// and run at most once per execution, its rows cached in the evalCtx.
-// A subquery that names a column of the enclosing query is refused
-// (1235) rather than answered wrongly.
+// Subqueries are planned once with the statement. An uncorrelated one runs
+// at most once per execution, its rows cached in the evalCtx; a correlated
+// one (it names a column of the enclosing query) runs for each row of the
+// enclosing query, with that row as evalCtx.outer: its own WHERE may then
+// look rows up by key from the outer column.
 
 // compileSubquery plans the SELECT of a subquery expression.
 func (sc *scope) compileSubquery(n ast.ExprNode) (*selectPlan, error) {
@@ -21,46 +22,24 @@ func (sc *scope) compileSubquery(n ast.ExprNode) (*selectPlan, error) {
 	if !ok || sc.sess == nil {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this subquery")
 	}
-	pl, err := sc.sess.buildSelect(sel)
-	if err != nil {
-		if e, ok := sqlerr.As(err); ok && e.Code == sqlerr.ErBadField && sc.namesOuterColumn(sel) {
-			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support correlated subqueries")
-		}
-		return nil, err
-	}
-	return pl, nil
+	return sc.sess.buildSubSelect(sel, sc)
 }
 
-// namesOuterColumn reports whether sel mentions a column the enclosing
-// scope knows (so a failure to resolve it inside means correlation).
-func (sc *scope) namesOuterColumn(sel *ast.SelectStmt) bool {
-	var v columnCollector
-	sel.Accept(&v)
-	for _, cn := range v.names {
-		if _, err := sc.resolveColumn(cn); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
-type columnCollector struct{ names []*ast.ColumnName }
-
-func (v *columnCollector) Enter(n ast.Node) (ast.Node, bool) {
-	if c, ok := n.(*ast.ColumnNameExpr); ok {
-		v.names = append(v.names, c.Name)
-	}
-	return n, false
-}
-func (v *columnCollector) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
-// subqueryRows runs pl once per statement execution.
+// subqueryRows runs pl: once per statement execution if uncorrelated,
+// else for the current row of the enclosing query.
 func subqueryRows(c *evalCtx, pl *selectPlan) ([][]types.Value, error) {
 	if r, ok := c.subq[pl]; ok {
 		return r, nil
 	}
 	if c.x == nil || c.ctx == nil {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support a subquery here")
+	}
+	if pl.correlated {
+		res, err := c.s.runSubSelect(c.ctx, c.x, pl, c.args, c.row)
+		if err != nil {
+			return nil, err
+		}
+		return res.Rows, nil
 	}
 	res, err := c.s.runSelect(c.ctx, c.x, pl, c.args)
 	if err != nil {
@@ -101,7 +80,7 @@ func (sc *scope) compileScalarSubquery(n *ast.SubqueryExpr) (*cexpr, error) {
 			return rows[0][0], nil
 		}
 		return types.Null, sqlerr.New(sqlerr.ErSubqueryNo1Row, "Subquery returns more than 1 row")
-	}, typ: pl.cols[0].Type, col: -1, isConst: true, param: -1}
+	}, typ: pl.cols[0].Type, col: -1, isConst: !pl.correlated, param: -1}
 	return e, nil
 }
 
@@ -118,7 +97,7 @@ func (sc *scope) compileExists(n *ast.ExistsSubqueryExpr) (*cexpr, error) {
 			return types.Null, err
 		}
 		return boolValue((len(rows) > 0) != not), nil
-	}, typ: tBigInt, col: -1, isConst: true, param: -1}, nil
+	}, typ: tBigInt, col: -1, isConst: !pl.correlated, param: -1}, nil
 }
 
 // compileInSubquery is x [NOT] IN (SELECT ...), with SQL's NULL rules.
@@ -135,7 +114,7 @@ func (sc *scope) compileInSubquery(x *ast.PatternInExpr) (*cexpr, error) {
 		return nil, err
 	}
 	not := x.Not
-	return derived(func(c *evalCtx) (types.Value, error) {
+	e := derived(func(c *evalCtx) (types.Value, error) {
 		v, err := a.fn(c)
 		if err != nil {
 			return types.Null, err
@@ -164,5 +143,7 @@ func (sc *scope) compileInSubquery(x *ast.PatternInExpr) (*cexpr, error) {
 			return types.Null, nil
 		}
 		return boolValue(not), nil
-	}, tBigInt, a), nil
+	}, tBigInt, a)
+	e.isConst = e.isConst && !pl.correlated
+	return e, nil
 }
