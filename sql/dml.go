@@ -232,7 +232,7 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	nrows := len(pl.rows)
 	var selected [][]types.Value
 	if pl.source != nil {
-		r, err := s.runSelect(ctx, x, pl.source, args)
+		r, err := s.runSubSelect(ctx, x, pl.source, args, nil, true)
 		if err != nil {
 			return nil, err
 		}

@@ -23,9 +23,10 @@ type evalCtx struct {
 	args []types.Value
 	row  []types.Value // the current table row
 	aggs []types.Value // aggregate results of the current group
-	// strictDiv makes x/0, x DIV 0 and x % 0 error 1365 instead of NULL:
-	// INSERT and UPDATE in strict mode (MariaDB's default sql_mode has
-	// STRICT_TRANS_TABLES and ERROR_FOR_DIVISION_BY_ZERO).
+	// strictDiv is strict mode for INSERT and UPDATE (MariaDB's default
+	// sql_mode has STRICT_TRANS_TABLES and ERROR_FOR_DIVISION_BY_ZERO):
+	// x/0, x DIV 0 and x % 0 are error 1365 instead of NULL, and a string
+	// that is not a number, compared with or cast to one, is error 1292.
 	strictDiv bool
 	// ctx and x let subqueries run; subq caches the rows of uncorrelated
 	// ones for the statement's execution. outer is the enclosing query's
@@ -400,6 +401,19 @@ func derived(fn expr, t types.ColType, parts ...*cexpr) *cexpr {
 	return e
 }
 
+// strictNumberText is strict mode's check when a number meets a string in
+// a comparison inside INSERT or UPDATE: a string that is not a number
+// whole is error 1292, as MariaDB reports it, instead of comparing by its
+// numeric prefix.
+func strictNumberText(l, r types.Value) error {
+	for _, p := range [2][2]types.Value{{l, r}, {r, l}} {
+		if p[0].IsNumeric() && p[1].K == types.KindString && !types.IsNumberText(p[1].S) {
+			return sqlerr.New(sqlerr.ErTruncatedWrongValue, "Truncated incorrect DOUBLE value: '%s'", p[1].S)
+		}
+	}
+	return nil
+}
+
 // nullStrict builds an expression of parts that is NULL when any part is
 // NULL, else f of their values.
 func nullStrict(parts []*cexpr, t types.ColType, f func(vs []types.Value) types.Value) *cexpr {
@@ -558,6 +572,11 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 			}
 			if l.IsNull() || r.IsNull() {
 				return types.Null, nil
+			}
+			if c.strictDiv {
+				if err := strictNumberText(l, r); err != nil {
+					return types.Null, err
+				}
 			}
 			cmp := types.Compare(l, r)
 			var res bool

@@ -584,6 +584,13 @@ func (sc *scope) compileCast(x *ast.FuncCastExpr) (*cexpr, error) {
 		}
 		r, err := types.Coerce(v, t)
 		if err != nil && v.K == types.KindString && (t.IsInteger() || t.Base == types.TDecimal || t.Base == types.TDouble) {
+			if c.strictDiv && !types.IsNumberText(v.S) {
+				what := map[bool]string{true: "INTEGER", false: "DECIMAL"}[t.IsInteger()]
+				if t.Base == types.TDouble {
+					what = "DOUBLE"
+				}
+				return types.Null, sqlerr.New(sqlerr.ErTruncatedWrongValue, "Truncated incorrect %s value: '%s'", what, v.S)
+			}
 			// MySQL casts a string that is not a number by its numeric
 			// prefix ('12abc' -> 12, 'abc' -> 0), with a warning.
 			r, err = types.Coerce(types.FloatValue(v.ToFloat()), t)

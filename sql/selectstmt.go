@@ -237,14 +237,15 @@ func (s *Session) execSelect(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 
 // runSelect executes a compiled SELECT in x.
 func (s *Session) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value) (*Result, error) {
-	return s.runSubSelect(ctx, x, pl, args, nil)
+	return s.runSubSelect(ctx, x, pl, args, nil, false)
 }
 
 // runSubSelect runs a (sub)query; outer is the enclosing query's current
-// row, for a correlated subquery.
-func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value, outer []types.Value) (*Result, error) {
+// row, for a correlated subquery; strict is set when it feeds an INSERT
+// or UPDATE (strict mode's conversion errors apply).
+func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value, outer []types.Value, strict bool) (*Result, error) {
 	var err error
-	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x, outer: outer}
+	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x, outer: outer, strictDiv: strict}
 	var rows [][]types.Value
 	if pl.join != nil {
 		if rows, err = pl.join.rows(ctx, x, ec); err != nil {

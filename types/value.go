@@ -218,6 +218,13 @@ func (v Value) Truthy() (truth bool, known bool) {
 	return false, false
 }
 
+// IsNumberText reports whether a string converts to a number whole (what
+// strict mode requires of a string compared with, or cast to, a number).
+func IsNumberText(s string) bool {
+	_, ok := parseNumericPrefix(s)
+	return ok
+}
+
 // parseNumericPrefix reads the longest numeric prefix of s, as MySQL does
 // when a string meets a number; ok is false if s is not entirely numeric.
 func parseNumericPrefix(s string) (float64, bool) {
