@@ -33,14 +33,23 @@ func (s *Session) planFor(p *parsed, build func() (any, error)) (any, error) {
 	return pl, nil
 }
 
+// dbFor is the database a statement names, or the session's: 1046 if
+// neither.
+func (s *Session) dbFor(named string) (string, error) {
+	if named != "" {
+		return named, nil
+	}
+	if s.db == "" {
+		return "", sqlerr.New(sqlerr.ErNoDB, "No database selected")
+	}
+	return s.db, nil
+}
+
 // resolveTable finds db.name for the session.
 func (s *Session) resolveTable(tn *ast.TableName) (*storage.Table, error) {
-	db := tn.Schema.O
-	if db == "" {
-		db = s.db
-	}
-	if db == "" {
-		return nil, sqlerr.New(sqlerr.ErNoDB, "No database selected")
+	db, err := s.dbFor(tn.Schema.O)
+	if err != nil {
+		return nil, err
 	}
 	t := s.e.txm.Catalog().Table(db, tn.Name.O)
 	if t == nil {
@@ -416,12 +425,12 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 				return nil, err
 			}
 		}
-		for _, r := range t.UniqueCandidates(a.uniqIdx, key) {
+		for _, r := range t.IndexCandidates(a.uniqIdx, key) {
 			v := read(t, r)
 			if v.Vals == nil {
 				continue
 			}
-			if k, ok := t.UniqueKey(a.uniqIdx, v.Vals); ok && k == key {
+			if k, ok := t.IndexKey(a.uniqIdx, v.Vals); ok && k == key {
 				if err := check(r); err != nil {
 					return nil, err
 				}

@@ -54,12 +54,9 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 		}
 		var missing []string
 		for _, tn := range x.Tables {
-			db := tn.Schema.O
-			if db == "" {
-				db = s.db
-			}
-			if db == "" {
-				return nil, sqlerr.New(sqlerr.ErNoDB, "No database selected")
+			db, err := s.dbFor(tn.Schema.O)
+			if err != nil {
+				return nil, err
 			}
 			if cat.Table(db, tn.Name.O) == nil {
 				missing = append(missing, db+"."+tn.Name.O)
@@ -69,10 +66,7 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 			return nil, sqlerr.New(sqlerr.ErBadTable, "Unknown table '%s'", strings.Join(missing, ","))
 		}
 		for _, tn := range x.Tables {
-			db := tn.Schema.O
-			if db == "" {
-				db = s.db
-			}
+			db, _ := s.dbFor(tn.Schema.O) // checked in the loop above
 			if cat.Table(db, tn.Name.O) == nil {
 				continue
 			}
@@ -114,12 +108,9 @@ func (s *Session) createTable(ctx context.Context, x *ast.CreateTableStmt) (*Res
 	if x.ReferTable != nil || x.Select != nil {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CREATE TABLE ... LIKE/SELECT")
 	}
-	db := x.Table.Schema.O
-	if db == "" {
-		db = s.db
-	}
-	if db == "" {
-		return nil, sqlerr.New(sqlerr.ErNoDB, "No database selected")
+	db, err := s.dbFor(x.Table.Schema.O)
+	if err != nil {
+		return nil, err
 	}
 	if !cat.HasDatabase(db) {
 		return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)

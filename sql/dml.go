@@ -82,14 +82,14 @@ func checkUnique(ctx context.Context, x *txn.Txn, t *storage.Table, self *storag
 		if !ix.Unique || ix.Primary || (only != nil && !only(i)) {
 			continue
 		}
-		key, ok := t.UniqueKey(i, vals)
+		key, ok := t.IndexKey(i, vals)
 		if !ok {
 			continue
 		}
 		if err := x.LockKey(ctx, txn.UniqueLockKey(t, i, key)); err != nil {
 			return err
 		}
-		for _, r := range t.UniqueCandidates(i, key) {
+		for _, r := range t.IndexCandidates(i, key) {
 			if r == self {
 				continue
 			}
@@ -97,7 +97,7 @@ func checkUnique(ctx context.Context, x *txn.Txn, t *storage.Table, self *storag
 			if v.Vals == nil {
 				continue
 			}
-			if k, ok := t.UniqueKey(i, v.Vals); ok && k == key {
+			if k, ok := t.IndexKey(i, v.Vals); ok && k == key {
 				return dupError(t, i, vals)
 			}
 		}
@@ -225,7 +225,7 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	pl := pi.(*insertPlan)
 	t := pl.t
 	def := t.Def
-	ec := &evalCtx{s: s, args: args, strictDiv: true, ctx: ctx, x: x}
+	ec := &evalCtx{s: s, args: args, strict: true, ctx: ctx, x: x}
 	var affected, firstID uint64
 	var dups, warnings uint64
 	var notes []Note
@@ -414,14 +414,14 @@ func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, s
 		if !ix.Unique || ix.Primary {
 			continue
 		}
-		key, ok := t.UniqueKey(i, vals)
+		key, ok := t.IndexKey(i, vals)
 		if !ok {
 			continue
 		}
 		if err := x.LockKey(ctx, txn.UniqueLockKey(t, i, key)); err != nil {
 			return n, err
 		}
-		for _, r := range t.UniqueCandidates(i, key) {
+		for _, r := range t.IndexCandidates(i, key) {
 			if r == self {
 				continue
 			}
@@ -432,7 +432,7 @@ func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, s
 			if v.Vals == nil {
 				continue
 			}
-			if k, ok := t.UniqueKey(i, v.Vals); ok && k == key {
+			if k, ok := t.IndexKey(i, v.Vals); ok && k == key {
 				x.Write(t, r, nil)
 				n++
 			}
@@ -579,7 +579,7 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	}
 	pl := pi.(*updatePlan)
 	t := pl.t
-	ec := &evalCtx{s: s, args: args, strictDiv: true, ctx: ctx, x: x}
+	ec := &evalCtx{s: s, args: args, strict: true, ctx: ctx, x: x}
 	refs, err := pl.acc.find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err
@@ -625,8 +625,8 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 			x.Write(t, r.row, nil)
 			slot = ns
 		} else if err := checkUnique(ctx, x, t, slot, nv, func(i int) bool {
-			a, _ := t.UniqueKey(i, r.vals)
-			b, _ := t.UniqueKey(i, nv)
+			a, _ := t.IndexKey(i, r.vals)
+			b, _ := t.IndexKey(i, nv)
 			return a != b
 		}); err != nil {
 			return nil, err

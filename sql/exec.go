@@ -52,8 +52,8 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 	case *ast.InsertStmt:
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execInsert(ctx, x, p, n, args) })
 	case *ast.UpdateStmt:
-		if key, ok := s.hotRowKey(p, n, args); ok {
-			return s.execHotUpdate(ctx, key, p, n, args)
+		if row, ok := s.hotRowOf(p, n, args); ok {
+			return s.execHotUpdate(ctx, row, p, n, args)
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execUpdate(ctx, x, p, n, args) })
 	case *ast.DeleteStmt:

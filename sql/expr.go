@@ -23,11 +23,11 @@ type evalCtx struct {
 	args []types.Value
 	row  []types.Value // the current table row
 	aggs []types.Value // aggregate results of the current group
-	// strictDiv is strict mode for INSERT and UPDATE (MariaDB's default
+	// strict is strict mode for INSERT and UPDATE (MariaDB's default
 	// sql_mode has STRICT_TRANS_TABLES and ERROR_FOR_DIVISION_BY_ZERO):
 	// x/0, x DIV 0 and x % 0 are error 1365 instead of NULL, and a string
 	// that is not a number, compared with or cast to one, is error 1292.
-	strictDiv bool
+	strict bool
 	// ctx and x let subqueries run; subq caches the rows of uncorrelated
 	// ones for the statement's execution. outer is the enclosing query's
 	// row while a correlated subquery runs.
@@ -227,14 +227,21 @@ func (sc *scope) resolveLocal(cn *ast.ColumnName) (*cexpr, error) {
 	if i < 0 {
 		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", qualified(cn), sc.clauseName())
 	}
-	col := sc.table.Def.Columns[i]
+	return columnExpr(sc.table.Def, i, i, nil), nil
+}
+
+// columnExpr reads column idx of def from position pos of the current row
+// (pos differs from idx in a joined row, whose table jt then is).
+func columnExpr(def *storage.TableDef, idx, pos int, jt *joinTable) *cexpr {
+	col := def.Columns[idx]
 	return &cexpr{
-		fn:    func(c *evalCtx) (types.Value, error) { return c.row[i], nil },
+		fn:    func(c *evalCtx) (types.Value, error) { return c.row[pos], nil },
 		typ:   col.Type,
-		col:   i,
+		col:   idx,
 		param: -1,
-		text:  fmt.Sprintf("`%s`.`%s`.`%s`", sc.table.Def.DB, sc.table.Def.Name, col.Name),
-	}, nil
+		jt:    jt,
+		text:  fmt.Sprintf("`%s`.`%s`.`%s`", def.DB, def.Name, col.Name),
+	}
 }
 
 func qualified(cn *ast.ColumnName) string {
@@ -498,7 +505,7 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 			if re, ok := err.(*types.RangeError); ok {
 				return v, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, text)
 			}
-			if err == nil && c.strictDiv && v.IsNull() && !l.IsNull() && !r.IsNull() &&
+			if err == nil && c.strict && v.IsNull() && !l.IsNull() && !r.IsNull() &&
 				(op == types.OpDiv || op == types.OpIntDiv || op == types.OpMod) {
 				return v, sqlerr.New(sqlerr.ErDivisionByZero, "Division by 0")
 			}
@@ -573,7 +580,7 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 			if l.IsNull() || r.IsNull() {
 				return types.Null, nil
 			}
-			if c.strictDiv {
+			if c.strict {
 				if err := strictNumberText(l, r); err != nil {
 					return types.Null, err
 				}

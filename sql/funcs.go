@@ -584,7 +584,7 @@ func (sc *scope) compileCast(x *ast.FuncCastExpr) (*cexpr, error) {
 		}
 		r, err := types.Coerce(v, t)
 		if err != nil && v.K == types.KindString && (t.IsInteger() || t.Base == types.TDecimal || t.Base == types.TDouble) {
-			if c.strictDiv && !types.IsNumberText(v.S) {
+			if c.strict && !types.IsNumberText(v.S) {
 				what := map[bool]string{true: "INTEGER", false: "DECIMAL"}[t.IsInteger()]
 				if t.Base == types.TDouble {
 					what = "DOUBLE"

@@ -23,31 +23,40 @@ type hotMember struct {
 	ack  uint64
 }
 
-// hotRowKey returns the group key of an UPDATE that may join a hot-row
-// group update, or ok false: hotspot is ON, the statement commits on its
-// own (the COMMIT_ON_SUCCESS hint, or autocommit with
-// hotspot_for_autocommit), no transaction is open, it runs outside a
-// procedure, and it names the whole primary key.
-func (s *Session) hotRowKey(p *parsed, n *ast.UpdateStmt, args []types.Value) (string, bool) {
+// hotRow is the row an UPDATE eligible for group update names.
+type hotRow struct {
+	t      *storage.Table
+	rowKey string
+}
+
+// groupKey identifies the row across tables.
+func (h hotRow) groupKey() string { return strconv.FormatUint(h.t.Def.ID, 10) + "/" + h.rowKey }
+
+// hotRowOf returns the row of an UPDATE that may join a hot-row group
+// update, or ok false: hotspot is ON, the statement commits on its own
+// (the COMMIT_ON_SUCCESS hint, or autocommit with hotspot_for_autocommit),
+// no transaction is open, it runs outside a procedure, and it names the
+// whole primary key.
+func (s *Session) hotRowOf(p *parsed, n *ast.UpdateStmt, args []types.Value) (hotRow, bool) {
 	if s.txn != nil || s.callDepth > 0 || !s.e.hotspot.Load() {
-		return "", false
+		return hotRow{}, false
 	}
 	if !p.hints.commitOnSuccess && !(s.autocommit() && s.e.hotspotAutocommit.Load()) {
-		return "", false
+		return hotRow{}, false
 	}
 	pi, err := s.planFor(p, func() (any, error) { return s.buildUpdate(n) })
 	if err != nil {
-		return "", false
+		return hotRow{}, false
 	}
 	pl := pi.(*updatePlan)
 	if pl.acc.pk == nil {
-		return "", false
+		return hotRow{}, false
 	}
 	pk, ok, err := keyValues(&evalCtx{s: s, args: args}, pl.t, pl.t.Def.PrimaryKey(), pl.acc.pk)
 	if err != nil || !ok {
-		return "", false
+		return hotRow{}, false
 	}
-	return strconv.FormatUint(pl.t.Def.ID, 10) + "/" + storage.KeyOf(pk), true
+	return hotRow{t: pl.t, rowKey: storage.KeyOf(pk)}, true
 }
 
 // execHotUpdate runs the UPDATE as a member of the row's group: the
@@ -55,35 +64,22 @@ func (s *Session) hotRowKey(p *parsed, n *ast.UpdateStmt, args []types.Value) (s
 // in one transaction (a failing member's statement is undone alone) and
 // commits them with one commit record. Each member is answered once that
 // commit is durable, by its own session.
-func (s *Session) execHotUpdate(ctx context.Context, key string, p *parsed, n *ast.UpdateStmt, args []types.Value) (*Result, uint64, error) {
+func (s *Session) execHotUpdate(ctx context.Context, row hotRow, p *parsed, n *ast.UpdateStmt, args []types.Value) (*Result, uint64, error) {
 	hm := &hotMember{s: s, p: p, n: n, args: args}
 	m := &hotrow.Member{Payload: hm}
 	// The group runs on the leader's goroutine for every member, so it is
 	// not cut short by the leader's own KILL or timeout.
 	// (WithoutCancel keeps the session's lock wait timeout.)
 	gctx := context.WithoutCancel(ctx)
+	// Only the leader's transaction is used: followers begin none.
 	var x *txn.Txn
 	lead := func() error {
 		x = s.e.txm.Begin()
-		pi, err := s.planFor(p, func() (any, error) { return s.buildUpdate(n) })
-		if err != nil {
-			return err
-		}
-		pl := pi.(*updatePlan)
-		pk, _, err := keyValues(&evalCtx{s: s, args: args}, pl.t, pl.t.Def.PrimaryKey(), pl.acc.pk)
-		if err != nil {
-			return err
-		}
-		return x.Lock(gctx, pl.t, storage.KeyOf(pk))
+		return x.Lock(gctx, row.t, row.rowKey)
 	}
-	run := func(members []*hotrow.Member) {
-		if x == nil {
-			x = s.e.txm.Begin()
-		}
-		s.e.runHotGroup(gctx, x, members)
-	}
+	run := func(members []*hotrow.Member) { s.e.runHotGroup(gctx, x, members) }
 	maxWait := time.Duration(s.e.hotspotWait.Load()) * time.Microsecond
-	s.e.hot.Submit(key, maxWait, m, lead, run)
+	s.e.hot.Submit(row.groupKey(), maxWait, m, lead, run)
 	if m.Err != nil {
 		return nil, hm.ack, m.Err
 	}

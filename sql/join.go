@@ -2,7 +2,6 @@ package sql
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -225,16 +224,7 @@ func (sc *scope) resolveJoined(cn *ast.ColumnName) (*cexpr, error) {
 	if found == nil {
 		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", qualified(cn), sc.clauseName())
 	}
-	pos := found.off + idx
-	col := found.t.Def.Columns[idx]
-	return &cexpr{
-		fn:    func(c *evalCtx) (types.Value, error) { return c.row[pos], nil },
-		typ:   col.Type,
-		col:   idx,
-		param: -1,
-		jt:    found,
-		text:  fmt.Sprintf("`%s`.`%s`.`%s`", found.t.Def.DB, found.t.Def.Name, col.Name),
-	}, nil
+	return columnExpr(found.t.Def, idx, found.off+idx, found), nil
 }
 
 // rows runs the joins: every combined row that satisfies the ON
@@ -327,12 +317,12 @@ func (jp *joinPlan) candidates(x *txn.Txn, ec *evalCtx, row []types.Value, k int
 				kb = types.KeyString(kb, v)
 			}
 			key := string(kb)
-			for _, r := range t.UniqueCandidates(jt.lookupIdx, key) {
+			for _, r := range t.IndexCandidates(jt.lookupIdx, key) {
 				v := x.ReadSnapshot(t, r)
 				if v.Vals == nil {
 					continue
 				}
-				if rk, ok := t.UniqueKey(jt.lookupIdx, v.Vals); ok && rk == key {
+				if rk, ok := t.IndexKey(jt.lookupIdx, v.Vals); ok && rk == key {
 					out = append(out, v.Vals)
 				}
 			}

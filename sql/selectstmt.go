@@ -48,8 +48,7 @@ func (pl *selectPlan) expandJoinWildcard(only string) error {
 		}
 		found = true
 		for i, c := range jt.t.Def.Columns {
-			pos := jt.off + i
-			ce := &cexpr{fn: func(ec *evalCtx) (types.Value, error) { return ec.row[pos], nil }, typ: c.Type, col: i, param: -1, jt: jt}
+			ce := columnExpr(jt.t.Def, i, jt.off+i, jt)
 			pl.outs = append(pl.outs, outputCol{name: c.Name, e: ce})
 			pl.cols = append(pl.cols, Column{Name: c.Name, OrgName: c.Name, Table: jt.alias, OrgTable: jt.t.Def.Name, DB: jt.t.Def.DB, Type: c.Type, NotNull: c.NotNull && !jt.left})
 		}
@@ -245,7 +244,7 @@ func (s *Session) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, arg
 // or UPDATE (strict mode's conversion errors apply).
 func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value, outer []types.Value, strict bool) (*Result, error) {
 	var err error
-	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x, outer: outer, strictDiv: strict}
+	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x, outer: outer, strict: strict}
 	var rows [][]types.Value
 	if pl.join != nil {
 		if rows, err = pl.join.rows(ctx, x, ec); err != nil {

@@ -149,12 +149,9 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 		}
 		return stringRows([]string{"Database"}, rows), nil
 	case ast.ShowTables:
-		db := n.DBName
-		if db == "" {
-			db = s.db
-		}
-		if db == "" {
-			return nil, sqlerr.New(sqlerr.ErNoDB, "No database selected")
+		db, err := s.dbFor(n.DBName)
+		if err != nil {
+			return nil, err
 		}
 		if !cat.HasDatabase(db) {
 			return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
@@ -265,9 +262,9 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 	case ast.ShowCollation:
 		return stringRows([]string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"}, [][]string{{"utf8mb4_general_ci", "utf8mb4", "45", "Yes", "Yes", "1"}}), nil
 	case ast.ShowTableStatus:
-		db := n.DBName
-		if db == "" {
-			db = s.db
+		db, err := s.dbFor(n.DBName)
+		if err != nil {
+			return nil, err
 		}
 		var rows [][]string
 		for _, t := range cat.Tables(db) {

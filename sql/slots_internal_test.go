@@ -9,22 +9,10 @@ import (
 // made (a duplicate UNIQUE value) must not leave an empty slot behind, or
 // a stream of refused inserts grows the table's map without bound.
 func TestRefusedInsertsLeaveNoSlots(t *testing.T) {
-	e, err := Open(Config{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	s := e.NewSession()
-	defer s.Close()
-	ctx := context.Background()
-	for _, q := range []string{
+	e, s := openWith(t,
 		"CREATE TABLE u (id INT PRIMARY KEY, email VARCHAR(40), UNIQUE KEY (email))",
-		"INSERT INTO u VALUES (1, 'a@x'), (2, 'b@x')",
-	} {
-		if _, err := s.Exec(ctx, q, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+		"INSERT INTO u VALUES (1, 'a@x'), (2, 'b@x')")
+	ctx := context.Background()
 	for i := 3; i < 503; i++ {
 		if _, err := s.Exec(ctx, "INSERT INTO u VALUES (?, 'a@x')", []any{i}); err == nil {
 			t.Fatalf("insert %d of a duplicate email succeeded", i)
@@ -41,22 +29,10 @@ func TestRefusedInsertsLeaveNoSlots(t *testing.T) {
 // TestIndexEntriesFollowValues: updating an indexed column many times must
 // not leave an index entry per value it ever held.
 func TestIndexEntriesFollowValues(t *testing.T) {
-	e, err := Open(Config{Dir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
-	s := e.NewSession()
-	defer s.Close()
-	ctx := context.Background()
-	for _, q := range []string{
+	e, s := openWith(t,
 		"CREATE TABLE u (id INT PRIMARY KEY, email VARCHAR(40), k INT, UNIQUE KEY (email), KEY (k))",
-		"INSERT INTO u VALUES (1, 'a@x', 0), (2, 'b@x', 0)",
-	} {
-		if _, err := s.Exec(ctx, q, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+		"INSERT INTO u VALUES (1, 'a@x', 0), (2, 'b@x', 0)")
+	ctx := context.Background()
 	for i := 0; i < 500; i++ {
 		if _, err := s.Exec(ctx, "UPDATE u SET email = ?, k = k + 1 WHERE id = 1", []any{"v" + string(rune('a'+i%26)) + "@" + string(rune('a'+i/26))}); err != nil {
 			t.Fatal(err)
@@ -92,4 +68,23 @@ func TestIndexEntriesFollowValues(t *testing.T) {
 	if err != nil || len(r.Rows) != 1 {
 		t.Fatalf("lookup by the unique key after the rollback: %v, %v", r, err)
 	}
+}
+
+// openWith opens an engine in a temporary folder, runs setup and returns
+// it with a session; both close when the test ends.
+func openWith(t *testing.T, setup ...string) (*Engine, *Session) {
+	t.Helper()
+	e, err := Open(Config{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.Close() })
+	s := e.NewSession()
+	t.Cleanup(s.Close)
+	for _, q := range setup {
+		if _, err := s.Exec(context.Background(), q, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e, s
 }

@@ -35,13 +35,13 @@ func subqueryRows(c *evalCtx, pl *selectPlan) ([][]types.Value, error) {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support a subquery here")
 	}
 	if pl.correlated {
-		res, err := c.s.runSubSelect(c.ctx, c.x, pl, c.args, c.row, c.strictDiv)
+		res, err := c.s.runSubSelect(c.ctx, c.x, pl, c.args, c.row, c.strict)
 		if err != nil {
 			return nil, err
 		}
 		return res.Rows, nil
 	}
-	res, err := c.s.runSubSelect(c.ctx, c.x, pl, c.args, nil, c.strictDiv)
+	res, err := c.s.runSubSelect(c.ctx, c.x, pl, c.args, nil, c.strict)
 	if err != nil {
 		return nil, err
 	}

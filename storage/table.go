@@ -284,28 +284,22 @@ type ScanItem struct {
 // their durability too. The whole scan reads one snapshot under one lock;
 // rows are copied out so the caller holds no lock.
 func (t *Table) Scan(txn TxnID, snap uint64) []ScanItem {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	out := make([]ScanItem, 0, t.order.Len())
-	t.order.Scan(func(r *Row) bool {
-		v := readLocked(r, txn, snap)
-		if v.Vals != nil || (!v.Own && v.LSN > 0) {
-			out = append(out, ScanItem{Row: r, Version: v})
-		}
-		return true
-	})
-	return out
+	return t.ScanRange(txn, snap, nil, nil)
 }
 
 // ScanRange is Scan limited to the rows whose first primary-key column is
 // within [lo, hi] (nil: unbounded), read in key order from the B-tree.
+// Bounds are ignored for a table without a primary key.
 func (t *Table) ScanRange(txn TxnID, snap uint64, lo, hi *types.Value) []ScanItem {
 	if t.Def.PrimaryKey() == nil {
-		return t.Scan(txn, snap)
+		lo, hi = nil, nil
 	}
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	var out []ScanItem
+	if lo == nil && hi == nil {
+		out = make([]ScanItem, 0, t.order.Len())
+	}
 	visit := func(r *Row) bool {
 		if hi != nil && types.Compare(r.PK[0], *hi) > 0 {
 			return false

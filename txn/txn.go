@@ -143,7 +143,7 @@ func (x *Txn) Write(t *storage.Table, r *storage.Row, vals []types.Value) {
 		x.touched[r] = t
 		x.order = append(x.order, r)
 	}
-	if vals != nil && t.HasUnique() {
+	if vals != nil && t.HasSecondary() {
 		t.IndexRow(r, vals)
 	}
 }

@@ -2,11 +2,10 @@ package storage
 
 import "github.com/plrun/plrun/types"
 
-// UniqueKey encodes the values of secondary index idx taken from a full
-// row (the name is historical: it serves non-unique indexes too). ok is
-// false when any of them is NULL (NULLs never collide in MySQL and are
-// not indexed).
-func (t *Table) UniqueKey(idx int, vals []types.Value) (key string, ok bool) {
+// IndexKey encodes the values of secondary index idx (UNIQUE or plain)
+// taken from a full row. ok is false when any of them is NULL (NULLs never
+// collide in MySQL and are not indexed).
+func (t *Table) IndexKey(idx int, vals []types.Value) (key string, ok bool) {
 	var b []byte
 	for _, c := range t.Def.Indexes[idx].Cols {
 		if vals[c].IsNull() {
@@ -17,10 +16,10 @@ func (t *Table) UniqueKey(idx int, vals []types.Value) (key string, ok bool) {
 	return string(b), true
 }
 
-// UniqueCandidates returns the rows that may hold key in secondary index
+// IndexCandidates returns the rows that may hold key in secondary index
 // idx: every row one of whose versions (pending, committed, or kept for a
 // snapshot) has it. The caller checks the version it reads.
-func (t *Table) UniqueCandidates(idx int, key string) []*Row {
+func (t *Table) IndexCandidates(idx int, key string) []*Row {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	rs := t.secondary[idx][key]
@@ -40,7 +39,7 @@ func (t *Table) indexLocked(r *Row, vals []types.Value) {
 		if m == nil {
 			continue
 		}
-		k, ok := t.UniqueKey(i, vals)
+		k, ok := t.IndexKey(i, vals)
 		if !ok || r.indexedUnder(i, k) {
 			continue
 		}
@@ -88,7 +87,7 @@ func (t *Table) reindexLocked(r *Row) {
 		for _, k := range keys {
 			held := false
 			for _, vals := range versions {
-				if vk, ok := t.UniqueKey(i, vals); ok && vk == k {
+				if vk, ok := t.IndexKey(i, vals); ok && vk == k {
 					held = true
 					break
 				}
@@ -119,8 +118,8 @@ func (t *Table) unlistLocked(i int, k string, r *Row) {
 	}
 }
 
-// HasUnique reports whether the table has secondary indexes to maintain.
-func (t *Table) HasUnique() bool {
+// HasSecondary reports whether the table has secondary indexes to maintain.
+func (t *Table) HasSecondary() bool {
 	for _, m := range t.secondary {
 		if m != nil {
 			return true
