@@ -1,8 +1,7 @@
 package wal
 
 import (
-	"encoding/binary"
-	"errors"
+		"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,6 +23,9 @@ type Options struct {
 	// library default (20 MiB). tidwall/wal keeps the whole tail segment in
 	// memory, so this is also the log's resident memory.
 	SegmentSize int
+	// Logf reports what Open did to the files (a torn tail cut); nil
+	// reports nothing.
+	Logf func(format string, args ...any)
 }
 
 // defaultSegmentSize mirrors tidwall/wal's DefaultOptions.SegmentSize; we
@@ -42,6 +44,7 @@ type Log struct {
 	opts  Options
 	segSz int
 	tw    *tidwal.Log
+	torn  *Torn // what Open cut, if anything
 
 	lastLSN atomic.Uint64 // highest LSN appended (or recovered)
 	size    atomic.Int64  // bytes of all segment files
@@ -62,18 +65,28 @@ type Log struct {
 	}
 }
 
-// Open opens or creates the log in dir. A torn or corrupt tail is cut on
-// disk before Open returns; corruption anywhere before the tail is an error.
+// Open opens or creates the log in dir. A torn tail (bad bytes after the
+// last intact entry of the tail segment, with nothing intact after them) is
+// cut on disk before Open returns and reported to Options.Logf; a bad entry
+// that intact entries follow is damage, and Open refuses it with a
+// *DamageError instead of dropping what follows (see Inspect).
 func Open(dir string, opts Options) (*Log, error) {
 	segSz := opts.SegmentSize
 	if segSz <= 0 {
 		segSz = defaultSegmentSize
 	}
+	torn, err := cutTornTail(dir)
+	if err != nil {
+		return nil, err
+	}
+	if torn != nil && opts.Logf != nil {
+		opts.Logf("wal: cut a torn tail (an unfinished last write): %s", torn)
+	}
 	tw, err := openTidwall(dir, segSz)
 	if err != nil {
 		return nil, err
 	}
-	l := &Log{dir: dir, opts: opts, segSz: segSz, tw: tw}
+	l := &Log{dir: dir, opts: opts, segSz: segSz, tw: tw, torn: torn}
 	if err := l.recoverTail(); err != nil {
 		_ = tw.Close()
 		return nil, err
@@ -85,37 +98,50 @@ func Open(dir string, opts Options) (*Log, error) {
 	return l, nil
 }
 
-// openTidwall opens the library log. tidwall/wal fails Open with its
-// ErrCorrupt when the tail segment ends in a partial entry (a torn write);
-// we then cut that partial entry from the file and open again.
+// cutTornTail inspects the tail segment and cuts a torn tail from it; it
+// returns a *DamageError for damage.
+func cutTornTail(dir string) (*Torn, error) {
+	segs, err := listSegments(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	if len(segs) == 0 {
+		return nil, nil
+	}
+	rep, err := inspectSegments(segs[len(segs)-1:])
+	if err != nil {
+		return nil, err
+	}
+	if rep.Damage != nil {
+		return nil, &DamageError{*rep.Damage}
+	}
+	if rep.Torn != nil {
+		if err := cutAt(rep.Torn.Segment, rep.Torn.Offset); err != nil {
+			return nil, err
+		}
+	}
+	return rep.Torn, nil
+}
+
+// TornCut reports the torn tail Open cut, or nil.
+func (l *Log) TornCut() *Torn { return l.torn }
+
+// openTidwall opens the library log, whose tail cutTornTail has made
+// whole.
 func openTidwall(dir string, segSz int) (*tidwal.Log, error) {
 	twOpts := &tidwal.Options{
 		NoSync:      true, // the pipeline decides when to sync
 		SegmentSize: segSz,
-		AllowEmpty:  true, // so a corrupt only-entry can be cut
+		AllowEmpty:  true, // a log whose only entry was torn is empty
 		DirPerms:    0o750,
 		FilePerms:   0o640,
 	}
 	tw, err := tidwal.Open(dir, twOpts)
-	if err == nil || !errors.Is(err, tidwal.ErrCorrupt) {
-		if err != nil {
-			return nil, fmt.Errorf("wal: open %s: %w", dir, err)
-		}
-		return tw, nil
-	}
-	segs, lerr := listSegments(dir)
-	if lerr != nil {
-		return nil, lerr
-	}
-	if len(segs) == 0 {
-		return nil, fmt.Errorf("wal: open %s: %w", dir, err)
-	}
-	if cerr := cutPartialEntry(segs[len(segs)-1].path); cerr != nil {
-		return nil, cerr
-	}
-	tw, err = tidwal.Open(dir, twOpts)
 	if err != nil {
-		return nil, fmt.Errorf("wal: open %s after cutting a torn tail: %w", dir, errors.Join(ErrCorrupt, err))
+		return nil, fmt.Errorf("wal: open %s: %w", dir, err)
 	}
 	return tw, nil
 }
@@ -152,42 +178,8 @@ func listSegments(dir string) ([]segmentFile, error) {
 	return segs, nil // os.ReadDir sorts by name, and zero-padded names sort by index
 }
 
-// cutPartialEntry truncates a segment file after its last complete tidwall
-// entry (uvarint length + data) and fsyncs it.
-func cutPartialEntry(path string) error {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("wal: read tail segment: %w", err)
-	}
-	off := 0
-	for off < len(data) {
-		n, w := binary.Uvarint(data[off:])
-		if w <= 0 || n > uint64(len(data)-off-w) {
-			break
-		}
-		off += w + int(n)
-	}
-	if off == len(data) {
-		return nil
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		return fmt.Errorf("wal: cut torn tail: %w", err)
-	}
-	defer f.Close()
-	if err := f.Truncate(int64(off)); err != nil {
-		return fmt.Errorf("wal: cut torn tail: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		return fmt.Errorf("wal: cut torn tail: %w", err)
-	}
-	return f.Close()
-}
-
-// recoverTail cuts trailing entries of the tail segment that are not intact
-// groups (bad CRC, garbage that happens to parse as tidwall entries, zero
-// fill), then verifies the rest of the tail segment and initializes the
-// Log's bookkeeping.
+// recoverTail verifies the tail segment through tidwall (cutTornTail has
+// already cut a torn tail) and initializes the Log's bookkeeping.
 func (l *Log) recoverTail() error {
 	segs, err := listSegments(l.dir)
 	if err != nil {
@@ -202,22 +194,7 @@ func (l *Log) recoverTail() error {
 		tailStart = segs[len(segs)-1].index
 	}
 	keep := last
-	for keep >= tailStart && keep >= first {
-		if _, err := l.readGroup(keep); err == nil {
-			break
-		}
-		keep--
-	}
-	if keep < last {
-		if err := l.tw.TruncateBack(keep); err != nil {
-			return fmt.Errorf("wal: cut corrupt tail after entry %d: %w", keep, err)
-		}
-		if segs, err = listSegments(l.dir); err != nil {
-			return err
-		}
-	}
-	// Everything before the cut in the tail segment must be intact and in
-	// LSN order; a bad group there is corruption, not a torn tail.
+	// Every entry of the tail segment must be intact and in LSN order.
 	var prev uint64
 	for idx := max(tailStart, first); idx <= keep; idx++ {
 		recs, err := l.readGroup(idx)
@@ -399,14 +376,14 @@ func (l *Log) Replay(afterLSN uint64, fn func(Record) error) error {
 	}
 	start, err := l.searchAfter(first, last, afterLSN)
 	if err != nil {
-		return err
+		return l.describeDamage(err)
 	}
 	expect := afterLSN + 1
 	var prev uint64
 	for idx := start; idx <= last; idx++ {
 		recs, err := l.readGroup(idx)
 		if err != nil {
-			return err
+			return l.describeDamage(err)
 		}
 		for _, r := range recs {
 			if r.LSN <= prev {
@@ -426,6 +403,17 @@ func (l *Log) Replay(afterLSN uint64, fn func(Record) error) error {
 		}
 	}
 	return nil
+}
+
+// describeDamage turns a bad entry met by Replay (in an older segment:
+// Open has checked the tail) into a *DamageError that names the file, the
+// offset and what cutting there would lose.
+func (l *Log) describeDamage(err error) error {
+	rep, ierr := Inspect(l.dir)
+	if ierr != nil || rep.Damage == nil {
+		return err
+	}
+	return &DamageError{*rep.Damage}
 }
 
 // searchAfter returns the first index in [first, last] whose group's last

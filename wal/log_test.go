@@ -126,16 +126,11 @@ func appendToFile(t *testing.T, path string, b []byte) {
 
 func TestLogCutsTornTail(t *testing.T) {
 	full := testGroup(41, 4)
-	badCRC := bytes.Clone(full)
-	badCRC[len(badCRC)-1] ^= 1
 	tails := map[string][]byte{
 		// A torn write: tidwall's length prefix promises more than is there.
 		"partial entry": append([]byte{byte(len(full))}, full[:len(full)/2]...),
-		// A complete tidwall entry whose group fails its CRC.
-		"bad crc in last group": append([]byte{byte(len(badCRC))}, badCRC...),
 		// A file extended with zeros (each parses as an empty tidwall entry).
 		"zero fill": make([]byte, 300),
-		"garbage":   []byte("\x03abc\x02zz\x01q\x7f"),
 	}
 	for name, tail := range tails {
 		t.Run(name, func(t *testing.T) {
@@ -163,7 +158,38 @@ func TestLogCutsTornTail(t *testing.T) {
 	}
 }
 
-func TestLogCutsCorruptOnlyGroup(t *testing.T) {
+// TestLogRefusesDamagedLastEntry: bytes after the last intact entry that
+// an unfinished write cannot leave (a flipped bit in a complete entry,
+// garbage) are damage, not a torn tail: Open refuses them even though
+// nothing intact follows.
+func TestLogRefusesDamagedLastEntry(t *testing.T) {
+	full := testGroup(41, 4)
+	badCRC := bytes.Clone(full)
+	badCRC[len(badCRC)-1] ^= 1
+	tails := map[string][]byte{
+		"bad crc in last group": append([]byte{byte(len(badCRC))}, badCRC...),
+		"garbage":               []byte("\x03abc\x02zz\x01q\x7f"),
+	}
+	for name, tail := range tails {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			l := mustOpen(t, dir, Options{})
+			appendGroups(t, l, 10, 4)
+			l.Close()
+			appendToFile(t, tailSegment(t, dir), tail)
+			if l, err := Open(dir, Options{}); !errors.Is(err, ErrDamaged) {
+				if l != nil {
+					l.Close()
+				}
+				t.Fatalf("Open = %v, want ErrDamaged", err)
+			}
+		})
+	}
+}
+
+// TestLogTruncateDamagedOnlyGroup: the operator's deliberate cut
+// (plrun recover --truncate-damaged) of a log whose only group is damaged.
+func TestLogTruncateDamagedOnlyGroup(t *testing.T) {
 	dir := t.TempDir()
 	l := mustOpen(t, dir, Options{})
 	appendGroups(t, l, 1, 3)
@@ -172,6 +198,16 @@ func TestLogCutsCorruptOnlyGroup(t *testing.T) {
 	b, _ := os.ReadFile(path)
 	b[len(b)-2] ^= 0xff
 	os.WriteFile(path, b, 0o640)
+	if _, err := Open(dir, Options{}); !errors.Is(err, ErrDamaged) {
+		t.Fatalf("Open = %v, want ErrDamaged", err)
+	}
+	rep, err := Inspect(dir)
+	if err != nil || rep.Damage == nil || rep.Damage.Offset != 0 || rep.Damage.IntactThrough != 0 {
+		t.Fatalf("Inspect = %+v, %v", rep, err)
+	}
+	if err := TruncateDamaged(dir, rep.Damage); err != nil {
+		t.Fatal(err)
+	}
 	l = mustOpen(t, dir, Options{})
 	defer l.Close()
 	if l.LastLSN() != 0 {
