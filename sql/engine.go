@@ -188,6 +188,18 @@ type procEntry struct {
 
 // recover loads the latest snapshot and replays the log after it.
 func (e *Engine) recover() (*storage.Catalog, error) {
+	logf := e.cfg.WalOptions.Logf
+	if logf == nil {
+		logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "plrun: "+format+"\n", args...) }
+		e.cfg.WalOptions.Logf = logf
+	}
+	removed, err := wal.RemoveTempSnapshots(e.cfg.Dir)
+	if err != nil {
+		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "removing unfinished snapshots: %v", err)
+	}
+	for _, name := range removed {
+		logf("removed %s, the temporary file of a checkpoint that did not finish", name)
+	}
 	snapLSN, r, err := wal.OpenLatestSnapshot(e.cfg.Dir)
 	if err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "reading snapshot: %v", err)

@@ -79,9 +79,13 @@ func (e *DamageError) Error() string {
 	return fmt.Sprintf("wal: log damaged in %s at offset %d (%s); %s, "+
 		"so this is not a torn last write. Cutting the log there would lose lsn %d..%d, which may have been acknowledged, "+
 		"so plrun does not do it by itself: restore the data directory from a backup, or accept the loss with "+
-		"`plrun recover --data <dir> --truncate-damaged` (`plrun recover --data <dir>` shows what it would drop)",
-		d.Segment, d.Offset, d.Reason, why, d.IntactThrough+1, d.LostLast)
+		"`plrun recover --data %[7]s --truncate-damaged` (`plrun recover --data %[7]s` shows what it would drop)",
+		d.Segment, d.Offset, d.Reason, why, d.IntactThrough+1, d.LostLast, dataDirOf(d.Segment))
 }
+
+// dataDirOf is the data directory of a segment file: the engine keeps its
+// log in <data>/wal.
+func dataDirOf(segment string) string { return filepath.Dir(filepath.Dir(segment)) }
 
 func (e *DamageError) Unwrap() []error { return []error{ErrDamaged, ErrCorrupt} }
 

@@ -1,7 +1,7 @@
 package wal
 
 import (
-		"errors"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"

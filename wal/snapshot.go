@@ -236,3 +236,32 @@ type snapshotReader struct {
 }
 
 func (s *snapshotReader) Close() error { return s.f.Close() }
+
+// RemoveTempSnapshots removes the temporary files of checkpoints that did
+// not finish (a crash between create and rename) and returns their names.
+// Call it only while no checkpoint can run (at open, under the data
+// directory's lock).
+func RemoveTempSnapshots(dir string) ([]string, error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("wal: list %s: %w", dir, err)
+	}
+	var removed []string
+	for _, de := range des {
+		name := de.Name()
+		if de.IsDir() || !strings.HasPrefix(name, snapshotPrefix) || !strings.HasSuffix(name, snapshotTmpSuffix) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return removed, fmt.Errorf("wal: remove %s: %w", name, err)
+		}
+		removed = append(removed, name)
+	}
+	if len(removed) > 0 {
+		return removed, syncDir(dir)
+	}
+	return nil, nil
+}

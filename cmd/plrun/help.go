@@ -35,6 +35,7 @@ Usage:
   plrun bench hotrow [flags]    seed 000: N sessions x M updates of one row, ELR off/on (plrun bench hotrow --help)
   plrun bench plcommit [flags]  seed 003: a procedure doing n x (INSERT; COMMIT), async commit off/on
   plrun serve [flags]           MySQL protocol server (plrun serve --help)
+  plrun recover [--truncate-damaged]   check the log; cut a damaged one on request
   plrun help                    this text
 
 Flags:

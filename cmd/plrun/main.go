@@ -55,6 +55,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return benchMain(fs.Args()[1:], stdout, stderr)
 	case "serve":
 		return serveMain(fs.Args()[1:], stderr)
+	case "recover":
+		return recoverMain(fs.Args()[1:], *dataDir, stdout, stderr)
 	case "help":
 		fs.SetOutput(stdout)
 		usage(fs)
