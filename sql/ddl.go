@@ -65,13 +65,18 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 		if len(missing) > 0 && !x.IfExists {
 			return nil, sqlerr.New(sqlerr.ErBadTable, "Unknown table '%s'", strings.Join(missing, ","))
 		}
+		// One record for the whole statement: a crash leaves all of the
+		// tables or none of them.
+		rec := &txn.DDLRecord{Op: "drop_tables"}
 		for _, tn := range x.Tables {
 			db, _ := s.dbFor(tn.Schema.O) // checked in the loop above
-			if cat.Table(db, tn.Name.O) == nil {
-				continue
+			if cat.Table(db, tn.Name.O) != nil {
+				rec.Tables = append(rec.Tables, storage.TableRef{DB: db, Name: tn.Name.O})
 			}
-			rec := &txn.DDLRecord{Op: "drop_table", DB: db, Name: tn.Name.O}
-			if err := e.txm.LogDDL(ctx, rec, func() error { cat.DropTable(db, tn.Name.O); return nil }); err != nil {
+		}
+		if len(rec.Tables) > 0 {
+			err := e.txm.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
+			if err != nil {
 				return nil, err
 			}
 		}
@@ -87,18 +92,10 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 		}
 		def := *t.Def
 		def.ID = cat.AllocTableID()
-		db, name := def.DB, def.Name
-		err = e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "drop_table", DB: db, Name: name}, func() error {
-			cat.DropTable(db, name)
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		return &Result{}, e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "create_table", DB: db, Name: name, Def: &def}, func() error {
-			cat.AddTable(&def)
-			return nil
-		})
+		// One record, one catalog step: readers and recovery see the old
+		// table or the new empty one, never no table.
+		rec := &txn.DDLRecord{Op: "truncate_table", DB: def.DB, Name: def.Name, Def: &def}
+		return &Result{}, e.txm.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this DDL")
 }

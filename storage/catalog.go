@@ -144,17 +144,56 @@ func (c *Catalog) AddTable(def *TableDef) (*Table, bool) {
 
 // DropTable removes db.name; false if missing.
 func (c *Catalog) DropTable(db, name string) bool {
+	return c.DropTables([]TableRef{{DB: db, Name: name}}) == 1
+}
+
+// ReplaceTable swaps db.name for a new, empty table built from def (TRUNCATE)
+// in one step under the catalog's lock, so a concurrent lookup finds the old
+// table or the new one, never neither. false if db.name does not exist.
+func (c *Catalog) ReplaceTable(def *TableDef) (*Table, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	ts := c.dbs[strings.ToLower(db)]
-	t, ok := ts[strings.ToLower(name)]
+	ts := c.dbs[strings.ToLower(def.DB)]
+	k := strings.ToLower(def.Name)
+	old, ok := ts[k]
 	if !ok {
-		return false
+		return nil, false
 	}
-	t.MarkDropped()
-	delete(ts, strings.ToLower(name))
-	delete(c.byID, t.Def.ID)
-	return true
+	old.MarkDropped()
+	delete(c.byID, old.Def.ID)
+	if def.ID > c.nextID {
+		c.nextID = def.ID
+	}
+	t := NewTable(def)
+	ts[k] = t
+	c.byID[def.ID] = t
+	return t, true
+}
+
+// TableRef names a table.
+type TableRef struct {
+	DB   string `json:"db"`
+	Name string `json:"name"`
+}
+
+// DropTables removes every named table that exists, in one step under the
+// catalog's lock (DROP TABLE a, b, c), and returns how many it removed.
+func (c *Catalog) DropTables(refs []TableRef) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n := 0
+	for _, r := range refs {
+		ts := c.dbs[strings.ToLower(r.DB)]
+		t, ok := ts[strings.ToLower(r.Name)]
+		if !ok {
+			continue
+		}
+		t.MarkDropped()
+		delete(ts, strings.ToLower(r.Name))
+		delete(c.byID, t.Def.ID)
+		n++
+	}
+	return n
 }
 
 // DatabaseName returns db as created (case preserved).

@@ -84,13 +84,22 @@ func ApplyRedo(cat *storage.Catalog, lsn uint64, payload []byte) error {
 	return nil
 }
 
-// DDLRecord is a logged schema change.
+// DDLRecord is a logged schema change. Every DDL statement is exactly one
+// record, applied whole at run time (under the commit latch, in one catalog
+// step) and at replay: a statement that changes several things names them
+// all in its one record (truncate_table: drop and re-create; drop_tables:
+// every table of DROP TABLE a, b, c), so a crash leaves the schema wholly
+// before or wholly after it.
 type DDLRecord struct {
-	Op   string            `json:"op"` // create_db, drop_db, create_table, drop_table, create_proc, drop_proc
-	DB   string            `json:"db,omitempty"`
-	Name string            `json:"name,omitempty"`
-	Def  *storage.TableDef `json:"def,omitempty"`
-	Proc json.RawMessage   `json:"proc,omitempty"`
+	// Op is create_db, drop_db, create_table, drop_table (one table; logs
+	// of earlier versions), drop_tables, truncate_table, create_proc or
+	// drop_proc.
+	Op     string             `json:"op"`
+	DB     string             `json:"db,omitempty"`
+	Name   string             `json:"name,omitempty"`
+	Def    *storage.TableDef  `json:"def,omitempty"`
+	Tables []storage.TableRef `json:"tables,omitempty"` // drop_tables
+	Proc   json.RawMessage    `json:"proc,omitempty"`
 }
 
 // Encode marshals the record.
@@ -119,6 +128,12 @@ func ApplyDDL(cat *storage.Catalog, r *DDLRecord) {
 		}
 	case "drop_table":
 		cat.DropTable(r.DB, r.Name)
+	case "drop_tables":
+		cat.DropTables(r.Tables)
+	case "truncate_table":
+		if r.Def != nil {
+			cat.ReplaceTable(r.Def)
+		}
 	}
 }
 

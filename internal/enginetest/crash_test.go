@@ -71,6 +71,10 @@ func TestCrashChild(t *testing.T) {
 		say("fatal open: %v", err)
 		os.Exit(3)
 	}
+	if mode == "ddl" {
+		ddlChild(db, iter, say)
+		return
+	}
 	ctx := context.Background()
 	const goroutines = 24
 	var wg sync.WaitGroup
