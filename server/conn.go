@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 	gms "github.com/go-mysql-org/go-mysql/server"
@@ -23,7 +24,14 @@ import (
 type conn struct {
 	srv     *Server
 	session *plsql.Session
-	wire    *gms.Conn // nil until the handshake is done
+	wire    *gms.Conn     // nil until the handshake is done
+	sock    *countingConn // the socket under wire
+
+	// consumed is how many socket bytes the commands read so far took
+	// (the connection's goroutine only); drainMark is how many had arrived
+	// when the server began to drain, or noDrainMark (see drain.go).
+	consumed  int64
+	drainMark atomic.Int64
 
 	// ctx is cancelled when the server stops waiting for in-flight
 	// statements during shutdown.
@@ -44,21 +52,27 @@ var _ gms.Handler = (*conn)(nil)
 // errShutdown answers commands that arrive while the server drains.
 var errShutdown = mysql.NewError(mysql.ER_SERVER_SHUTDOWN, "Server shutdown in progress")
 
-// serve runs the command loop until the client quits, the socket fails
-// or the server drains.
+// serve runs the command loop until the client quits or the socket fails;
+// while the server drains, until nothing received before the drain is left
+// (see drain.go).
 func (c *conn) serve() {
+	c.consumed = c.sock.read.Load() // the handshake
 	for {
+		c.lingerIfDraining()
 		packet, err := c.wire.ReadPacket()
 		if err != nil {
 			return
 		}
-		if !c.begin() {
+		c.consumed += wireSize(len(packet))
+		if !c.receivedBeforeDrain() {
 			_ = c.wire.WriteValue(errShutdown)
 			return
 		}
+		c.begin()
 		quit, err := c.dispatch(packet)
 		c.wire.ResetSequence()
-		if !c.end() || quit || err != nil || c.killed() {
+		c.end()
+		if quit || err != nil || c.killed() {
 			return
 		}
 	}
@@ -71,27 +85,18 @@ func (c *conn) killed() bool {
 	return ok && k.Killed()
 }
 
-// begin marks the connection busy; it fails once the server drains.
-func (c *conn) begin() bool {
-	c.srv.mu.Lock()
-	defer c.srv.mu.Unlock()
-	if c.srv.mu.draining {
-		return false
-	}
+// begin marks the connection busy: Shutdown then leaves its socket alone.
+func (c *conn) begin() {
 	c.mu.Lock()
 	c.mu.busy = true
 	c.mu.Unlock()
-	return true
 }
 
-// end marks the connection idle; it reports whether to read another command.
-func (c *conn) end() bool {
-	c.srv.mu.Lock()
-	defer c.srv.mu.Unlock()
+// end marks the connection idle.
+func (c *conn) end() {
 	c.mu.Lock()
 	c.mu.busy = false
 	c.mu.Unlock()
-	return !c.srv.mu.draining
 }
 
 // dispatch runs one command and writes its whole reply.

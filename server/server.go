@@ -158,7 +158,7 @@ func (s *Server) ServeConn(nc net.Conn) {
 	defer nc.Close()
 	defer func() { c.session.Close() }() // resetSession may replace it
 
-	wire, err := s.proto.NewCustomizedConn(nc, s.creds, c)
+	wire, err := s.proto.NewCustomizedConn(c.sock, s.creds, c)
 	if err != nil {
 		return // go-mysql already sent the client its error (1045 ...)
 	}
@@ -188,10 +188,12 @@ func (s *Server) register(nc net.Conn) (*conn, bool) {
 	c := &conn{
 		srv:     s,
 		session: s.cfg.Engine.NewSession(),
+		sock:    &countingConn{Conn: nc},
 		ctx:     ctx,
 		cancel:  cancel,
 		stmts:   map[uint32]*preparedStmt{},
 	}
+	c.drainMark.Store(noDrainMark)
 	s.mu.conns[c] = struct{}{}
 	s.active.Add(1)
 	return c, true
@@ -217,10 +219,12 @@ func refuseConn(nc net.Conn, e *mysql.MyError) {
 	_ = pc.WritePacket(data)
 }
 
-// Shutdown stops accepting, lets in-flight statements finish and write
-// their replies, and closes every connection. If ctx ends first, it
-// cancels the statements still running, closes their sockets and waits
-// for their goroutines. The engine is the caller's to close afterwards.
+// Shutdown stops accepting, runs every statement already received (also
+// those a client pipelined behind a running one) to completion and writes
+// their replies, answers 1053 to statements that arrive later, and closes
+// every connection (see drain.go). If ctx ends first, it cancels the
+// statements still running, closes their sockets and waits for their
+// goroutines. The engine is the caller's to close afterwards.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.mu.draining = true
@@ -229,9 +233,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 	for c := range s.mu.conns {
 		c.mu.Lock()
-		if !c.mu.busy {
-			c.wake()
-		}
+		c.markDrain()
 		c.mu.Unlock()
 	}
 	s.mu.Unlock()
@@ -255,10 +257,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 // wake makes the connection's blocked read return at once. Called by
-// Shutdown with c.mu held; c.wire may still be nil during the handshake,
-// whose read the underlying socket's deadline also ends.
+// Shutdown with c.mu held.
 func (c *conn) wake() {
-	if c.wire != nil {
-		_ = c.wire.SetReadDeadline(time.Now())
-	}
+	_ = c.sock.SetReadDeadline(time.Now())
 }
