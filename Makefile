@@ -11,7 +11,7 @@ BENCH_PKGS ?= ./asynccommit/ ./lockmgr/ ./runtime/...
 BENCHTIME  ?= 1s
 FUZZTIME   ?= 30s
 # Soak: the randomized, concurrent and crash tests, many times over, under -race.
-SOAK_RUN   ?= Crash|Kill|Bank|Random|Stress|Concurrent|Soak|Hotrow|Plcommit
+SOAK_RUN   ?= Crash|Kill|Bank|Random|Stress|Concurrent|Soak|Hotrow|Plcommit|Corruption|Shutdown|Truncate
 SOAK_COUNT ?= 20
 
 .PHONY: all build test seeds bench run fuzz soak clean

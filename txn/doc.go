@@ -25,6 +25,16 @@
 // Txn.ReadLSN, and the caller holds the reply until it is durable
 // (invariant 4).
 //
+// DDL: every DDL statement is exactly one KindDDL record (DDLRecord),
+// appended and applied under the exclusive latch, in one catalog step, and
+// replayed whole. A statement that changes several things names them all in
+// its one record: TRUNCATE is truncate_table (the old table and the new
+// empty one swap under the catalog's lock, so a reader sees one or the
+// other, never no table), DROP TABLE a, b, c is drop_tables. So a crash at
+// any moment leaves the schema wholly before or wholly after each DDL
+// statement. A DDL added later must keep this rule: never two records for
+// one statement.
+//
 // Concurrency: a Txn belongs to one goroutine. Manager is safe for
 // concurrent use. The commit latch (Manager.latch) is taken shared by every
 // commit for the Append+install step only, and exclusively by DDL and

@@ -20,10 +20,22 @@
 //     lost snapshot or segment is an error, never a silently shorter state.
 //   - Every record is checksummed over all its bytes. A group whose checksum
 //     fails is never applied.
-//   - Open cuts a torn tail on disk: a partial last tidwall entry, and any
-//     trailing entries of the tail segment that are not intact groups (bad
-//     CRC, zero fill, garbage). Damage anywhere earlier is an error: from
-//     Open for the tail segment, from Replay for older segments.
+//   - Torn tail versus damage (inspect.go). Only the last, unsynced write
+//     can be torn. Open reads the tail segment itself (not through
+//     tidwall) and, at the first entry that is not an intact group, looks
+//     past it at every byte offset for intact entries. If any follow, the
+//     log is damaged, not torn, and Open refuses it with a *DamageError
+//     naming the file, the offset and the LSNs cutting would lose. If none
+//     follow and the bytes are what an unfinished write leaves (an entry
+//     running past the end of the file, zeros, or a complete last entry
+//     with a whole zero page), they are a torn tail: cut on disk, and
+//     reported to Options.Logf. Anything else (a flipped bit in a complete
+//     last entry, garbage) is damage too. A bad entry in an older segment
+//     (synced whole before the next one began) is always damage, reported
+//     by Replay. Only the operator cuts damage: Inspect + TruncateDamaged
+//     (`plrun recover --truncate-damaged`). A flipped bit that lengthens
+//     the very last entry's length prefix cannot be told from a short
+//     write, and is cut as one.
 //   - After any write or sync error the Log is failed (fail-stop, invariant
 //     5): every later AppendGroup and Sync returns that error. An fsync is
 //     never retried, since the kernel may have dropped the dirty pages.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -143,7 +144,13 @@ func TestLogCutsTornTail(t *testing.T) {
 				}
 				appendToFile(t, tailSegment(t, dir), tail)
 
-				l = mustOpen(t, dir, Options{SegmentSize: segSize})
+				var logged []string
+				logf := func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }
+				l = mustOpen(t, dir, Options{SegmentSize: segSize, Logf: logf})
+				if len(logged) != 1 || !strings.Contains(logged[0], "torn tail") ||
+					!strings.Contains(logged[0], fmt.Sprintf("%d bytes", len(tail))) || l.TornCut() == nil {
+					t.Fatalf("the cut was not reported: %q", logged)
+				}
 				if l.LastLSN() != 40 {
 					t.Fatalf("LastLSN after cut = %d, want 40", l.LastLSN())
 				}

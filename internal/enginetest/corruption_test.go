@@ -72,8 +72,17 @@ func TestCorruptionMatrix(t *testing.T) {
 		if len(seg.Entries) < 10 {
 			t.Fatalf("%s segment has only %d entries", segName, len(seg.Entries))
 		}
-		for _, where := range []string{"first", "middle", "last"} {
-			entryIdx := map[string]int{"first": 0, "middle": len(seg.Entries) / 2, "last": len(seg.Entries) - 1}[where]
+		positions := map[string]int{"first": 0, "middle": len(seg.Entries) / 2, "last": len(seg.Entries) - 1}
+		order := []string{"first", "middle", "last"}
+		if soak() { // the long form: every tenth entry as well
+			for i := 1; i < len(seg.Entries)-1; i += 10 {
+				name := fmt.Sprintf("entry-%d", i)
+				positions[name] = i
+				order = append(order, name)
+			}
+		}
+		for _, where := range order {
+			entryIdx := positions[where]
 			for _, kind := range damageKinds {
 				name := fmt.Sprintf("%s/%s/%s", segName, where, kind)
 				t.Run(name, func(t *testing.T) {
@@ -250,5 +259,41 @@ func copyDir(t *testing.T, from, to string) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestOpenRemovesUnfinishedSnapshots: the temporary file of a checkpoint
+// killed before its rename is removed when the database opens, and the
+// finished snapshot beside it is kept.
+func TestOpenRemovesUnfinishedSnapshots(t *testing.T) {
+	dir := t.TempDir()
+	e, err := sql.Open(sql.Config{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := e.NewSession()
+	mustSQL(t, s, "CREATE TABLE t (id INT PRIMARY KEY)", "INSERT INTO t VALUES (1)", "CHECKPOINT")
+	s.Close()
+	e.Close()
+	tmp := filepath.Join(dir, "snapshot-00000000000000000099.plr.tmp")
+	if err := os.WriteFile(tmp, []byte("half a snapshot"), 0o640); err != nil {
+		t.Fatal(err)
+	}
+	var logged []string
+	e, err = sql.Open(sql.Config{Dir: dir, WalOptions: wal.Options{Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
+		t.Fatalf("unfinished snapshot still there: %v", err)
+	}
+	if len(logged) != 1 || !strings.Contains(logged[0], "snapshot-00000000000000000099.plr.tmp") {
+		t.Fatalf("logged %q", logged)
+	}
+	s = e.NewSession()
+	defer s.Close()
+	if n := queryInt(t, s, "SELECT COUNT(*) FROM t"); n != 1 {
+		t.Fatalf("%d rows after reopen, want 1", n)
 	}
 }
