@@ -4,6 +4,7 @@ package sql
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -22,9 +23,13 @@ func lockDir(dir string) (*os.File, error) {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, sqlerr.New(sqlerr.ErUnknown, "data directory %s is in use by another plrun process", dir)
+			return nil, sqlerr.Wrap(ErrDataDirInUse, sqlerr.ErUnknown, "data directory %s is in use by another plrun process", dir)
 		}
 		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "cannot lock the data directory %s: %v", dir, err)
+	}
+	// Name the holder, for the error a second process gets.
+	if err := f.Truncate(0); err == nil {
+		_, _ = f.WriteAt([]byte(fmt.Sprintf("pid %d\n", os.Getpid())), 0)
 	}
 	return f, nil
 }

@@ -22,16 +22,57 @@ import "strings"
 // input that is not a separator, a dropped comment or whitespace at a
 // statement's edge is in exactly one statement or in rest.
 func SplitStatements(script string) (stmts []string, rest string) {
+	parts, rest := SplitScript(script, ScriptOptions{})
+	for _, p := range parts {
+		stmts = append(stmts, p.Text)
+	}
+	return stmts, rest
+}
+
+// ScriptOptions are a client's rules for ending statements.
+type ScriptOptions struct {
+	// Delimiter ends a statement; "" means ";". Any other delimiter (the
+	// mysql client's DELIMITER //) is matched before quotes, comments and
+	// $$ bodies are, so "$$" and "//" work as delimiters; ';' is then
+	// ordinary text.
+	Delimiter string
+	// ClientTerminators makes \G (print vertically) and \g end a
+	// statement too, as in the mysql client.
+	ClientTerminators bool
+}
+
+// Statement is one statement of a script.
+type Statement struct {
+	Text     string
+	Offset   int  // byte offset of Text in the script
+	Vertical bool // it ended with \G
+}
+
+// SplitScript is SplitStatements with a client's delimiter and
+// terminators, keeping each statement's offset.
+func SplitScript(script string, opt ScriptOptions) (stmts []Statement, rest string) {
+	delim := opt.Delimiter
+	if delim == "" {
+		delim = ";"
+	}
 	start := 0
+	emit := func(end, next int, vertical bool) {
+		text := trimLeading(script[start:end])
+		if t := strings.TrimRightFunc(text, isSpace); t != "" {
+			stmts = append(stmts, Statement{Text: t, Offset: end - len(text), Vertical: vertical})
+		}
+		start = next
+	}
 	for i := 0; i < len(script); {
 		c := script[i]
 		switch {
-		case c == ';':
-			if s := trimStatement(script[start:i]); s != "" {
-				stmts = append(stmts, s)
-			}
-			i++
-			start = i
+		case strings.HasPrefix(script[i:], delim):
+			emit(i, i+len(delim), false)
+			i += len(delim)
+			continue
+		case opt.ClientTerminators && c == '\\' && i+1 < len(script) && (script[i+1] == 'G' || script[i+1] == 'g'):
+			emit(i, i+2, script[i+1] == 'G')
+			i += 2
 			continue
 		case c == '\'' || c == '"':
 			i = skipQuoted(script, i, c, true)

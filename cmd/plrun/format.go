@@ -1,78 +1,68 @@
 package main
 
 import (
+	"encoding/csv"
+	"encoding/json"
 	"fmt"
-	"io"
+	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
 
 	"github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/types"
 )
 
-// printer shows one statement's result.
-type printer interface {
-	print(stmt string, res *sql.Result, elapsed time.Duration, vertical bool)
+// printer renders one statement's result as the mysql client would, in
+// one of the output formats (--format, -t, -E, -s, -N).
+type printer struct {
+	format      string // table, tsv, csv, json, vertical
+	interactive bool   // REPL: OK lines, row counts and timings
+	skipNames   bool   // -N
 }
 
-// batchPrinter prints like `mysql --batch`: a result set as a header line
-// and rows, tab-separated, with \t \n \\ and NUL escaped; an empty result
-// set and an OK print nothing.
-type batchPrinter struct{ w io.Writer }
-
-func (p batchPrinter) print(_ string, res *sql.Result, _ time.Duration, _ bool) {
-	if !res.IsResultSet() || len(res.Rows) == 0 {
-		return
-	}
+func (p *printer) render(stmt string, res *sql.Result, elapsed time.Duration, vertical bool) string {
 	var b strings.Builder
-	for i, c := range res.Columns {
-		if i > 0 {
-			b.WriteByte('\t')
-		}
-		b.WriteString(batchEscape(c.Name))
+	format := p.format
+	if vertical {
+		format = "vertical"
 	}
-	b.WriteByte('\n')
-	for _, row := range res.Rows {
-		for i, v := range row {
-			if i > 0 {
-				b.WriteByte('\t')
-			}
-			b.WriteString(batchEscape(v.String()))
+	if !res.IsResultSet() {
+		if p.interactive {
+			writeOK(&b, stmt, res, elapsed)
+			b.WriteByte('\n')
 		}
-		b.WriteByte('\n')
+		return b.String()
 	}
-	io.WriteString(p.w, b.String())
-}
-
-var batchEscaper = strings.NewReplacer("\\", `\\`, "\t", `\t`, "\n", `\n`, "\x00", `\0`)
-
-func batchEscape(s string) string { return batchEscaper.Replace(s) }
-
-// tablePrinter prints like the interactive mysql client.
-type tablePrinter struct{ w io.Writer }
-
-func (p *tablePrinter) print(stmt string, res *sql.Result, elapsed time.Duration, vertical bool) {
-	var b strings.Builder
-	switch {
-	case !res.IsResultSet():
-		writeOK(&b, stmt, res, elapsed)
-	case len(res.Rows) == 0:
-		fmt.Fprintf(&b, "Empty set%s (%s)\n", warnings(res.Warnings), seconds(elapsed))
+	if len(res.Rows) == 0 {
+		if p.interactive {
+			fmt.Fprintf(&b, "Empty set%s (%s)\n\n", warnings(res.Warnings), seconds(elapsed))
+		} else if format == "json" {
+			b.WriteString("[]\n")
+		}
+		return b.String()
+	}
+	switch format {
+	case "table":
+		writeTable(&b, res, p.skipNames)
+	case "vertical":
+		writeVertical(&b, res)
+	case "csv":
+		writeCSV(&b, res, p.skipNames)
+	case "json":
+		writeJSON(&b, res)
 	default:
-		if vertical {
-			writeVertical(&b, res)
-		} else {
-			writeTable(&b, res)
-		}
+		writeTSV(&b, res, p.skipNames)
+	}
+	if p.interactive {
 		rows := "rows"
 		if len(res.Rows) == 1 {
 			rows = "row"
 		}
-		fmt.Fprintf(&b, "%d %s in set%s (%s)\n", len(res.Rows), rows, warnings(res.Warnings), seconds(elapsed))
+		fmt.Fprintf(&b, "%d %s in set%s (%s)\n\n", len(res.Rows), rows, warnings(res.Warnings), seconds(elapsed))
 	}
-	b.WriteByte('\n')
-	io.WriteString(p.w, b.String())
+	return b.String()
 }
 
 func writeOK(b *strings.Builder, stmt string, res *sql.Result, elapsed time.Duration) {
@@ -103,22 +93,33 @@ func warnings(n uint16) string {
 
 func seconds(d time.Duration) string { return fmt.Sprintf("%.2f sec", d.Seconds()) }
 
+// cellText is a value as the client prints it; NULL for SQL NULL.
+func cellText(row []types.Value, i int) string {
+	if i >= len(row) || row[i].IsNull() {
+		return "NULL"
+	}
+	return row[i].String()
+}
+
+// displayWidth is the number of terminal columns s takes: CJK and other
+// wide characters take two, combining marks none.
+func displayWidth(s string) int { return runewidth.StringWidth(s) }
+
 // writeTable draws the boxed table; numbers are right-aligned as mysql does.
-func writeTable(b *strings.Builder, res *sql.Result) {
+func writeTable(b *strings.Builder, res *sql.Result, skipNames bool) {
 	widths := make([]int, len(res.Columns))
-	for i, c := range res.Columns {
-		widths[i] = utf8.RuneCountInString(c.Name)
+	if !skipNames {
+		for i, c := range res.Columns {
+			widths[i] = displayWidth(c.Name)
+		}
 	}
 	cells := make([][]string, len(res.Rows))
 	for r, row := range res.Rows {
 		cells[r] = make([]string, len(res.Columns))
 		for i := range res.Columns {
-			s := "NULL"
-			if i < len(row) {
-				s = displayCell(row[i].String())
-			}
+			s := displayCell(cellText(row, i))
 			cells[r][i] = s
-			widths[i] = max(widths[i], utf8.RuneCountInString(s))
+			widths[i] = max(widths[i], displayWidth(s))
 		}
 	}
 	border := func() {
@@ -130,7 +131,7 @@ func writeTable(b *strings.Builder, res *sql.Result) {
 	}
 	line := func(vals []string, right func(int) bool) {
 		for i, s := range vals {
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(s))
+			pad := strings.Repeat(" ", widths[i]-displayWidth(s))
 			if right(i) {
 				fmt.Fprintf(b, "| %s%s ", pad, s)
 			} else {
@@ -139,13 +140,15 @@ func writeTable(b *strings.Builder, res *sql.Result) {
 		}
 		b.WriteString("|\n")
 	}
-	names := make([]string, len(res.Columns))
-	for i, c := range res.Columns {
-		names[i] = c.Name
+	border()
+	if !skipNames {
+		names := make([]string, len(res.Columns))
+		for i, c := range res.Columns {
+			names[i] = c.Name
+		}
+		line(names, func(int) bool { return false })
+		border()
 	}
-	border()
-	line(names, func(int) bool { return false })
-	border()
 	for _, row := range cells {
 		line(row, func(i int) bool { return isNumeric(res.Columns[i].Type) })
 	}
@@ -156,19 +159,103 @@ func writeTable(b *strings.Builder, res *sql.Result) {
 func writeVertical(b *strings.Builder, res *sql.Result) {
 	width := 0
 	for _, c := range res.Columns {
-		width = max(width, utf8.RuneCountInString(c.Name))
+		width = max(width, displayWidth(c.Name))
 	}
 	for r, row := range res.Rows {
 		fmt.Fprintf(b, "*************************** %d. row ***************************\n", r+1)
 		for i, c := range res.Columns {
-			v := "NULL"
-			if i < len(row) {
-				v = row[i].String()
-			}
-			fmt.Fprintf(b, "%*s: %s\n", width, c.Name, v)
+			fmt.Fprintf(b, "%s%s: %s\n", strings.Repeat(" ", width-displayWidth(c.Name)), c.Name, cellText(row, i))
 		}
 	}
 }
+
+// writeTSV prints like `mysql --batch`: a header line and rows,
+// tab-separated, with \t \n \\ and NUL escaped.
+func writeTSV(b *strings.Builder, res *sql.Result, skipNames bool) {
+	if !skipNames {
+		for i, c := range res.Columns {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(batchEscape(c.Name))
+		}
+		b.WriteByte('\n')
+	}
+	for _, row := range res.Rows {
+		for i := range res.Columns {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(batchEscape(cellText(row, i)))
+		}
+		b.WriteByte('\n')
+	}
+}
+
+// writeCSV prints RFC 4180 CSV with a header line; NULL is an empty,
+// unquoted field, as sqlite3's csv mode prints it.
+func writeCSV(b *strings.Builder, res *sql.Result, skipNames bool) {
+	w := csv.NewWriter(b)
+	if !skipNames {
+		names := make([]string, len(res.Columns))
+		for i, c := range res.Columns {
+			names[i] = c.Name
+		}
+		_ = w.Write(names)
+	}
+	rec := make([]string, len(res.Columns))
+	for _, row := range res.Rows {
+		for i := range res.Columns {
+			rec[i] = ""
+			if i < len(row) && !row[i].IsNull() {
+				rec[i] = row[i].String()
+			}
+		}
+		_ = w.Write(rec)
+	}
+	w.Flush()
+}
+
+// writeJSON prints a result set as a JSON array of objects, one row a
+// line: numbers as numbers (DECIMAL keeps its exact digits), NULL as null.
+func writeJSON(b *strings.Builder, res *sql.Result) {
+	b.WriteByte('[')
+	for r, row := range res.Rows {
+		if r > 0 {
+			b.WriteString(",\n")
+		}
+		b.WriteByte('{')
+		for i, c := range res.Columns {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			name, _ := json.Marshal(c.Name)
+			b.Write(name)
+			b.WriteByte(':')
+			b.WriteString(jsonValue(row, i, c.Type))
+		}
+		b.WriteByte('}')
+	}
+	b.WriteString("]\n")
+}
+
+func jsonValue(row []types.Value, i int, t types.ColType) string {
+	if i >= len(row) || row[i].IsNull() {
+		return "null"
+	}
+	s := row[i].String()
+	if isNumeric(t) {
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return s
+		}
+	}
+	q, _ := json.Marshal(s)
+	return string(q)
+}
+
+var batchEscaper = strings.NewReplacer("\\", `\\`, "\t", `\t`, "\n", `\n`, "\x00", `\0`)
+
+func batchEscape(s string) string { return batchEscaper.Replace(s) }
 
 // displayCell escapes newlines and tabs so a value stays on its row:
 // printed raw (as mysql does) they break the box.

@@ -51,13 +51,17 @@ func (p *plainReader) Close() error { return nil }
 // ttyReader is the interactive editor: line editing and a history file.
 type ttyReader struct{ rl *readline.Instance }
 
-func terminalLines(stdin io.Reader, stdout, stderr io.Writer, history string) (lineReader, error) {
+// terminalLines is the REPL's editor. History holds whole statements, as
+// the mysql client's does, not physical lines: the shell saves each
+// statement once it is complete (saveHistory).
+func terminalLines(stdin io.Reader, stdout, stderr io.Writer, history string, complete readline.AutoCompleter) (*ttyReader, error) {
 	in, _ := stdin.(io.ReadCloser)
 	rl, err := readline.NewEx(&readline.Config{
-		Prompt:                 prompt,
+		Prompt:                 "plrun> ",
 		HistoryFile:            history,
 		HistoryLimit:           10000,
-		DisableAutoSaveHistory: false,
+		DisableAutoSaveHistory: true,
+		AutoComplete:           complete,
 		InterruptPrompt:        "^C",
 		EOFPrompt:              "exit",
 		Stdin:                  in,
@@ -80,6 +84,8 @@ func (t *ttyReader) ReadLine(prompt string) (string, error) {
 }
 
 func (t *ttyReader) Close() error { return t.rl.Close() }
+
+func (t *ttyReader) saveHistory(stmt string) { _ = t.rl.SaveHistory(stmt) }
 
 // isTerminal reports whether r is a terminal (so the REPL is wanted).
 func isTerminal(r io.Reader) bool {
@@ -111,7 +117,7 @@ func (sh *shell) cancelOnInterrupt() (stop func()) {
 				return
 			case <-sig:
 				if sh.interrupt() {
-					fmt.Fprintln(sh.stdout, "^C -- query aborted")
+					sh.out.echo("^C -- query aborted\n")
 				}
 			}
 		}

@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/plrun/plrun"
+	"github.com/plrun/plrun/sql"
 )
 
 func main() {
@@ -34,7 +36,7 @@ func (s settingsFlag) Set(v string) error {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("plrun", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dataDir := fs.String("data", "./plrun-data", "data directory (created if missing)")
+	dataDir := fs.String("data", "./plrun-data", "data directory")
 	procsDir := fs.String("procs", "", "folder of *.lua / *.js procedure files to load (CREATE OR REPLACE) at start")
 	execute := fs.String("e", "", "run these statements in batch mode and exit")
 	workers := fs.Int("workers", 0, "worker pool size (plrun_workers; 0 = default)")
@@ -42,11 +44,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	batch := fs.Bool("B", false, "batch output (tab-separated, no prompts) even on a terminal")
 	settings := settingsFlag{}
 	fs.Var(settings, "set", "set a global variable at open, as SET GLOBAL name = value (repeatable)")
-	fs.Usage = func() { usage(fs) }
-	if err := fs.Parse(args); err != nil {
+	opts := &clientOptions{}
+	opts.register(fs)
+	fs.Usage = func() {} // --help prints to stdout below; a bad flag gets a hint
+	if err := fs.Parse(expandShortFlags(args, "fNtEsiBA")); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			usage(fs)
 			return 0
 		}
+		fmt.Fprintln(stderr, "Try plrun --help.")
+		return 2
+	}
+	if err := opts.validate(); err != nil {
+		fmt.Fprintf(stderr, "plrun: %v\n", err)
 		return 2
 	}
 	switch cmd := fs.Arg(0); cmd {
@@ -54,7 +65,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "bench":
 		return benchMain(fs.Args()[1:], stdout, stderr)
 	case "serve":
-		return serveMain(fs.Args()[1:], stderr)
+		return serveMain(append(globalServeFlags(fs), fs.Args()[1:]...), stderr)
 	case "recover":
 		return recoverMain(fs.Args()[1:], *dataDir, stdout, stderr)
 	case "help":
@@ -66,32 +77,82 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 2
 	}
 
-	if err := os.MkdirAll(*dataDir, 0o755); err != nil {
+	tty := isTerminal(stdin) && !*batch && !isSet(fs, "e")
+	repl := tty || *interactive
+	created, err := prepareDataDir(*dataDir, opts.create || tty)
+	if err != nil {
 		fmt.Fprintf(stderr, "plrun: %v\n", err)
 		return 1
 	}
 	db, err := plrun.Open(*dataDir, &plrun.Options{Settings: settings, ProcsDir: *procsDir, Workers: *workers})
 	if err != nil {
-		fmt.Fprintf(stderr, "plrun: open %s: %v\n", *dataDir, err)
+		msg := err.Error()
+		if errors.Is(err, sql.ErrDataDirInUse) {
+			if h := lockHolder(*dataDir); h != "" {
+				msg += "; " + h
+			}
+		}
+		fmt.Fprintf(stderr, "plrun: open %s: %s\n", *dataDir, msg)
 		return 1
 	}
-	sh := &shell{sess: db.Session(), stdout: stdout, stderr: stderr, run: &runState{}}
+	sh := &shell{sess: db.Session(), out: &output{stdout: stdout}, stderr: stderr, opts: opts,
+		dataDir: *dataDir, started: time.Now(), run: &runState{}}
+	if created && repl {
+		sh.out.echo(fmt.Sprintf("Created a new database at %s.\n", *dataDir))
+	}
 	status := 0
 	switch {
 	case isSet(fs, "e"):
-		sh.printer, sh.script = batchPrinter{w: stdout}, true
+		sh.printer, sh.script = opts.printer(false), true
 		if !sh.runScript(context.Background(), plainLines(strings.NewReader(*execute), nil)) {
 			status = 1
 		}
 	default:
 		status = sh.runInput(stdin, *dataDir, *interactive, *batch)
 	}
+	sh.out.closeTee()
 	sh.sess.Close()
 	if err := db.Close(); err != nil {
 		fmt.Fprintf(stderr, "plrun: close: %v\n", err)
 		status = 1
 	}
 	return status
+}
+
+// globalServeFlags passes the global flags that serve also takes (plrun
+// --data X serve means plrun serve --data X).
+func globalServeFlags(fs *flag.FlagSet) []string {
+	var out []string
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "data", "procs", "workers":
+			out = append(out, "--"+f.Name, f.Value.String())
+		case "set":
+			for name, v := range f.Value.(settingsFlag) {
+				out = append(out, "--set", name+"="+v)
+			}
+		}
+	})
+	return out
+}
+
+// printer is the output format the options ask for, in a REPL or not.
+func (o *clientOptions) printer(repl bool) *printer {
+	p := &printer{format: o.format, interactive: repl, skipNames: o.skipNames}
+	if p.format == "" {
+		switch {
+		case o.vertical:
+			p.format = "vertical"
+		case o.silent:
+			p.format = "tsv"
+			p.skipNames = p.skipNames || !repl
+		case repl || o.table:
+			p.format = "table"
+		default:
+			p.format = "tsv"
+		}
+	}
+	return p
 }
 
 func isSet(fs *flag.FlagSet, name string) bool {
@@ -105,31 +166,33 @@ func isSet(fs *flag.FlagSet, name string) bool {
 func (sh *shell) runInput(stdin io.Reader, dataDir string, forceREPL, forceBatch bool) int {
 	tty := isTerminal(stdin) && !forceBatch
 	if !tty && !forceREPL {
-		sh.printer, sh.script = batchPrinter{w: sh.stdout}, true
+		sh.printer, sh.script = sh.opts.printer(false), true
 		if !sh.runScript(context.Background(), plainLines(stdin, nil)) {
 			return 1
 		}
 		return 0
 	}
-	sh.printer = &tablePrinter{w: sh.stdout}
+	sh.printer = sh.opts.printer(true)
 	sh.interactive = true
 	var lines lineReader
 	if tty {
-		rl, err := terminalLines(stdin, sh.stdout, sh.stderr, historyPath(dataDir))
+		rl, err := terminalLines(stdin, sh.out.stdout, sh.stderr, historyPath(dataDir),
+			&completer{sess: sh.sess, keywords: sh.opts.noAutoRehash})
 		if err != nil {
 			fmt.Fprintf(sh.stderr, "plrun: %v\n", err)
 			return 1
 		}
 		lines = rl
+		sh.history = rl.saveHistory
 		stopSignals := sh.cancelOnInterrupt()
 		defer stopSignals()
 	} else {
-		lines = plainLines(stdin, sh.stdout) // prompts and the echoed input make a transcript
+		lines = plainLines(stdin, sh.out.stdout) // prompts and the echoed input make a transcript
 	}
 	defer lines.Close()
-	fmt.Fprintf(sh.stdout, "Welcome to plrun (data: %s). Statements end with ';'; procedure bodies go in $$ ... $$.\n", dataDir)
-	fmt.Fprintf(sh.stdout, "Type 'help' for help, 'exit' or Ctrl-D to leave.\n\n")
+	sh.out.echo(fmt.Sprintf("Welcome to plrun (data: %s). Statements end with ';'; procedure bodies go in $$ ... $$.\n", dataDir))
+	sh.out.echo("Type 'help' for help, 'exit' or Ctrl-D to leave.\n\n")
 	sh.runScript(context.Background(), lines)
-	fmt.Fprintln(sh.stdout, "Bye")
+	sh.out.echo("Bye\n")
 	return 0
 }

@@ -31,7 +31,7 @@ const seedDDL = "CREATE TABLE `sbtest1` (\n" +
 
 func TestExecPrintsBatchOutput(t *testing.T) {
 	dir := t.TempDir()
-	status, out, errOut := plrunCLI(t, "", "--data", dir, "-e",
+	status, out, errOut := plrunCLI(t, "", "--data", dir, "--create", "-e",
 		"create table t (id int primary key, k int, c varchar(10)); "+
 			"insert into t values (1, 0, 'a;b'), (2, NULL, 'tab\there'); "+
 			"select id, k, c from t order by id; "+
@@ -53,7 +53,7 @@ func TestPipedScriptRunsInBatchMode(t *testing.T) {
 		"update sbtest1 set k=k+1 where id=1; update sbtest1\n  set k=k+1\n  where id=1;\n" +
 		"/* a comment; with a semicolon */\n" +
 		"select id, k, c from sbtest1 where id=1;\n"
-	status, out, errOut := plrunCLI(t, script, "--data", dir)
+	status, out, errOut := plrunCLI(t, script, "--data", dir, "--create")
 	if status != 0 || errOut != "" {
 		t.Fatalf("status %d, stderr %q", status, errOut)
 	}
@@ -64,20 +64,20 @@ func TestPipedScriptRunsInBatchMode(t *testing.T) {
 
 func TestFailingStatementExitsOne(t *testing.T) {
 	dir := t.TempDir()
-	status, out, errOut := plrunCLI(t, "", "--data", dir, "-e",
+	status, out, errOut := plrunCLI(t, "", "--data", dir, "--create", "-e",
 		"select 'before' as x; select * from nosuch; select 'after' as y;")
 	if status != 1 {
 		t.Fatalf("status %d, want 1", status)
 	}
-	if want := "ERROR 1146 (42S02): Table 'test.nosuch' doesn't exist\n"; errOut != want {
+	if want := "ERROR 1146 (42S02) at line 1: Table 'test.nosuch' doesn't exist\n"; errOut != want {
 		t.Fatalf("stderr %q, want %q", errOut, want)
 	}
 	if out != "x\nbefore\n" {
 		t.Fatalf("stdout %q: want only the statement before the error", out)
 	}
 
-	status, _, errOut = plrunCLI(t, "select 1;\nselec 2;\nselect 3;\n", "--data", dir)
-	if status != 1 || !strings.HasPrefix(errOut, "ERROR 1064 (42000): ") {
+	status, _, errOut = plrunCLI(t, "select 1;\nselec 2;\nselect 3;\n", "--data", dir, "--create")
+	if status != 1 || !strings.HasPrefix(errOut, "ERROR 1064 (42000) at line 2: ") {
 		t.Fatalf("piped syntax error: status %d, stderr %q", status, errOut)
 	}
 }
@@ -94,27 +94,27 @@ func TestREPLThroughPipe(t *testing.T) {
 		"this is \\c\n" +
 		"exit\n" +
 		"select 'not reached';\n"
-	status, out, errOut := plrunCLI(t, session, "--data", dir, "-i")
+	status, out, errOut := plrunCLI(t, session, "--data", dir, "--create", "-i")
 	if status != 0 || errOut != "" {
 		t.Fatalf("status %d, stderr %q\n%s", status, errOut, out)
 	}
 	for _, want := range []string{
-		"plrun> CREATE TABLE `sbtest1` (\n    -> `id` int(11) NOT NULL AUTO_INCREMENT,\n",
+		"plrun [test]> CREATE TABLE `sbtest1` (\n    -> `id` int(11) NOT NULL AUTO_INCREMENT,\n",
 		"Query OK, 0 rows affected (",
-		"plrun> insert into sbtest1 values(1,0,'aa','aa');\nQuery OK, 1 row affected (",
+		"plrun [test]> insert into sbtest1 values(1,0,'aa','aa');\nQuery OK, 1 row affected (",
 		"Query OK, 1 row affected (0.",
 		"\nRows matched: 1  Changed: 1  Warnings: 0\n",
 		"+----+---+----+\n| id | k | c  |\n+----+---+----+\n|  1 | 1 | aa |\n+----+---+----+\n1 row in set (",
 		"Empty set (",
 		"ERROR 1146 (42S02): Table 'test.nosuch' doesn't exist\n",
 		"*************************** 1. row ***************************\nid: 1\n k: 1\n1 row in set (",
-		"plrun> exit\n",
+		"plrun [test]> exit\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("transcript lacks %q", want)
 		}
 	}
-	if strings.Contains(out, "not reached") || !strings.HasSuffix(out, "plrun> exit\nBye\n") {
+	if strings.Contains(out, "not reached") || !strings.HasSuffix(out, "plrun [test]> exit\nBye\n") {
 		t.Errorf("input after exit was read, or plrun did not say Bye")
 	}
 	if t.Failed() {
@@ -124,13 +124,13 @@ func TestREPLThroughPipe(t *testing.T) {
 
 func TestDataSurvivesReopen(t *testing.T) {
 	dir := t.TempDir()
-	if status, _, errOut := plrunCLI(t, seedDDL+"insert into sbtest1 values(1,0,'aa','aa');\nupdate sbtest1 set k=k+41 where id=1;\n", "--data", dir); status != 0 {
+	if status, _, errOut := plrunCLI(t, seedDDL+"insert into sbtest1 values(1,0,'aa','aa');\nupdate sbtest1 set k=k+41 where id=1;\n", "--data", dir, "--create"); status != 0 {
 		t.Fatalf("first run: status %d, %s", status, errOut)
 	}
-	if status, _, errOut := plrunCLI(t, "", "--data", dir, "-e", "update sbtest1 set k=k+1 where id=1"); status != 0 {
+	if status, _, errOut := plrunCLI(t, "", "--data", dir, "--create", "-e", "update sbtest1 set k=k+1 where id=1"); status != 0 {
 		t.Fatalf("second run: status %d, %s", status, errOut)
 	}
-	status, out, errOut := plrunCLI(t, "", "--data", dir, "-e", "select k from sbtest1 where id=1")
+	status, out, errOut := plrunCLI(t, "", "--data", dir, "--create", "-e", "select k from sbtest1 where id=1")
 	if status != 0 || out != "k\n42\n" {
 		t.Fatalf("after reopen: status %d, stdout %q, stderr %q", status, out, errOut)
 	}
@@ -142,7 +142,7 @@ func TestSourceRunsAFile(t *testing.T) {
 	if err := os.WriteFile(file, []byte("create table t (a int);\ninsert into t values (7);\nselect a from t\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	status, out, errOut := plrunCLI(t, "source "+file+"\nselect a + 1 as b from t;\n", "--data", dir)
+	status, out, errOut := plrunCLI(t, "source "+file+"\nselect a + 1 as b from t;\n", "--data", dir, "--create")
 	if status != 0 || out != "a\n7\nb\n8\n" {
 		t.Fatalf("status %d, stdout %q, stderr %q", status, out, errOut)
 	}
@@ -157,7 +157,7 @@ func TestProcedureBodyKeepsSemicolons(t *testing.T) {
 		"  end\n$$;\n" +
 		"CALL fill(3);\n" +
 		"select count(*) as n, sum(a) as s from test1;\n"
-	status, out, errOut := plrunCLI(t, script, "--data", dir)
+	status, out, errOut := plrunCLI(t, script, "--data", dir, "--create")
 	if status != 0 || out != "n\ts\n3\t6\n" {
 		t.Fatalf("status %d, stdout %q, stderr %q", status, out, errOut)
 	}
@@ -179,7 +179,6 @@ func TestHelpListsCommandsAndSettings(t *testing.T) {
 }
 
 func TestTablePrinterAlignsLikeMySQL(t *testing.T) {
-	var out bytes.Buffer
 	res := &sql.Result{
 		Columns: []sql.Column{
 			{Name: "id", Type: types.ColType{Base: types.TInt}},
@@ -190,7 +189,7 @@ func TestTablePrinterAlignsLikeMySQL(t *testing.T) {
 			{types.IntValue(100), types.Null},
 		},
 	}
-	(&tablePrinter{w: &out}).print("select id, name from t", res, 1500*time.Millisecond, false)
+	repl := &printer{format: "table", interactive: true}
 	want := "+-----+------+\n" +
 		"| id  | name |\n" +
 		"+-----+------+\n" +
@@ -198,36 +197,28 @@ func TestTablePrinterAlignsLikeMySQL(t *testing.T) {
 		"| 100 | NULL |\n" +
 		"+-----+------+\n" +
 		"2 rows in set (1.50 sec)\n\n"
-	if out.String() != want {
-		t.Fatalf("got\n%s\nwant\n%s", out.String(), want)
+	if got := repl.render("select id, name from t", res, 1500*time.Millisecond, false); got != want {
+		t.Fatalf("got\n%s\nwant\n%s", got, want)
 	}
-
-	out.Reset()
-	(&tablePrinter{w: &out}).print("update t set k=k+1", &sql.Result{AffectedRows: 1, Info: "Rows matched: 1  Changed: 1  Warnings: 0"}, 0, false)
-	if want := "Query OK, 1 row affected (0.00 sec)\nRows matched: 1  Changed: 1  Warnings: 0\n\n"; out.String() != want {
-		t.Fatalf("OK: got %q, want %q", out.String(), want)
+	ok := &sql.Result{AffectedRows: 1, Info: "Rows matched: 1  Changed: 1  Warnings: 0"}
+	if got, want := repl.render("update t set k=k+1", ok, 0, false), "Query OK, 1 row affected (0.00 sec)\nRows matched: 1  Changed: 1  Warnings: 0\n\n"; got != want {
+		t.Fatalf("OK: got %q, want %q", got, want)
 	}
-	out.Reset()
-	(&tablePrinter{w: &out}).print("use test", &sql.Result{}, 0, false)
-	if out.String() != "Database changed\n\n" {
-		t.Fatalf("USE: got %q", out.String())
+	if got := repl.render("use test", &sql.Result{}, 0, false); got != "Database changed\n\n" {
+		t.Fatalf("USE: got %q", got)
 	}
 }
 
 func TestBatchPrinterEscapes(t *testing.T) {
-	var out bytes.Buffer
 	res := &sql.Result{
 		Columns: []sql.Column{{Name: "a"}, {Name: "b"}},
 		Rows:    [][]types.Value{{types.StringValue("x\ty\nz\\"), types.Null}},
 	}
-	batchPrinter{w: &out}.print("", res, 0, false)
-	if want := "a\tb\nx\\ty\\nz\\\\\tNULL\n"; out.String() != want {
-		t.Fatalf("got %q, want %q", out.String(), want)
+	batch := &printer{format: "tsv"}
+	if got, want := batch.render("", res, 0, false), "a\tb\nx\\ty\\nz\\\\\tNULL\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
 	}
-	out.Reset()
-	batchPrinter{w: &out}.print("", &sql.Result{Columns: []sql.Column{{Name: "a"}}}, 0, false)
-	batchPrinter{w: &out}.print("", &sql.Result{AffectedRows: 3}, 0, false)
-	if out.Len() != 0 {
-		t.Fatalf("empty set and OK printed %q", out.String())
+	if got := batch.render("", &sql.Result{Columns: []sql.Column{{Name: "a"}}}, 0, false) + batch.render("", &sql.Result{AffectedRows: 3}, 0, false); got != "" {
+		t.Fatalf("empty set and OK printed %q", got)
 	}
 }

@@ -13,7 +13,7 @@ import (
 // `recover --truncate-damaged` cuts, and plrun opens again.
 func TestRecoverDamagedLog(t *testing.T) {
 	dir := t.TempDir()
-	if st, _, errOut := plrunCLI(t, "", "--data", dir, "-e",
+	if st, _, errOut := plrunCLI(t, "", "--data", dir, "--create", "-e",
 		"create table t (id int primary key); insert into t values (1); insert into t values (2)"); st != 0 {
 		t.Fatalf("setup: %s", errOut)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -16,7 +15,6 @@ import (
 )
 
 const (
-	prompt         = "plrun> "
 	continuePrompt = "    -> "
 	maxSourceDepth = 16 // source FILE may nest, but not forever
 )
@@ -24,30 +22,56 @@ const (
 // shell runs statements from lines of input on one session.
 type shell struct {
 	sess        *plrun.Session
-	printer     printer
-	stdout      io.Writer
+	printer     *printer
+	out         *output
 	stderr      io.Writer
-	interactive bool // REPL: errors go into the transcript on stdout
-	script      bool // a script: stop at the first error, run a last statement without ';'
-	depth       int  // nesting of source FILE
+	opts        *clientOptions
+	interactive bool   // REPL: errors go into the transcript on stdout
+	script      bool   // a script: a last statement without ';' still runs
+	file        string // the file being sourced; "" at the top level
+	depth       int    // nesting of source FILE
+	dataDir     string
+	started     time.Time
 	run         *runState
+	history     func(stmt string) // records a whole statement (REPL)
 }
 
 // runState is shared by a shell and the shells of the files it sources.
 type runState struct {
-	quit bool // exit was typed: leave every level of source
+	quit  bool   // exit was typed: leave every level of source
+	delim string // DELIMITER; "" is ';'
 
 	mu     sync.Mutex // guards cancel; interrupt runs on the signal goroutine
 	cancel context.CancelFunc
 }
 
+// prompt is MariaDB's: the current database in brackets.
+func (sh *shell) prompt() string {
+	db := sh.sess.SQL().CurrentDB()
+	if db == "" {
+		db = "(none)"
+	}
+	return "plrun [" + db + "]> "
+}
+
+// stopsOnError says whether an error ends this script: the top level of a
+// batch script unless --force; a sourced file only with
+// --abort-source-on-error (mysql goes on after errors in a sourced file).
+func (sh *shell) stopsOnError() bool {
+	if sh.file != "" {
+		return sh.opts.abortSource
+	}
+	return sh.script && !sh.interactive && !sh.opts.force
+}
+
 // runScript reads lines until EOF or exit and runs every statement they
-// complete. A script stops at the first error and reports false; a REPL
-// prints the error and goes on.
+// complete. It reports false if an error stopped it (see stopsOnError) or
+// if a batch script had an error (see finished).
 func (sh *shell) runScript(ctx context.Context, lines lineReader) bool {
-	buf := ""
+	buf, bufLine, lineNo := "", 0, 0
+	failed := false
 	for !sh.run.quit {
-		p := prompt
+		p := sh.prompt()
 		if buf != "" {
 			p = continuePrompt
 			if q := sql.OpenQuote(buf); q != "" {
@@ -65,104 +89,87 @@ func (sh *shell) runScript(ctx context.Context, lines lineReader) bool {
 				fmt.Fprintf(sh.stderr, "plrun: reading input: %v\n", err)
 				return false
 			}
-			// At the end of a script a statement without ';' still runs,
-			// as in mysql; an interactive Ctrl-D just leaves.
-			if buf != "" && sh.script {
-				return sh.exec(ctx, strings.TrimSpace(buf), false)
+			// At the end of a script a statement without its delimiter
+			// still runs, as in mysql; an interactive Ctrl-D just leaves.
+			if strings.TrimSpace(buf) != "" && sh.script {
+				if !sh.exec(ctx, sql.Statement{Text: strings.TrimSpace(buf)}, bufLine) {
+					failed = true
+				}
 			}
-			return true
+			return sh.finished(failed)
 		}
-		if buf == "" {
-			if done, ok := sh.clientCommand(ctx, line); done {
-				if !ok && sh.script {
-					return false
+		lineNo++
+		if strings.TrimSpace(buf) == "" {
+			buf = ""
+			if done, ok := sh.clientCommand(ctx, line, lineNo); done {
+				if sh.history != nil {
+					sh.history(strings.TrimSpace(line))
+				}
+				if !ok {
+					failed = true
+					if sh.stopsOnError() {
+						return false
+					}
 				}
 				continue
 			}
+			bufLine = lineNo
 		}
 		trimmed := strings.TrimRight(line, " \t\r")
-		if strings.HasSuffix(trimmed, `\c`) {
+		if strings.HasSuffix(trimmed, `\c`) && sql.OpenQuote(buf+trimmed) == "" {
 			buf = "" // mysql's \c: clear the current statement
 			continue
 		}
-		vertical := false
-		if strings.HasSuffix(trimmed, `\G`) {
-			line, vertical = strings.TrimSuffix(trimmed, `\G`)+";", true
-		}
-		stmts, rest := sql.SplitStatements(buf + line + "\n")
-		if len(stmts) == 0 && strings.TrimSpace(rest) == "" && strings.Trim(buf+line, " \t\r;") == "" && strings.Contains(line, ";") {
+		text := buf + line + "\n"
+		stmts, rest := sql.SplitScript(text, sql.ScriptOptions{Delimiter: sh.run.delim, ClientTerminators: true})
+		if len(stmts) == 0 && strings.TrimSpace(rest) == "" && strings.Contains(line, sh.delimiter()) &&
+			strings.Trim(strings.ReplaceAll(text, sh.delimiter(), ""), " \t\r\n") == "" {
 			// A bare ';', as mysql answers it.
-			w := sh.stderr
-			if sh.interactive {
-				w = sh.stdout
+			sh.printMessage("ERROR: No query specified")
+		}
+		for _, st := range stmts {
+			if sh.history != nil {
+				sh.history(strings.Join(strings.Fields(st.Text), " ") + sh.delimiter())
 			}
-			fmt.Fprintln(w, "ERROR: No query specified")
+			if !sh.exec(ctx, st, bufLine+strings.Count(text[:st.Offset], "\n")) {
+				failed = true
+				if sh.stopsOnError() {
+					return false
+				}
+			}
+			if sh.run.quit {
+				break
+			}
+		}
+		if rest != "" {
+			bufLine += strings.Count(text[:len(text)-len(rest)], "\n")
 		}
 		buf = rest
-		for _, stmt := range stmts {
-			if !sh.exec(ctx, stmt, vertical) && sh.script {
-				return false
-			}
-		}
 	}
-	return true
+	return sh.finished(failed)
 }
 
-// commandWord splits a client command line into its lower-cased first word
-// and the rest, without a trailing ';'.
-func commandWord(line string) (word, arg string) {
-	line = strings.TrimSpace(line)
-	line = strings.TrimSpace(strings.TrimSuffix(line, ";"))
-	word, arg, _ = strings.Cut(line, " ")
-	return strings.ToLower(word), strings.TrimSpace(arg)
+// finished is runScript's result once its input ended: a sourced file's
+// errors were reported and the source goes on; a batch script that had an
+// error fails, unless --force (MariaDB's client then exits 0 too).
+func (sh *shell) finished(failed bool) bool {
+	if sh.file != "" || sh.interactive {
+		return true
+	}
+	return !failed || sh.opts.force
 }
 
-// clientCommand handles a line that is a command of the client rather
-// than SQL. done reports whether the line was one; ok whether it worked.
-func (sh *shell) clientCommand(ctx context.Context, line string) (done, ok bool) {
-	word, arg := commandWord(line)
-	switch word {
-	case "exit", "quit", `\q`:
-		if arg != "" {
-			return false, false
-		}
-		sh.run.quit = true
-		return true, true
-	case "help", `\h`, "?", `\?`:
-		if arg != "" {
-			return false, false // HELP 'topic' is SQL
-		}
-		fmt.Fprint(sh.stdout, replHelp)
-		return true, true
-	case "source", `\.`:
-		if arg == "" {
-			return false, false
-		}
-		return true, sh.source(ctx, arg)
+func (sh *shell) delimiter() string {
+	if sh.run.delim == "" {
+		return ";"
 	}
-	return false, false
+	return sh.run.delim
 }
 
-// source runs a script file on this session, as mysql's source does.
-func (sh *shell) source(ctx context.Context, path string) bool {
-	if sh.depth >= maxSourceDepth {
-		sh.printError(fmt.Errorf("source %s: nested more than %d deep", path, maxSourceDepth))
-		return false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		sh.printError(err)
-		return false
-	}
-	defer f.Close()
-	sub := *sh
-	sub.depth++
-	sub.script = true
-	return sub.runScript(ctx, plainLines(f, nil))
-}
-
-// exec runs one statement and prints its outcome.
-func (sh *shell) exec(ctx context.Context, stmt string, vertical bool) bool {
+// exec runs one statement and prints its outcome; line is where it began.
+// Under a DELIMITER other than ';' the text goes to the engine whole, as
+// the mysql client sends it, and may hold several statements.
+func (sh *shell) exec(ctx context.Context, st sql.Statement, line int) bool {
 	ctx, cancel := context.WithCancel(ctx)
 	sh.run.mu.Lock()
 	sh.run.cancel = cancel
@@ -173,32 +180,57 @@ func (sh *shell) exec(ctx context.Context, stmt string, vertical bool) bool {
 		sh.run.mu.Unlock()
 		cancel()
 	}()
+	vertical := st.Vertical || sh.opts.vertical
 	start := time.Now()
-	res, err := sh.sess.Exec(ctx, stmt)
+	if sh.delimiter() != ";" {
+		results, err := sh.sess.SQL().ExecMulti(ctx, st.Text)
+		elapsed := time.Since(start)
+		for _, res := range results {
+			sh.out.write(sh.printer.render(st.Text, res, elapsed, vertical))
+		}
+		if err != nil {
+			sh.printError(err, line)
+			return false
+		}
+		return true
+	}
+	res, err := sh.sess.Exec(ctx, st.Text)
 	elapsed := time.Since(start)
 	if err != nil {
-		sh.printError(err)
+		sh.printError(err, line)
 		return false
 	}
-	sh.printer.print(stmt, res, elapsed, vertical)
+	sh.out.write(sh.printer.render(st.Text, res, elapsed, vertical))
 	return true
 }
 
-// printError prints err as mysql does: ERROR code (state): message. In a
-// REPL it goes with the rest of the transcript; in batch mode to stderr.
-func (sh *shell) printError(err error) {
-	w := sh.stderr
-	if sh.interactive {
-		w = sh.stdout
+// printError prints err as mysql does: ERROR code (state): message, and in
+// a script "at line N" (and "in file: 'F'" inside source). In a REPL it
+// goes with the rest of the transcript; in batch mode to stderr.
+func (sh *shell) printError(err error, line int) {
+	where := ""
+	if sh.file != "" {
+		where = fmt.Sprintf(" at line %d in file: '%s'", line, sh.file)
+	} else if sh.script && !sh.interactive && line > 0 {
+		where = fmt.Sprintf(" at line %d", line)
 	}
+	var msg string
 	if e, ok := sqlerr.As(err); ok {
-		fmt.Fprintln(w, e.Error())
+		msg = fmt.Sprintf("ERROR %d (%s)%s: %s", e.Code, e.State, where, e.Message)
 	} else {
-		fmt.Fprintf(w, "ERROR %d (HY000): %v\n", sqlerr.ErUnknown, err)
+		msg = fmt.Sprintf("ERROR %d (HY000)%s: %v", sqlerr.ErUnknown, where, err)
 	}
+	sh.printMessage(msg)
+}
+
+// printMessage prints a line of the client's own: into the transcript in a
+// REPL, to stderr in batch mode.
+func (sh *shell) printMessage(msg string) {
 	if sh.interactive {
-		fmt.Fprintln(w)
+		sh.out.echo(msg + "\n\n")
+		return
 	}
+	fmt.Fprintln(sh.stderr, msg)
 }
 
 // interrupt cancels the statement running now, if any (Ctrl-C in the REPL).
@@ -211,15 +243,3 @@ func (sh *shell) interrupt() bool {
 	sh.run.cancel()
 	return true
 }
-
-const replHelp = `Statements end with ';' and may span lines; a procedure body goes in $$ ... $$.
-Client commands:
-  exit, quit, \q    leave (Ctrl-D too)
-  source FILE       run the statements of FILE (also \. FILE)
-  help, \h          this text
-  ...\c             (at the end of a line) discard the statement being typed
-  ...\G             (instead of ;) print the rows vertically
-  Ctrl-C            discard the line being typed, or cancel the running statement
-Try: SHOW TABLES; SHOW VARIABLES LIKE 'enable%'; SHOW GLOBAL STATUS LIKE 'Plrun%';
-
-`
