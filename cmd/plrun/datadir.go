@@ -77,7 +77,7 @@ func lockHolder(dir string) string {
 		return msg
 	}
 	args := strings.Split(strings.TrimRight(string(cmdline), "\x00"), "\x00")
-	msg += " (" + strings.Join(args, " ") + ")"
+	msg += " (" + strings.Join(redactPasswords(args), " ") + ")"
 	for i, a := range args {
 		if a == "serve" {
 			listen := "127.0.0.1:3306"
@@ -97,4 +97,18 @@ func lockHolder(dir string) string {
 		}
 	}
 	return msg
+}
+
+// redactPasswords hides the values of --password flags in a command line.
+func redactPasswords(args []string) []string {
+	out := append([]string(nil), args...)
+	for i, a := range out {
+		switch {
+		case strings.HasPrefix(a, "--password="), strings.HasPrefix(a, "-password="):
+			out[i] = a[:strings.IndexByte(a, '=')+1] + "***"
+		case (a == "--password" || a == "-password") && i+1 < len(out):
+			out[i+1] = "***"
+		}
+	}
+	return out
 }
