@@ -220,6 +220,35 @@ func (c *Catalog) Call(ctx context.Context, host Host, db, name string, args []a
 	if !ok {
 		return nil, notExist(db, name)
 	}
+	return callProgram(ctx, host, db, def, prog, args)
+}
+
+// BlockResult is the variable an anonymous block (DO LANGUAGE ...) sets
+// to return a value: a number, string or boolean.
+const BlockResult = "result"
+
+// CompileBlock compiles an anonymous block (DO LANGUAGE lang $$ body $$),
+// run by CallBlock: a body like a procedure's, with the session in
+// session, no parameters, and one OUT variable, BlockResult.
+func (c *Catalog) CompileBlock(lang, body string) (*Definition, Program, error) {
+	if strings.EqualFold(lang, "JS") {
+		lang = LanguageJavaScript
+	}
+	return c.compile(&Definition{Name: "DO", Language: lang, Body: body,
+		Params: []Param{{Mode: ModeOut, Name: BlockResult, Type: "JSON"}}})
+}
+
+// CallBlock runs a block compiled by CompileBlock and returns the value
+// its body left in BlockResult (nil if none).
+func (c *Catalog) CallBlock(ctx context.Context, host Host, def *Definition, prog Program) (any, error) {
+	outs, err := callProgram(ctx, host, "", def, prog, []any{nil})
+	if err != nil {
+		return nil, err
+	}
+	return outs[0], nil
+}
+
+func callProgram(ctx context.Context, host Host, db string, def *Definition, prog Program, args []any) (outs []any, err error) {
 	if len(args) != len(def.Params) {
 		return nil, sqlerr.New(sqlerr.ErSPWrongNoOfArgs,
 			"Incorrect number of arguments for PROCEDURE %s.%s; expected %d, got %d",

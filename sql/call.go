@@ -190,11 +190,17 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 // every version it read (invariant 3). On error the open transaction is
 // rolled back.
 func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]any, uint64, error) {
+	return s.runProgram(ctx, func(host procs.Host) ([]any, error) { return s.e.procs.Call(ctx, host, db, name, in) })
+}
+
+// runProgram runs procedure code (a CALL, a DO block) with this session as
+// its Host; see callProc.
+func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, error)) ([]any, uint64, error) {
 	s.callDepth++
 	savedAck := s.callAck
 	s.callAck = 0
 	host := &procHost{s: s}
-	outs, err := s.e.procs.Call(ctx, host, db, name, in)
+	outs, err := run(host)
 	ack := s.callAck
 	s.callDepth--
 	s.callAck = savedAck

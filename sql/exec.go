@@ -45,6 +45,8 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 	case kindShowCreateProc:
 		r, err := s.showCreateProc(p.name)
 		return r, 0, err
+	case kindDoBlock:
+		return s.execDoBlock(ctx, p.name, p.body)
 	}
 	switch n := p.node.(type) {
 	case *ast.SelectStmt:

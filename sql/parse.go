@@ -28,6 +28,7 @@ const (
 	kindShowProcStatus
 	kindShowCreateProc
 	kindLoadProc
+	kindDoBlock
 )
 
 // hints are the PolarDB hot-row hints of an UPDATE.
@@ -50,6 +51,7 @@ type parsed struct {
 	ifExists bool
 	assigns  [][2]string // ALTER SYSTEM SET name = value
 	like     string
+	body     string // DO LANGUAGE name $$ body $$ (name in name)
 
 	planMu sync.Mutex // serializes plan builds (they annotate the AST)
 	cached atomic.Pointer[planEntry]
@@ -71,6 +73,7 @@ var (
 	reShowProcState = regexp.MustCompile(`(?is)^show\s+procedure\s+status(?:\s+like\s+'([^']*)')?\s*;?\s*$`)
 	reShowCreateP   = regexp.MustCompile(`(?is)^show\s+create\s+procedure\s+((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
 	reLoadProc      = regexp.MustCompile(`(?is)^load\s+procedures?\s+(?:from\s+)?'([^']*)'\s*;?\s*$`)
+	reDoBlock       = regexp.MustCompile(`(?is)^do\s+language\s+([\w]+)\s+(?:as\s+)?(\$\w*\$)`)
 	reHint          = regexp.MustCompile(`(?is)^\s*update\s*/\*\+(.*?)\*/`)
 	reTarget        = regexp.MustCompile(`(?i)TARGET_AFFECT_ROW\s*\(\s*(\d+)\s*\)`)
 )
@@ -98,6 +101,23 @@ func stripLeading(s string) string {
 	}
 }
 
+// parseDoBlock recognizes DO LANGUAGE lang [AS] $tag$ body $tag$ (the
+// PostgreSQL form; MySQL's DO expr goes to the SQL parser): an anonymous
+// block of procedure code, run at once.
+func parseDoBlock(s string) (lang, body string, ok bool) {
+	m := reDoBlock.FindStringSubmatchIndex(s)
+	if m == nil {
+		return "", "", false
+	}
+	tag := s[m[4]:m[5]]
+	rest := s[m[1]:]
+	end := strings.LastIndex(rest, tag)
+	if end < 0 || strings.TrimSpace(rest[end+len(tag):]) != "" {
+		return "", "", false
+	}
+	return s[m[2]:m[3]], rest[:end], true
+}
+
 // parseStatement parses one statement (no caching).
 func parseStatement(text string) (*parsed, error) {
 	s := strings.TrimRight(stripLeading(text), " \t\r\n;")
@@ -115,6 +135,10 @@ func parseStatement(text string) (*parsed, error) {
 	}
 	if m := reDropProc.FindStringSubmatch(s); m != nil {
 		p.kind, p.ifExists, p.name = kindDropProc, m[1] != "", m[2]
+		return p, nil
+	}
+	if lang, body, ok := parseDoBlock(s); ok {
+		p.kind, p.name, p.body = kindDoBlock, lang, body
 		return p, nil
 	}
 	if m := reLoadProc.FindStringSubmatch(s); m != nil {

@@ -215,3 +215,20 @@ func TestHelpGoesToStdout(t *testing.T) {
 		t.Errorf("--help: %d stdout %d bytes, stderr %q", st, len(out), errOut)
 	}
 }
+
+// TestScriptModes: \lua and \js run chunks as DO blocks with session
+// available; an expression shows its value; \sql goes back.
+func TestScriptModes(t *testing.T) {
+	dir := newDB(t, "create table t (a int)")
+	in := "\\lua\n1 + 1;\nfor i = 1, 3 do\n  session:runSql(\"insert into t values (?)\", {i})\nend;\n" +
+		"session:runSql(\"select sum(a) from t\"):fetchOne()[1];\n" +
+		"\\js\n'ab'.repeat(2);\n\\sql\nselect count(*) as n from t;\n"
+	st, out, errOut := plrunCLI(t, in, "--data", dir)
+	if st != 0 || out != "result\n2\nresult\n6\nresult\nabab\nn\n3\n" {
+		t.Errorf("script modes: %d %q %q", st, out, errOut)
+	}
+	st, _, errOut = plrunCLI(t, "\\lua\nerror('boom');\n", "--data", dir)
+	if st != 1 || !strings.Contains(errOut, "ERROR 1644 (45000) at line 2: DO line 1: boom") {
+		t.Errorf("an error in lua mode: %d %q", st, errOut)
+	}
+}

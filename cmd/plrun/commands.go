@@ -108,6 +108,16 @@ func (sh *shell) clientCommand(ctx context.Context, line string, lineNo int) (do
 		sh.out.closeTee()
 		sh.out.echo("Outfile disabled.\n")
 		return true, true
+	case `\lua`, `\js`, `\sql`:
+		if arg != "" {
+			return false, false
+		}
+		sh.lang = map[string]string{`\lua`: "LUA", `\js`: "JAVASCRIPT", `\sql`: ""}[word]
+		if sh.lang != "" && sh.interactive {
+			sh.out.echo(fmt.Sprintf("%s mode: each chunk ending in '%s' runs as DO LANGUAGE %s, with session available; an expression shows its value. \\sql goes back.\n",
+				strings.ToLower(sh.lang), sh.delimiter(), sh.lang))
+		}
+		return true, true
 	case ".import", `\i`:
 		return true, sh.importCSV(ctx, arg, lineNo)
 	}
@@ -192,6 +202,7 @@ Client commands (at the start of a line; a trailing ';' is optional):
   status, \s           connection, database, uptime and the commit settings
   pager [CMD], \P      send each result through CMD (e.g. less -S); nopager, \n: stdout again
   tee FILE, \T FILE    also append the transcript to FILE; notee, \t: stop
+  \lua, \js, \sql      run Lua / JavaScript chunks (ending in ';') as DO LANGUAGE blocks; back to SQL
   .import FILE TABLE   insert the rows of a CSV file into TABLE (a header row naming its columns is skipped)
   help, \h             this text
   ...\c                (at the end of a line) discard the statement being typed

@@ -174,6 +174,7 @@ func (sh *shell) runInput(stdin io.Reader, dataDir string, forceREPL, forceBatch
 	}
 	sh.printer = sh.opts.printer(true)
 	sh.interactive = true
+	sh.script = !tty // piped into a REPL (-i): a last statement without ';' still runs
 	var lines lineReader
 	if tty {
 		rl, err := terminalLines(stdin, sh.out.stdout, sh.stderr, historyPath(dataDir),

@@ -34,6 +34,7 @@ type shell struct {
 	started     time.Time
 	run         *runState
 	history     func(stmt string) // records a whole statement (REPL)
+	lang        string            // \lua / \js mode: "LUA" or "JAVASCRIPT"; "" for SQL
 }
 
 // runState is shared by a shell and the shells of the files it sources.
@@ -47,6 +48,12 @@ type runState struct {
 
 // prompt is MariaDB's: the current database in brackets.
 func (sh *shell) prompt() string {
+	switch sh.lang {
+	case "LUA":
+		return "plrun lua> "
+	case "JAVASCRIPT":
+		return "plrun js> "
+	}
 	db := sh.sess.SQL().CurrentDB()
 	if db == "" {
 		db = "(none)"
@@ -116,6 +123,22 @@ func (sh *shell) runScript(ctx context.Context, lines lineReader) bool {
 			bufLine = lineNo
 		}
 		trimmed := strings.TrimRight(line, " \t\r")
+		if sh.lang != "" {
+			// Script mode: a chunk of Lua or JavaScript ends with a line
+			// ending in the delimiter, and runs as a DO block.
+			buf += line + "\n"
+			if chunk, ok := strings.CutSuffix(trimmed, sh.delimiter()); ok {
+				chunk = strings.TrimSpace(buf[:len(buf)-len(line)-1] + chunk)
+				buf = ""
+				if chunk != "" && !sh.runChunk(ctx, chunk, bufLine) {
+					failed = true
+					if sh.stopsOnError() {
+						return false
+					}
+				}
+			}
+			continue
+		}
 		if strings.HasSuffix(trimmed, `\c`) && sql.OpenQuote(buf+trimmed) == "" {
 			buf = "" // mysql's \c: clear the current statement
 			continue
@@ -157,6 +180,37 @@ func (sh *shell) finished(failed bool) bool {
 		return true
 	}
 	return !failed || sh.opts.force
+}
+
+// runChunk runs a chunk typed in \lua or \js mode as DO LANGUAGE ... $$
+// chunk $$, with session available. A chunk that is an expression shows
+// its value (it is first tried as result = (chunk); only if that does not
+// compile does the chunk run as a block of statements).
+func (sh *shell) runChunk(ctx context.Context, chunk string, line int) bool {
+	tag := "$plrun$"
+	if strings.Contains(chunk, tag) {
+		sh.printMessage("ERROR: the chunk holds " + tag)
+		return false
+	}
+	do := func(body string) string { return "DO LANGUAGE " + sh.lang + " " + tag + " " + body + " " + tag }
+	saved := sh.delimiter()
+	sh.run.delim = ""
+	defer func() {
+		if saved != ";" {
+			sh.run.delim = saved
+		}
+	}()
+	start := time.Now()
+	res, err := sh.sess.Exec(ctx, do("result = ("+chunk+")"))
+	if e, ok := sqlerr.As(err); ok && e.Code == sqlerr.ErParse {
+		return sh.exec(ctx, sql.Statement{Text: do(chunk)}, line)
+	}
+	if err != nil {
+		sh.printError(err, line)
+		return false
+	}
+	sh.out.write(sh.printer.render("DO", res, time.Since(start), sh.opts.vertical))
+	return true
 }
 
 func (sh *shell) delimiter() string {

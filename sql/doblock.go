@@ -1,0 +1,38 @@
+package sql
+
+import (
+	"context"
+
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/types"
+)
+
+// execDoBlock runs DO LANGUAGE lang $$ body $$: procedure code run once,
+// at once, in this session, as a CALL of an unnamed procedure would run
+// (same commits, durability wait and rollback of an open transaction on
+// error). A body that sets result returns it as a one-row result set with
+// the column result; otherwise it is an OK.
+func (s *Session) execDoBlock(ctx context.Context, lang, body string) (*Result, uint64, error) {
+	def, prog, err := s.e.procs.CompileBlock(lang, body)
+	if err != nil {
+		return nil, 0, err
+	}
+	var out any
+	_, ack, err := s.runProgram(ctx, func(host procs.Host) ([]any, error) {
+		v, err := s.e.procs.CallBlock(ctx, host, def, prog)
+		out = v
+		return nil, err
+	})
+	if err != nil {
+		return nil, ack, err
+	}
+	if out == nil {
+		return &Result{}, ack, nil
+	}
+	v, err := goValue(out)
+	if err != nil {
+		return nil, ack, err
+	}
+	col := Column{Name: procs.BlockResult, Type: typeOfValue(v)}
+	return &Result{Columns: []Column{col}, Rows: [][]types.Value{{v}}}, ack, nil
+}
