@@ -35,7 +35,7 @@ Usage:
   plrun bench hotrow [flags]    seed 000: N sessions x M updates of one row, ELR off/on (plrun bench hotrow --help)
   plrun bench plcommit [flags]  seed 003: a procedure doing n x (INSERT; COMMIT), async commit off/on
   plrun serve [flags]           MySQL protocol server (plrun serve --help)
-  plrun recover [--truncate-damaged]   check the log; cut a damaged one on request
+  plrun recover [--truncate-damaged]   check the log; cut a damaged one on request (plrun recover --help)
   plrun help                    this text
 
 Flags:
@@ -45,5 +45,7 @@ Flags:
 	for _, s := range settings {
 		fmt.Fprintf(w, "  %-32s default %-4s %s\n", s.name, s.def, s.what)
 	}
-	fmt.Fprint(w, "\nStatus counters: SHOW GLOBAL STATUS LIKE 'Plrun%' (commits, log groups and syncs), 'Elr%', 'Innodb_row_lock%', 'Group_update%'.\n")
+	fmt.Fprint(w, "\nStatus counters: SHOW GLOBAL STATUS LIKE 'Plrun%' (commits, log groups and syncs, average group size and sync time),\n"+
+		"  'Plrun_large_trx%' (chunked large transactions), 'Elr%' (early releases, dependent waits, readers that waited),\n"+
+		"  'Innodb_row_lock%' and 'Innodb_deadlocks', 'Group_update%' (hot-row groups), 'Uptime'.\n")
 }
