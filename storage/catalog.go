@@ -133,13 +133,18 @@ func (c *Catalog) AddTable(def *TableDef) (*Table, bool) {
 	if _, exists := ts[k]; exists {
 		return nil, false
 	}
+	return c.installLocked(ts, k, def), true
+}
+
+// installLocked builds def's table and names it k in ts.
+func (c *Catalog) installLocked(ts map[string]*Table, k string, def *TableDef) *Table {
 	if def.ID > c.nextID {
 		c.nextID = def.ID
 	}
 	t := NewTable(def)
 	ts[k] = t
 	c.byID[def.ID] = t
-	return t, true
+	return t
 }
 
 // DropTable removes db.name; false if missing.
@@ -161,13 +166,7 @@ func (c *Catalog) ReplaceTable(def *TableDef) (*Table, bool) {
 	}
 	old.MarkDropped()
 	delete(c.byID, old.Def.ID)
-	if def.ID > c.nextID {
-		c.nextID = def.ID
-	}
-	t := NewTable(def)
-	ts[k] = t
-	c.byID[def.ID] = t
-	return t, true
+	return c.installLocked(ts, k, def), true
 }
 
 // TableRef names a table.

@@ -248,48 +248,7 @@ func runCrash(t *testing.T, mode string, iterations int, setup func(*plrun.Sessi
 // records what it acknowledged.
 func runChild(t *testing.T, mode, dir string, iter int, delay time.Duration, cl *crashLog) {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envChild+"="+mode, envDir+"="+dir, envIter+"="+strconv.Itoa(iter))
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ready := make(chan struct{})
-	var lines []string
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(stdout)
-		readyOnce := false
-		for sc.Scan() {
-			l := sc.Text()
-			if !strings.HasPrefix(l, "@ ") {
-				continue
-			}
-			l = l[2:]
-			if l == "ready" && !readyOnce {
-				readyOnce = true
-				close(ready)
-				continue
-			}
-			lines = append(lines, l)
-		}
-	}()
-	select {
-	case <-ready:
-		time.Sleep(delay)
-	case <-done:
-	case <-time.After(60 * time.Second):
-		t.Errorf("iteration %d: child not ready after 60 s", iter)
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	<-done
-	cmd.Wait()
+	lines, stderr := killChild(t, mode, dir, iter, delay)
 	for _, l := range lines {
 		f := strings.Fields(l)
 		num := func(i int) int64 {
@@ -316,12 +275,59 @@ func runChild(t *testing.T, mode, dir string, iter int, delay time.Duration, cl 
 		case "c":
 			cl.callAcked[num(1)] = true
 		default: // "err ...", "fatal ...": the child must only die by SIGKILL
-			t.Errorf("iteration %d: child reported %q; stderr:\n%s", iter, l, stderr.String())
+			t.Errorf("iteration %d: child reported %q; stderr:\n%s", iter, l, stderr)
 		}
 	}
 	if len(lines) == 0 {
-		t.Errorf("iteration %d: child acknowledged nothing; stderr:\n%s", iter, stderr.String())
+		t.Errorf("iteration %d: child acknowledged nothing; stderr:\n%s", iter, stderr)
 	}
+}
+
+// killChild runs the crash child in mode, SIGKILLs it delay after it says
+// it is ready, and returns the lines it printed after that (without their
+// "@ " prefix) and its stderr.
+func killChild(t *testing.T, mode, dir string, iter int, delay time.Duration) (lines []string, stderr string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), envChild+"="+mode, envDir+"="+dir, envIter+"="+strconv.Itoa(iter))
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ready, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(stdout)
+		readyOnce := false
+		for sc.Scan() {
+			l, ok := strings.CutPrefix(sc.Text(), "@ ")
+			if !ok {
+				continue
+			}
+			if l == "ready" && !readyOnce {
+				readyOnce = true
+				close(ready)
+				continue
+			}
+			lines = append(lines, l)
+		}
+	}()
+	select {
+	case <-ready:
+		time.Sleep(delay)
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Errorf("iteration %d: child not ready after 60 s", iter)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	<-done
+	cmd.Wait()
+	return lines, errOut.String()
 }
 
 func rowsOf(t *testing.T, s *plrun.Session, q string) [][]int64 {

@@ -1,16 +1,13 @@
 package enginetest
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -208,58 +205,19 @@ func ensureFilled(ctx context.Context, s *plrun.Session, table string, n int, cr
 // records its acknowledged inserts and returns its last DDL step.
 func runDDLChild(t *testing.T, dir string, iter int, delay time.Duration, acked map[int64]bool) string {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), envChild+"=ddl", envDir+"="+dir, envIter+"="+strconv.Itoa(iter))
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ready, done := make(chan struct{}), make(chan struct{})
+	lines, stderr := killChild(t, "ddl", dir, iter, delay)
 	last := "r" // the child normalizes before it is ready
-	var bad []string
-	go func() {
-		defer close(done)
-		sc := bufio.NewScanner(stdout)
-		isReady := false
-		for sc.Scan() {
-			l, ok := strings.CutPrefix(sc.Text(), "@ ")
-			if !ok {
-				continue
-			}
-			f := strings.Fields(l)
-			switch {
-			case l == "ready":
-				if !isReady {
-					isReady = true
-					close(ready)
-				}
-			case f[0] == "s" && len(f) == 2:
-				id, _ := strconv.ParseInt(f[1], 10, 64)
-				acked[id] = true
-			case len(l) == 1 && strings.Contains("DdrTtf", l):
-				last = l
-			default:
-				bad = append(bad, l)
-			}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		switch {
+		case f[0] == "s" && len(f) == 2:
+			id, _ := strconv.ParseInt(f[1], 10, 64)
+			acked[id] = true
+		case len(l) == 1 && strings.Contains("DdrTtf", l):
+			last = l
+		default:
+			t.Errorf("iteration %d: child reported %q; stderr:\n%s", iter, l, stderr)
 		}
-	}()
-	select {
-	case <-ready:
-		time.Sleep(delay)
-	case <-done:
-	case <-time.After(60 * time.Second):
-		t.Errorf("iteration %d: child not ready after 60 s", iter)
-	}
-	cmd.Process.Signal(syscall.SIGKILL)
-	<-done
-	cmd.Wait()
-	if len(bad) > 0 {
-		t.Errorf("iteration %d: child reported %q; stderr:\n%s", iter, bad, stderr.String())
 	}
 	return last
 }
