@@ -84,18 +84,35 @@ func (c Chart) panel(yLabel string, y func(ChartSeries) []float64) (*plot.Plot, 
 	p := plot.New()
 	p.X.Label.Text = c.XLabel
 	p.Y.Label.Text = yLabel
-	p.Y.Min = 0
 	p.Legend.Top = true
-	p.Legend.Left = c.LogX // latency grows to the right of a sweep: keep the legend clear of it
+	p.Legend.Left = true
+	p.Y.Tick.Marker = plainTicks{}
 	p.Add(plotter.NewGrid())
 	if c.LogX {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = concurrencyTicks(c.Series)
 	}
+	measured, top := 0, 0.0
+	for _, s := range c.Series {
+		if !s.Reference {
+			measured++
+		}
+		for _, v := range y(s) {
+			top = max(top, v)
+		}
+	}
+	// Room above the lines for the legend, which sits in the top left.
+	p.Y.Min, p.Y.Max = 0, top*1.45
 	for i, s := range c.Series {
 		ys := y(s)
 		if ys == nil {
 			continue
+		}
+		color := i
+		if s.Reference {
+			// A published series takes the color of the measured series
+			// it stands beside (off with off, on with on), dashed.
+			color = i - measured
 		}
 		if len(ys) != len(s.X) {
 			return nil, fmt.Errorf("bench: chart series %q: %d x values, %d y values", s.Name, len(s.X), len(ys))
@@ -108,8 +125,8 @@ func (c Chart) panel(yLabel string, y func(ChartSeries) []float64) (*plot.Plot, 
 		if err != nil {
 			return nil, fmt.Errorf("bench: chart series %q: %w", s.Name, err)
 		}
-		line.Color = seriesColor(i)
-		points.Color = seriesColor(i)
+		line.Color = seriesColor(color)
+		points.Color = seriesColor(color)
 		points.Shape = plotutil.Shape(i)
 		line.Width = vg.Points(1.5)
 		if s.Reference {
@@ -133,6 +150,20 @@ func concurrencyTicks(series []ChartSeries) plot.ConstantTicks {
 				seen[x] = true
 				ticks = append(ticks, plot.Tick{Value: x, Label: strconv.FormatFloat(x, 'f', -1, 64)})
 			}
+		}
+	}
+	return ticks
+}
+
+// plainTicks are gonum's default ticks labelled without trailing zeros
+// ("50000", not "50000.00").
+type plainTicks struct{}
+
+func (plainTicks) Ticks(lo, hi float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'f', -1, 64)
 		}
 	}
 	return ticks

@@ -53,7 +53,8 @@ type HotrowResult struct {
 	Updates       int     `json:"updates_per_thread,omitempty"` // count-bounded runs
 	TimeSec       float64 `json:"time_s,omitempty"`             // time-bounded runs
 	WarmupSec     float64 `json:"warmup_s,omitempty"`
-	Done          int64   `json:"updates"` // measured updates that succeeded
+	Done          int64   `json:"updates"`        // measured updates that succeeded
+	WarmupDone    int64   `json:"warmup_updates"` // and those of the warm-up
 	SyncDelayMs   float64 `json:"sync_delay_ms"`
 	ElapsedSec    float64 `json:"elapsed_s"`
 	TPS           float64 `json:"tps"`
@@ -192,7 +193,7 @@ func hotrowLabel(cfg HotrowConfig) string {
 func fillHotrow(res *HotrowResult, run *driveResult, before, after Status) {
 	p := Summarize(run.Lat)
 	res.ElapsedSec = run.Elapsed.Seconds()
-	res.Done = run.Ok
+	res.Done, res.WarmupDone = run.Ok, run.WarmOk
 	if res.ElapsedSec > 0 {
 		res.TPS = float64(run.Ok) / res.ElapsedSec
 	}

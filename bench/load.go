@@ -132,10 +132,7 @@ func drive(ctx context.Context, load Load, spec driveSpec) *driveResult {
 			perThr[t] = own
 		}()
 	}
-	out := load.Progress
-	if out == nil {
-		out = io.Discard
-	}
+	out := progressOut(load.Progress)
 	if spec.Label != "" {
 		fmt.Fprintln(out, spec.Label)
 	}
@@ -289,4 +286,11 @@ func trimFloat(s float64) string {
 		return fmt.Sprintf("%d", int64(r))
 	}
 	return fmt.Sprintf("%.1f", r)
+}
+
+func progressOut(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
 }
