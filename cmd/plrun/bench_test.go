@@ -147,3 +147,15 @@ func TestBenchLargeTrxRefusesTime(t *testing.T) {
 		t.Errorf("status %d, stderr %q", status, errOut)
 	}
 }
+
+func TestPlrunHelpListsEveryBenchWorkload(t *testing.T) {
+	_, out, errOut := plrunCLI(t, "", "help")
+	for _, wl := range benchWorkloads {
+		if !strings.Contains(out+errOut, "plrun bench "+wl.name) {
+			t.Errorf("plrun help lacks plrun bench %s", wl.name)
+		}
+	}
+	if !strings.Contains(out+errOut, "--chart") {
+		t.Errorf("plrun help does not point at the bench flags")
+	}
+}
