@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
@@ -61,11 +62,15 @@ func WriteChart(path string, c Chart) error {
 	if err != nil {
 		return err
 	}
-	tps.Title.Text = c.Title
-	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Centimeter, PadTop: vg.Millimeter * 2,
+	// The title spans both panels, above them.
+	dc := draw.New(canvas)
+	titleStyle := draw.TextStyle{Color: color.Black, Font: font.From(plot.DefaultFont, 12),
+		Handler: plot.DefaultTextHandler, XAlign: draw.XCenter, YAlign: draw.YTop}
+	dc.FillText(titleStyle, vg.Point{X: w / 2, Y: h - vg.Millimeter*2}, c.Title)
+	tiles := draw.Tiles{Rows: 1, Cols: 2, PadX: vg.Centimeter, PadTop: vg.Millimeter * 9,
 		PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 4}
 	plots := [][]*plot.Plot{{tps, lat}}
-	canvases := plot.Align(plots, tiles, draw.New(canvas))
+	canvases := plot.Align(plots, tiles, dc)
 	tps.Draw(canvases[0][0])
 	lat.Draw(canvases[0][1])
 	f, err := os.Create(path)

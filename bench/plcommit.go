@@ -57,8 +57,9 @@ type PlcommitResult struct {
 }
 
 // RunPlcommit runs seed 003's workload once: every session sets
-// ob_enable_pl_async_commit, then CALLs the procedure Calls times. The
-// table must end with exactly Concurrency x Calls x Iterations rows.
+// ob_enable_pl_async_commit, then CALLs the procedure Calls times (or
+// until Load.Time has passed). The table must end with exactly
+// Iterations rows per CALL that succeeded, warm-up included.
 func RunPlcommit(ctx context.Context, cfg PlcommitConfig) (*PlcommitResult, error) {
 	proc, ddl, err := plcommitProc(cfg.Lang)
 	if err != nil {
