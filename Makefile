@@ -37,7 +37,7 @@ bench: build
 	$(GO) test -run XXX -bench . -benchtime $(BENCHTIME) -benchmem $(BENCH_PKGS)
 	$(BIN) bench hotrow --elr both
 
-# BENCHMARKS.md's charts, by the commands written beside them (about 2
+# BENCHMARKS.md's charts, by the commands written beside them (about 2.5
 # minutes; the inventory sweep is the seed's 9 points x hotspot off/on).
 charts: build
 	$(BIN) bench hotrow --threads 50 --time 10s --warmup 2s --report-interval 500ms --chart bench/charts/hotrow.svg

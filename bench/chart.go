@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -34,7 +35,7 @@ type Chart struct {
 type ChartSeries struct {
 	Name      string
 	X         []float64
-	TPS, P95  []float64 // P95 in ms; a nil P95 draws the series in the throughput panel only
+	TPS, P95  []float64 // P95 in ms; a nil P95 draws the series in the throughput panel only; a NaN is no point (nothing ended there)
 	Reference bool      // published figures, not this run: drawn dashed
 }
 
@@ -103,7 +104,9 @@ func (c Chart) panel(yLabel string, y func(ChartSeries) []float64) (*plot.Plot, 
 			measured++
 		}
 		for _, v := range y(s) {
-			top = max(top, v)
+			if !math.IsNaN(v) {
+				top = max(top, v)
+			}
 		}
 	}
 	// Room above the lines for the legend, which sits in the top left.
@@ -122,9 +125,14 @@ func (c Chart) panel(yLabel string, y func(ChartSeries) []float64) (*plot.Plot, 
 		if len(ys) != len(s.X) {
 			return nil, fmt.Errorf("bench: chart series %q: %d x values, %d y values", s.Name, len(s.X), len(ys))
 		}
-		xys := make(plotter.XYs, len(ys))
+		var xys plotter.XYs
 		for j := range ys {
-			xys[j] = plotter.XY{X: s.X[j], Y: ys[j]}
+			if !math.IsNaN(ys[j]) {
+				xys = append(xys, plotter.XY{X: s.X[j], Y: ys[j]})
+			}
+		}
+		if len(xys) == 0 {
+			continue
 		}
 		line, points, err := plotter.NewLinePoints(xys)
 		if err != nil {

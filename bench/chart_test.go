@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"image/png"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,5 +119,20 @@ func TestWriteChartPNG(t *testing.T) {
 func TestWriteChartRefusesOtherFormats(t *testing.T) {
 	if err := WriteChart(filepath.Join(t.TempDir(), "chart.jpg"), offOnChart()); err == nil {
 		t.Fatal("a .jpg chart was accepted")
+	}
+}
+
+// An interval in which no operation ended has no latency: a NaN p95 is
+// left out of the line instead of being drawn as 0 ms.
+func TestWriteChartSkipsIntervalsWithoutLatency(t *testing.T) {
+	c := offOnChart()
+	c.LogX = false
+	c.Series[0].P95[1] = math.NaN()
+	path := filepath.Join(t.TempDir(), "chart.svg")
+	if err := WriteChart(path, c); err != nil {
+		t.Fatal(err)
+	}
+	if _, texts := svgTexts(t, path); len(texts) == 0 {
+		t.Fatal("empty chart")
 	}
 }

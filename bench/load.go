@@ -34,6 +34,7 @@ type Interval struct {
 	TPS     float64 `json:"tps"`
 	P95Ms   float64 `json:"p95_ms"` // 0 when no operation ended in the interval
 	ErrPerS float64 `json:"err_per_s"`
+	Ended   int     `json:"ops"` // operations that succeeded in the interval (the p95's sample)
 }
 
 // driveSpec is one workload's part in a driven run.
@@ -251,7 +252,7 @@ func (m *meter) report(w io.Writer, every time.Duration, committed func() float6
 					lastCommitted = c
 				}
 				lastDone = done
-				if len(lat) > 0 {
+				if iv.Ended = len(lat); len(lat) > 0 {
 					iv.P95Ms = ms(Summarize(lat).P95)
 				}
 				intervals = append(intervals, iv)

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -206,7 +207,11 @@ func overTime(name string, iv []bench.Interval) bench.ChartSeries {
 	for _, i := range iv {
 		s.X = append(s.X, i.AtSec)
 		s.TPS = append(s.TPS, i.TPS)
-		s.P95 = append(s.P95, i.P95Ms)
+		p95 := i.P95Ms
+		if i.Ended == 0 {
+			p95 = math.NaN() // no latency was measured there: no point, rather than a 0
+		}
+		s.P95 = append(s.P95, p95)
 	}
 	return s
 }
