@@ -13,6 +13,7 @@ require (
 	github.com/tidwall/btree v1.8.2
 	github.com/tidwall/wal v1.2.1
 	github.com/yuin/gopher-lua v1.1.2
+	gonum.org/v1/plot v0.17.0
 )
 
 require (
@@ -45,6 +46,5 @@ require (
 	golang.org/x/image v0.30.0 // indirect
 	golang.org/x/sys v0.0.0-20220310020820-b874c991c1a5 // indirect
 	golang.org/x/text v0.28.0 // indirect
-	gonum.org/v1/plot v0.17.0 // indirect
 	gopkg.in/natefinch/lumberjack.v2 v2.2.1 // indirect
 )

@@ -152,6 +152,23 @@ func (b *benchFlags) parse(args []string) (dir string, cleanup func(), status in
 	return tmp, func() { os.RemoveAll(tmp) }, 0, true
 }
 
+// explicit reports whether the command line set the named flag.
+func (b *benchFlags) explicit(name string) bool {
+	set := false
+	b.fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// oneBound refuses a command line that gives both --time and the
+// workload's count flag: one of them would be ignored.
+func (b *benchFlags) oneBound(count string) bool {
+	if b.explicit("time") && b.explicit(count) {
+		fmt.Fprintf(b.fs.Output(), "%s: give --time or --%s, not both\n", b.fs.Name(), count)
+		return false
+	}
+	return true
+}
+
 // writeChart draws c to the --chart file, if one was asked for.
 func (b *benchFlags) writeChart(c bench.Chart) int {
 	if *b.chart == "" {

@@ -19,6 +19,9 @@ func benchHotrow(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	defer cleanup()
+	if !b.oneBound("updates") {
+		return 2
+	}
 	modes, err := onOffBoth("elr", *elr)
 	if err != nil {
 		fmt.Fprintf(stderr, "plrun bench hotrow: %v\n", err)

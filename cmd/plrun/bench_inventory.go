@@ -55,6 +55,9 @@ func benchInventory(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	defer cleanup()
+	if !b.oneBound("updates") {
+		return 2
+	}
 	if *updates > 0 {
 		*b.runTime = 0
 	} else if *b.runTime == 0 {

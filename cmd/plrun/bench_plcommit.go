@@ -22,6 +22,9 @@ func benchPlcommit(args []string, stdout, stderr io.Writer) int {
 		return status
 	}
 	defer cleanup()
+	if !b.oneBound("calls") {
+		return 2
+	}
 	var langs []string
 	switch *lang {
 	case "lua", "js":

@@ -159,3 +159,16 @@ func TestPlrunHelpListsEveryBenchWorkload(t *testing.T) {
 		t.Errorf("plrun help does not point at the bench flags")
 	}
 }
+
+func TestBenchRefusesTimeAndCountTogether(t *testing.T) {
+	for _, args := range [][]string{
+		{"hotrow", "--time", "1s", "--updates", "10"},
+		{"plcommit", "--time", "1s", "--calls", "2"},
+		{"inventory", "--time", "1s", "--updates", "10"},
+	} {
+		status, _, errOut := plrunCLI(t, "", append([]string{"bench"}, args...)...)
+		if status != 2 || !strings.Contains(errOut, "give --time or --") {
+			t.Errorf("%v: status %d, stderr %q", args, status, errOut)
+		}
+	}
+}
