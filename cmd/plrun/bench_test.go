@@ -121,7 +121,7 @@ func TestBenchInventorySweepTableAndChart(t *testing.T) {
 
 func TestBenchHotrowTimeModeChartsOverTime(t *testing.T) {
 	chart := filepath.Join(t.TempDir(), "hotrow.svg")
-	status, out, errOut := plrunCLI(t, "", "bench", "hotrow", "--threads", "4", "--time", "300ms", "--warmup", "50ms",
+	status, out, errOut := plrunCLI(t, "", "bench", "hotrow", "--threads", "4", "--time", "500ms", "--warmup", "50ms",
 		"--report-interval", "100ms", "--chart", chart)
 	if status != 0 {
 		t.Fatalf("status %d\nstdout %s\nstderr %s", status, out, errOut)
@@ -132,7 +132,7 @@ func TestBenchHotrowTimeModeChartsOverTime(t *testing.T) {
 	if strings.Contains(errOut, "eta:") {
 		t.Errorf("a time-bounded run shows an ETA:\n%s", errOut)
 	}
-	if !strings.Contains(out, "updating one row for 300.0 ms") || !strings.Contains(out, "in the warm-up") || strings.Contains(out, "WRONG") {
+	if !strings.Contains(out, "updating one row for 500.0 ms") || !strings.Contains(out, "in the warm-up") || strings.Contains(out, "WRONG") {
 		t.Errorf("summary:\n%s", out)
 	}
 	labels := svgLabels(t, chart)
