@@ -42,7 +42,7 @@ func (t *threadsFlag) Set(v string) error {
 func benchInventory(args []string, stdout, stderr io.Writer) int {
 	b := newBenchFlags("inventory", stdout, stderr)
 	threads := threadsFlag(append([]int(nil), bench.InventoryThreads...))
-	b.fs.Var(&threads, "threads", "concurrency points, comma-separated (default the seed's 1,8,16,32,64,128,256,512,1024)")
+	b.fs.Var(&threads, "threads", "concurrency points, comma-separated (the seed's by default)")
 	updates := b.fs.Int("updates", 0, "updates per session at each point, instead of --time")
 	hotspot := b.fs.String("hotspot", "both", "hotspot (and the hinted UPDATE): on, off, or both (off then on, and their ratio)")
 	// Each point is time-bounded unless --updates is given.
