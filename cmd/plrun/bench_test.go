@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plrun/plrun/bench"
 )
@@ -169,6 +170,31 @@ func TestBenchRefusesTimeAndCountTogether(t *testing.T) {
 		status, _, errOut := plrunCLI(t, "", append([]string{"bench"}, args...)...)
 		if status != 2 || !strings.Contains(errOut, "give --time or --") {
 			t.Errorf("%v: status %d, stderr %q", args, status, errOut)
+		}
+	}
+}
+
+func TestBenchLengthGuard(t *testing.T) {
+	for _, c := range []struct {
+		total   time.Duration
+		yes     bool
+		ok      bool
+		printed string
+	}{
+		{30 * time.Second, false, true, ""},
+		{2 * time.Minute, false, true, "estimated length about 2m0s (part 2m0s)\n"},
+		{11 * time.Minute, false, false, "refused, over 10m0s"},
+		{11 * time.Minute, true, true, "estimated length about 11m0s"},
+	} {
+		e := &runEstimate{}
+		e.add("part", c.total)
+		var out strings.Builder
+		ok := e.guard("x", c.yes, &out)
+		if ok != c.ok || (c.printed == "") != (out.Len() == 0) || !strings.Contains(out.String(), c.printed) {
+			t.Errorf("%v yes=%v: ok %v, printed %q", c.total, c.yes, ok, out.String())
+		}
+		if c.yes && strings.Contains(out.String(), "refused") {
+			t.Errorf("--yes still refused: %q", out.String())
 		}
 	}
 }
