@@ -14,7 +14,7 @@ FUZZTIME   ?= 30s
 SOAK_RUN   ?= Crash|Kill|Bank|Random|Stress|Concurrent|Soak|Hotrow|Plcommit|Corruption|Shutdown|Truncate
 SOAK_COUNT ?= 20
 
-.PHONY: all build test seeds bench run fuzz soak clean
+.PHONY: all build test seeds bench charts run fuzz soak clean
 
 all: build
 
@@ -37,6 +37,15 @@ bench: build
 	$(GO) test -run XXX -bench . -benchtime $(BENCHTIME) -benchmem $(BENCH_PKGS)
 	$(BIN) bench hotrow --elr both
 
+# BENCHMARKS.md's charts, by the commands written beside them (about 2.5
+# minutes; the inventory sweep is the seed's 9 points x hotspot off/on).
+charts: build
+	$(BIN) bench hotrow --threads 50 --time 10s --warmup 2s --report-interval 500ms --chart bench/charts/hotrow.svg
+	$(BIN) bench hotrow --threads 50 --sync-delay 30ms --time 10s --warmup 2s --report-interval 500ms --chart bench/charts/hotrow-30ms.svg
+	$(BIN) bench inventory --chart bench/charts/inventory.svg
+	$(BIN) bench plcommit --lang lua --async both --iterations 1000 --time 5s --warmup 1s --report-interval 500ms --chart bench/charts/plcommit.svg
+	$(BIN) bench largetrx --size-mb 64 --threads 8 --warmup 500ms --report-interval 100ms --chart bench/charts/largetrx.svg
+
 run: build
 	$(BIN) --data $(DATA)
 
@@ -51,8 +60,8 @@ fuzz:
 
 soak: build
 	$(GO) test -race -timeout 120m -count $(SOAK_COUNT) -run '$(SOAK_RUN)' ./...
-	$(BIN) bench hotrow --threads 50 --updates 20000 --elr both
-	$(BIN) bench plcommit --lang both --async both --iterations 1000 --calls 5 --concurrency 16
+	$(BIN) bench hotrow --threads 50 --updates 20000 --elr both --yes
+	$(BIN) bench plcommit --lang both --async both --iterations 1000 --calls 5 --concurrency 16 --yes
 
 # Removes build output only; the REPL's data folder ($(DATA)) is yours to keep.
 clean:

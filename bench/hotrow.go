@@ -4,10 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/plrun/plrun"
@@ -36,15 +33,15 @@ const (
 type HotrowConfig struct {
 	Dir       string        // data directory of this run; emptied first
 	Threads   int           // concurrent sessions (seed: 50)
-	Updates   int           // updates per session (seed: 2000)
+	Updates   int           // updates per session (seed: 2000), when Load.Time is zero
 	ELR       bool          // enable_early_lock_release
 	SyncDelay time.Duration // plrun_log_sync_delay_us: added to every log sync
 	// Settings are more global variables applied at open (they win over
 	// ELR and SyncDelay), e.g. "_max_elr_dependent_trx_count".
 	Settings    map[string]string
-	Workers     int       // plrun_workers (0 = engine default)
-	FsyncProbes int       // write+fsync probes for the disk's sync latency (0 = 200)
-	Progress    io.Writer // a line per second while running; nil for none
+	Workers     int // plrun_workers (0 = engine default)
+	FsyncProbes int // write+fsync probes for the disk's sync latency (0 = 200)
+	Load        Load
 }
 
 // HotrowResult is what one configuration measured. Counters are the
@@ -53,7 +50,11 @@ type HotrowResult struct {
 	Workload      string  `json:"workload"`
 	ELR           bool    `json:"elr"`
 	Threads       int     `json:"threads"`
-	Updates       int     `json:"updates_per_thread"`
+	Updates       int     `json:"updates_per_thread,omitempty"` // count-bounded runs
+	TimeSec       float64 `json:"time_s,omitempty"`             // time-bounded runs
+	WarmupSec     float64 `json:"warmup_s,omitempty"`
+	Done          int64   `json:"updates"`        // measured updates that succeeded
+	WarmupDone    int64   `json:"warmup_updates"` // and those of the warm-up
 	SyncDelayMs   float64 `json:"sync_delay_ms"`
 	ElapsedSec    float64 `json:"elapsed_s"`
 	TPS           float64 `json:"tps"`
@@ -78,21 +79,26 @@ type HotrowResult struct {
 	// every update waits for its own log sync before the next may start.
 	SyncBoundTPS float64 `json:"sync_bound_tps"`
 	// VsSyncBound is TPS / SyncBoundTPS: above 1, updates share syncs.
-	VsSyncBound float64 `json:"tps_vs_sync_bound"`
-	FirstError  string  `json:"first_error,omitempty"`
+	VsSyncBound float64    `json:"tps_vs_sync_bound"`
+	FirstError  string     `json:"first_error,omitempty"`
+	Intervals   []Interval `json:"intervals"`
 }
 
 // RunHotrow runs seed 000's workload once. It returns the result even
 // when it also returns an error wrapping ErrVerify, so a caller can print
 // what went wrong.
 func RunHotrow(ctx context.Context, cfg HotrowConfig) (*HotrowResult, error) {
-	if cfg.Threads <= 0 || cfg.Updates <= 0 {
-		return nil, fmt.Errorf("bench: hotrow needs threads > 0 and updates > 0")
+	if cfg.Threads <= 0 || cfg.Updates <= 0 && cfg.Load.Time <= 0 {
+		return nil, fmt.Errorf("bench: hotrow needs threads > 0 and updates > 0 (or a time)")
 	}
 	if err := freshDir(cfg.Dir); err != nil {
 		return nil, err
 	}
-	res := &HotrowResult{Workload: "hotrow", ELR: cfg.ELR, Threads: cfg.Threads, Updates: cfg.Updates, SyncDelayMs: ms(cfg.SyncDelay)}
+	res := &HotrowResult{Workload: "hotrow", ELR: cfg.ELR, Threads: cfg.Threads, SyncDelayMs: ms(cfg.SyncDelay),
+		TimeSec: cfg.Load.Time.Seconds(), WarmupSec: cfg.Load.Warmup.Seconds()}
+	if cfg.Load.Time == 0 {
+		res.Updates = cfg.Updates
+	}
 	fsync, err := MeasureFsync(cfg.Dir, cfg.FsyncProbes)
 	if err != nil {
 		return nil, fmt.Errorf("bench: measuring fsync: %w", err)
@@ -115,13 +121,12 @@ func RunHotrow(ctx context.Context, cfg HotrowConfig) (*HotrowResult, error) {
 	if res.KBefore, err = readK(ctx, admin); err != nil {
 		return nil, err
 	}
-	before, err := ReadStatus(ctx, admin)
-	if err != nil {
-		return nil, err
+	var before Status
+	var statusErr error
+	run := runHotrowThreads(ctx, db, cfg, func() { before, statusErr = ReadStatus(ctx, admin) })
+	if statusErr != nil {
+		return nil, statusErr
 	}
-
-	lat, elapsed, failed, firstErr := runHotrowThreads(ctx, db, cfg)
-
 	after, err := ReadStatus(ctx, admin)
 	if err != nil {
 		return nil, err
@@ -129,15 +134,14 @@ func RunHotrow(ctx context.Context, cfg HotrowConfig) (*HotrowResult, error) {
 	if res.KAfter, err = readK(ctx, admin); err != nil {
 		return nil, err
 	}
-	fillHotrow(res, lat, elapsed, failed, before, after)
-	if firstErr != nil {
-		res.FirstError = firstErr.Error()
-	}
-	want := int64(cfg.Threads) * int64(cfg.Updates)
-	res.Verified = failed == 0 && res.KAfter-res.KBefore == want
+	fillHotrow(res, run, before, after)
+	// Every update that succeeded, in the warm-up too, added one to k.
+	want := run.Ok + run.WarmOk
+	res.Verified = run.Failed+run.WarmFailed == 0 && res.KAfter-res.KBefore == want &&
+		(cfg.Load.Time > 0 || run.Ok == int64(cfg.Threads)*int64(cfg.Updates))
 	if !res.Verified {
 		return res, fmt.Errorf("%w: k grew by %d, want %d (%d updates failed; first error: %v)",
-			ErrVerify, res.KAfter-res.KBefore, want, failed, firstErr)
+			ErrVerify, res.KAfter-res.KBefore, want, run.Failed+run.WarmFailed, run.FirstErr)
 	}
 	return res, nil
 }
@@ -156,67 +160,49 @@ func hotrowSettings(cfg HotrowConfig) map[string]string {
 	return settings
 }
 
-// runHotrowThreads opens every session first, then releases them at once
-// and times each update; elapsed runs from the release to the last update.
-func runHotrowThreads(ctx context.Context, db *plrun.DB, cfg HotrowConfig) (lat []time.Duration, elapsed time.Duration, failed int, firstErr error) {
-	var (
-		done    atomic.Int64
-		mu      sync.Mutex // guards failed, firstErr
-		wg      sync.WaitGroup
-		release = make(chan struct{})
-		perThr  = make([][]time.Duration, cfg.Threads)
-	)
-	for t := range cfg.Threads {
-		s := db.Session()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer s.Close()
-			own := make([]time.Duration, 0, cfg.Updates)
-			<-release
-			for range cfg.Updates {
-				start := time.Now()
-				_, err := s.Exec(ctx, HotrowUpdate)
-				if err != nil {
-					mu.Lock()
-					failed++
-					if firstErr == nil {
-						firstErr = err
-					}
-					mu.Unlock()
-					if ctx.Err() != nil {
-						break
-					}
-					continue
-				}
-				own = append(own, time.Since(start))
-				done.Add(1)
-			}
-			perThr[t] = own
-		}()
+// runHotrowThreads opens every session first, then drives them; the
+// clock runs from the end of the warm-up to the last update.
+func runHotrowThreads(ctx context.Context, db *plrun.DB, cfg HotrowConfig, atStart func()) *driveResult {
+	sessions := make([]*plrun.Session, cfg.Threads)
+	for t := range sessions {
+		sessions[t] = db.Session()
 	}
-	label := "hotrow elr=off"
-	if cfg.ELR {
-		label = "hotrow elr=on"
-	}
-	stop := startProgress(cfg.Progress, label, int64(cfg.Threads*cfg.Updates), &done)
-	start := time.Now()
-	close(release)
-	wg.Wait()
-	elapsed = time.Since(start)
-	stop()
-	for _, own := range perThr {
-		lat = append(lat, own...)
-	}
-	return lat, elapsed, failed, firstErr
+	defer func() {
+		for _, s := range sessions {
+			s.Close()
+		}
+	}()
+	return drive(ctx, cfg.Load, driveSpec{
+		Label:   hotrowLabel(cfg),
+		Threads: cfg.Threads, Count: cfg.Updates, AtStart: atStart,
+		Op: func(ctx context.Context, t int) error {
+			_, err := sessions[t].Exec(ctx, HotrowUpdate)
+			return err
+		},
+	})
 }
 
-func fillHotrow(res *HotrowResult, lat []time.Duration, elapsed time.Duration, failed int, before, after Status) {
-	p := Summarize(lat)
-	res.ElapsedSec = elapsed.Seconds()
-	res.TPS = float64(len(lat)) / elapsed.Seconds()
+func hotrowLabel(cfg HotrowConfig) string {
+	bound := fmt.Sprintf("%d updates each", cfg.Updates)
+	if cfg.Load.Time > 0 {
+		bound = "for " + cfg.Load.Time.String()
+	}
+	return fmt.Sprintf("hotrow elr=%s: %d threads, %s, sync delay %v", onOff(cfg.ELR), cfg.Threads, bound, cfg.SyncDelay)
+}
+
+func fillHotrow(res *HotrowResult, run *driveResult, before, after Status) {
+	p := Summarize(run.Lat)
+	res.ElapsedSec = run.Elapsed.Seconds()
+	res.Done, res.WarmupDone = run.Ok, run.WarmOk
+	if res.ElapsedSec > 0 {
+		res.TPS = float64(run.Ok) / res.ElapsedSec
+	}
 	res.P50Ms, res.P95Ms, res.P99Ms, res.MaxMs = ms(p.P50), ms(p.P95), ms(p.P99), ms(p.Max)
-	res.Failed = failed
+	res.Failed = int(run.Failed + run.WarmFailed)
+	res.Intervals = run.Intervals
+	if run.FirstErr != nil {
+		res.FirstError = run.FirstErr.Error()
+	}
 	res.Commits = after.Delta(before, "Plrun_commits")
 	res.LogGroups = after.Delta(before, "Plrun_log_groups")
 	res.LogSyncs = after.Delta(before, "Plrun_log_syncs")

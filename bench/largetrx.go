@@ -24,6 +24,10 @@ type LargeTrxConfig struct {
 	Threads   int  // small-commit sessions
 	Settings  map[string]string
 	Workers   int
+	// Load.Warmup is how long the small commits run before the large
+	// COMMIT starts (0: 50 ms); Load.Time does not apply. The progress
+	// lines are the small commits'.
+	Load Load
 }
 
 // LargeTrxResult is what a configuration measured: the small commits made
@@ -39,6 +43,8 @@ type LargeTrxResult struct {
 	SmallMaxMs   float64 `json:"small_max_ms"`
 	Chunks       float64 `json:"chunks"`
 	Verified     bool    `json:"verified"`
+	// Intervals are the small commits' progress lines, from their start.
+	Intervals []Interval `json:"intervals"`
 }
 
 // RunLargeTrx runs one configuration.
@@ -97,7 +103,9 @@ func RunLargeTrx(ctx context.Context, cfg LargeTrxConfig) (*LargeTrxResult, erro
 		nextID   atomic.Int64
 		wg       sync.WaitGroup
 		smallErr error
+		m        = &meter{threads: max(cfg.Threads, 1)}
 	)
+	stopReports := m.report(progressOut(cfg.Load.Progress), cfg.Load.ReportInterval, nil)
 	for w := 0; w < max(cfg.Threads, 1); w++ {
 		wg.Add(1)
 		go func() {
@@ -107,7 +115,9 @@ func RunLargeTrx(ctx context.Context, cfg LargeTrxConfig) (*LargeTrxResult, erro
 			for !stop.Load() {
 				during := inLarge.Load()
 				t0 := time.Now()
-				if _, err := s.Exec(ctx, "INSERT INTO small VALUES (?, 1)", nextID.Add(1)); err != nil {
+				_, err := s.Exec(ctx, "INSERT INTO small VALUES (?, 1)", nextID.Add(1))
+				m.record(time.Since(t0), 1, err)
+				if err != nil {
 					mu.Lock()
 					smallErr = err
 					mu.Unlock()
@@ -121,7 +131,11 @@ func RunLargeTrx(ctx context.Context, cfg LargeTrxConfig) (*LargeTrxResult, erro
 			}
 		}()
 	}
-	time.Sleep(50 * time.Millisecond)
+	warmup := cfg.Load.Warmup
+	if warmup <= 0 {
+		warmup = 50 * time.Millisecond
+	}
+	time.Sleep(warmup)
 	inLarge.Store(true)
 	t0 := time.Now()
 	_, err = big.Exec(ctx, "COMMIT")
@@ -129,6 +143,7 @@ func RunLargeTrx(ctx context.Context, cfg LargeTrxConfig) (*LargeTrxResult, erro
 	inLarge.Store(false)
 	stop.Store(true)
 	wg.Wait()
+	intervals := stopReports()
 	if err != nil {
 		return nil, err
 	}
@@ -154,8 +169,9 @@ func RunLargeTrx(ctx context.Context, cfg LargeTrxConfig) (*LargeTrxResult, erro
 		Workload: "largetrx", Split: cfg.Split, SizeMB: float64(rows*(rowBytes+20)) / (1 << 20),
 		LargeCommit: ms(largeTook), SmallCommits: len(lat),
 		SmallP50Ms: ms(p.P50), SmallP99Ms: ms(p.P99), SmallMaxMs: ms(p.Max),
-		Chunks:   after.Delta(before, "Plrun_large_trx_chunks"),
-		Verified: got == rows && smallRows == nextID.Load(),
+		Chunks:    after.Delta(before, "Plrun_large_trx_chunks"),
+		Verified:  got == rows && smallRows == nextID.Load(),
+		Intervals: intervals,
 	}
 	if !res.Verified {
 		return res, fmt.Errorf("%w: big has %d rows (want %d), small %d (want %d)", ErrVerify, got, rows, smallRows, nextID.Load())

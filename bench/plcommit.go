@@ -3,10 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
-	"io"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/plrun/plrun"
@@ -25,46 +22,51 @@ type PlcommitConfig struct {
 	Lang        string // "lua" or "js"
 	Async       bool   // ob_enable_pl_async_commit, set in every session
 	Iterations  int    // the procedure's n: INSERT+COMMIT pairs per CALL (seed: 1000)
-	Calls       int    // CALLs per session (seed: 5)
+	Calls       int    // CALLs per session (seed: 5), when Load.Time is zero
 	Concurrency int    // sessions calling at once (0 or 1: one)
 	Workers     int    // plrun_workers (0 = engine default)
 	SyncDelay   time.Duration
 	Settings    map[string]string
-	Progress    io.Writer
+	Load        Load
 }
 
 // PlcommitResult is what one configuration measured.
 type PlcommitResult struct {
-	Workload     string    `json:"workload"`
-	Lang         string    `json:"lang"`
-	Async        bool      `json:"async"`
-	Iterations   int       `json:"iterations"`
-	Calls        int       `json:"calls_per_session"`
-	Concurrency  int       `json:"concurrency"`
-	Workers      int       `json:"workers,omitempty"`
-	CallSec      []float64 `json:"call_s"` // every CALL's time, session by session
-	MeanCallSec  float64   `json:"mean_call_s"`
-	P50CallMs    float64   `json:"p50_call_ms"`
-	P99CallMs    float64   `json:"p99_call_ms"`
-	ElapsedSec   float64   `json:"elapsed_s"`
-	CommitsPerS  float64   `json:"commits_per_s"`
-	Rows         int64     `json:"rows"`
-	Verified     bool      `json:"verified"`
-	AvgGroupSize float64   `json:"avg_commit_group_size"`
-	LogSyncs     float64   `json:"log_syncs"`
-	FirstError   string    `json:"first_error,omitempty"`
+	Workload     string     `json:"workload"`
+	Lang         string     `json:"lang"`
+	Async        bool       `json:"async"`
+	Iterations   int        `json:"iterations"`
+	Calls        int        `json:"calls_per_session,omitempty"` // count-bounded runs
+	TimeSec      float64    `json:"time_s,omitempty"`            // time-bounded runs
+	WarmupSec    float64    `json:"warmup_s,omitempty"`
+	Done         int64      `json:"calls"` // measured CALLs that succeeded
+	Concurrency  int        `json:"concurrency"`
+	Workers      int        `json:"workers,omitempty"`
+	CallSec      []float64  `json:"call_s"` // every CALL's time, session by session
+	MeanCallSec  float64    `json:"mean_call_s"`
+	P50CallMs    float64    `json:"p50_call_ms"`
+	P99CallMs    float64    `json:"p99_call_ms"`
+	ElapsedSec   float64    `json:"elapsed_s"`
+	CommitsPerS  float64    `json:"commits_per_s"`
+	Rows         int64      `json:"rows"`
+	Verified     bool       `json:"verified"`
+	AvgGroupSize float64    `json:"avg_commit_group_size"`
+	LogSyncs     float64    `json:"log_syncs"`
+	FirstError   string     `json:"first_error,omitempty"`
+	Intervals    []Interval `json:"intervals"`
 }
 
 // RunPlcommit runs seed 003's workload once: every session sets
-// ob_enable_pl_async_commit, then CALLs the procedure Calls times. The
-// table must end with exactly Concurrency x Calls x Iterations rows.
+// ob_enable_pl_async_commit, then CALLs the procedure Calls times (or
+// until Load.Time has passed). The table must end with exactly
+// Iterations rows per CALL that succeeded, warm-up included.
 func RunPlcommit(ctx context.Context, cfg PlcommitConfig) (*PlcommitResult, error) {
 	proc, ddl, err := plcommitProc(cfg.Lang)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Iterations <= 0 || cfg.Calls <= 0 {
-		return nil, fmt.Errorf("bench: plcommit needs iterations > 0 and calls > 0")
+	if cfg.Iterations <= 0 || cfg.Calls <= 0 && cfg.Load.Time <= 0 {
+		return nil, fmt.Errorf("bench: plcommit needs iterations > 0 and calls > 0 (or a time)")
 	}
 	cfg.Concurrency = max(cfg.Concurrency, 1)
 	if err := freshDir(cfg.Dir); err != nil {
@@ -89,19 +91,25 @@ func RunPlcommit(ctx context.Context, cfg PlcommitConfig) (*PlcommitResult, erro
 			return nil, fmt.Errorf("bench: setup: %w", err)
 		}
 	}
-	before, err := ReadStatus(ctx, admin)
-	if err != nil {
-		return nil, err
+	var before Status
+	var statusErr error
+	run := runPlcommitSessions(ctx, db, cfg, proc, admin, func() { before, statusErr = ReadStatus(ctx, admin) })
+	if statusErr != nil {
+		return nil, statusErr
 	}
-	times, elapsed, firstErr := runPlcommitSessions(ctx, db, cfg, proc)
 	after, err := ReadStatus(ctx, admin)
 	if err != nil {
 		return nil, err
 	}
+	times, elapsed, firstErr := run.Lat, run.Elapsed, run.FirstErr
 	res := &PlcommitResult{
 		Workload: "plcommit", Lang: cfg.Lang, Async: cfg.Async, Iterations: cfg.Iterations,
-		Calls: cfg.Calls, Concurrency: cfg.Concurrency, Workers: cfg.Workers, ElapsedSec: elapsed.Seconds(),
-		LogSyncs: after.Delta(before, "Plrun_log_syncs"),
+		Concurrency: cfg.Concurrency, Workers: cfg.Workers, ElapsedSec: elapsed.Seconds(),
+		TimeSec: cfg.Load.Time.Seconds(), WarmupSec: cfg.Load.Warmup.Seconds(), Done: run.Ok,
+		LogSyncs: after.Delta(before, "Plrun_log_syncs"), Intervals: run.Intervals,
+	}
+	if cfg.Load.Time == 0 {
+		res.Calls = cfg.Calls
 	}
 	if groups := after.Delta(before, "Plrun_log_groups"); groups > 0 {
 		res.AvgGroupSize = after.Delta(before, "Plrun_commits") / groups
@@ -126,9 +134,15 @@ func RunPlcommit(ctx context.Context, cfg PlcommitConfig) (*PlcommitResult, erro
 	if len(count.Rows) == 1 && len(count.Rows[0]) == 1 {
 		res.Rows, _ = strconv.ParseInt(count.Rows[0][0].String(), 10, 64)
 	}
-	res.CommitsPerS = float64(res.Rows) / elapsed.Seconds()
-	want := int64(cfg.Concurrency) * int64(cfg.Calls) * int64(cfg.Iterations)
-	res.Verified = firstErr == nil && res.Rows == want
+	// The measured CALLs' commits over the measured time; a run that
+	// measured nothing (every session failed at once) has no rate.
+	if elapsed > 0 && run.Ok > 0 {
+		res.CommitsPerS = float64(run.Ok*int64(cfg.Iterations)) / elapsed.Seconds()
+	}
+	// Every CALL that succeeded, in the warm-up too, inserted n rows.
+	want := (run.Ok + run.WarmOk) * int64(cfg.Iterations)
+	res.Verified = firstErr == nil && res.Rows == want &&
+		(cfg.Load.Time > 0 || run.Ok == int64(cfg.Concurrency)*int64(cfg.Calls))
 	if !res.Verified {
 		return res, fmt.Errorf("%w: test1 has %d rows, want %d (first error: %v)", ErrVerify, res.Rows, want, firstErr)
 	}
@@ -145,64 +159,53 @@ func plcommitProc(lang string) (name, ddl string, err error) {
 	return "", "", fmt.Errorf("bench: unknown procedure language %q (want lua or js)", lang)
 }
 
-// runPlcommitSessions returns every CALL's time, session after session.
-// A session stops at its first failed CALL.
-func runPlcommitSessions(ctx context.Context, db *plrun.DB, cfg PlcommitConfig, proc string) ([]time.Duration, time.Duration, error) {
-	var (
-		done     atomic.Int64
-		mu       sync.Mutex // guards firstErr
-		firstErr error
-		wg       sync.WaitGroup
-		release  = make(chan struct{})
-		perSess  = make([][]time.Duration, cfg.Concurrency)
-		call     = fmt.Sprintf("CALL %s(%d)", proc, cfg.Iterations)
-		setAsync = "SET ob_enable_pl_async_commit = OFF"
-	)
+// runPlcommitSessions sets async commit in every session, then drives
+// them, each CALLing the procedure. A session stops at its first failed
+// CALL. The progress lines count commits (Plrun_commits), so they move
+// while a long CALL runs.
+func runPlcommitSessions(ctx context.Context, db *plrun.DB, cfg PlcommitConfig, proc string, admin *plrun.Session, atStart func()) *driveResult {
+	call := fmt.Sprintf("CALL %s(%d)", proc, cfg.Iterations)
+	setAsync := "SET ob_enable_pl_async_commit = OFF"
 	if cfg.Async {
 		setAsync = "SET ob_enable_pl_async_commit = ON"
 	}
-	fail := func(err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if firstErr == nil {
-			firstErr = err
+	sessions := make([]*plrun.Session, cfg.Concurrency)
+	for i := range sessions {
+		sessions[i] = db.Session()
+	}
+	defer func() {
+		for _, s := range sessions {
+			s.Close()
+		}
+	}()
+	for _, s := range sessions {
+		if _, err := s.Exec(ctx, setAsync); err != nil {
+			return &driveResult{FirstErr: err}
 		}
 	}
-	for i := range cfg.Concurrency {
-		s := db.Session()
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer s.Close()
-			_, err := s.Exec(ctx, setAsync)
-			<-release
-			if err != nil {
-				fail(err)
-				return
-			}
-			for range cfg.Calls {
-				start := time.Now()
-				if _, err := s.Exec(ctx, call); err != nil {
-					fail(fmt.Errorf("%s: %w", call, err))
-					return
-				}
-				perSess[i] = append(perSess[i], time.Since(start))
-				done.Add(int64(cfg.Iterations))
-			}
-		}()
+	bound := fmt.Sprintf("%d CALLs each", cfg.Calls)
+	if cfg.Load.Time > 0 {
+		bound = "for " + cfg.Load.Time.String()
 	}
-	label := fmt.Sprintf("plcommit %s async=%s", cfg.Lang, onOff(cfg.Async))
-	stop := startProgress(cfg.Progress, label, int64(cfg.Concurrency*cfg.Calls*cfg.Iterations), &done)
-	start := time.Now()
-	close(release)
-	wg.Wait()
-	elapsed := time.Since(start)
-	stop()
-	var times []time.Duration
-	for _, own := range perSess {
-		times = append(times, own...)
-	}
-	return times, elapsed, firstErr
+	var lastCommits float64 // a failed status read repeats the last count
+	return drive(ctx, cfg.Load, driveSpec{
+		Label: fmt.Sprintf("plcommit %s async=%s: %d session(s), %s of %s (tps counts commits)",
+			cfg.Lang, onOff(cfg.Async), cfg.Concurrency, bound, call),
+		Threads: cfg.Concurrency, Count: cfg.Calls, Units: int64(cfg.Iterations),
+		StopOnError: true, AtStart: atStart,
+		Op: func(ctx context.Context, t int) error {
+			if _, err := sessions[t].Exec(ctx, call); err != nil {
+				return fmt.Errorf("%s: %w", call, err)
+			}
+			return nil
+		},
+		Committed: func() float64 {
+			if st, err := ReadStatus(ctx, admin); err == nil {
+				lastCommits = st.Float("Plrun_commits")
+			}
+			return lastCommits
+		},
+	})
 }
 
 func onOff(b bool) string {

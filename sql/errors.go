@@ -13,6 +13,9 @@ import (
 var (
 	errKilled  = errors.New("query killed")
 	errTimeout = errors.New("maximum statement execution time exceeded")
+	// errTargetAffectRow: an UPDATE's TARGET_AFFECT_ROW(n) hint asked for
+	// n changed rows and the statement changed another number.
+	errTargetAffectRow = errors.New("TARGET_AFFECT_ROW not met")
 )
 
 // mapError turns any error from below into an *sqlerr.Error. It is the one
@@ -37,6 +40,9 @@ func mapError(err error) error {
 		return sqlerr.Wrap(err, sqlerr.ErOutcomeUnknown, "Got error during COMMIT: the log failed, the outcome of this transaction is unknown (%v)", err)
 	case errors.Is(err, asynccommit.ErrClosed):
 		return sqlerr.Wrap(err, sqlerr.ErServerShutdown, "Server shutdown in progress")
+	case errors.Is(err, errTargetAffectRow):
+		// PolarDB's wording and number, whatever n and the count were.
+		return sqlerr.Wrap(err, sqlerr.ErInventoryHintMismatch, "Inventory conditional hints didn't match with result")
 	case errors.Is(err, errTimeout):
 		return sqlerr.Wrap(err, sqlerr.ErQueryTimeout, "Query execution was interrupted, maximum statement execution time exceeded")
 	case errors.Is(err, errKilled), errors.Is(err, context.Canceled):

@@ -172,7 +172,7 @@ func (s *Session) runDML(ctx context.Context, p *parsed, args []types.Value, fn 
 	r, err := fn(x)
 	x.EndStatement()
 	if err == nil && p.hints.targetRows >= 0 && int64(r.AffectedRows) != p.hints.targetRows {
-		err = sqlerr.New(sqlerr.ErUnknown, "TARGET_AFFECT_ROW(%d) not met: %d rows affected", p.hints.targetRows, r.AffectedRows)
+		err = fmt.Errorf("%w: TARGET_AFFECT_ROW(%d), %d rows affected", errTargetAffectRow, p.hints.targetRows, r.AffectedRows)
 	}
 	if err != nil {
 		if auto {

@@ -2,12 +2,12 @@ package sql
 
 import (
 	"context"
+	"fmt"
 	"strconv"
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/hotrow"
-	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -96,7 +96,7 @@ func (e *Engine) runHotGroup(ctx context.Context, x *txn.Txn, members []*hotrow.
 		res, err := hm.s.execUpdate(ctx, x, hm.p, hm.n, hm.args)
 		x.EndStatement()
 		if err == nil && hm.p.hints.targetRows >= 0 && int64(res.AffectedRows) != hm.p.hints.targetRows {
-			err = sqlerr.New(sqlerr.ErUnknown, "TARGET_AFFECT_ROW(%d) not met: %d rows affected", hm.p.hints.targetRows, res.AffectedRows)
+			err = fmt.Errorf("%w: TARGET_AFFECT_ROW(%d), %d rows affected", errTargetAffectRow, hm.p.hints.targetRows, res.AffectedRows)
 		}
 		if err != nil {
 			x.RollbackTo(mark)

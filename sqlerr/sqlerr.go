@@ -122,6 +122,9 @@ const (
 	ErOperandColumns          uint16 = 1241
 	ErSubqueryNo1Row          uint16 = 1242
 	ErOptionPreventsStatement uint16 = 1290
+	// ErInventoryHintMismatch is PolarDB's: a TARGET_AFFECT_ROW(n) hint
+	// not met (SQLSTATE HY000, StateOf's default).
+	ErInventoryHintMismatch uint16 = 7532
 )
 
 var states = map[uint16]string{

@@ -34,6 +34,9 @@ Usage:
   plrun [flags] -e "SQL; SQL"   run statements, print results tab-separated, exit 1 on the first error
   plrun bench hotrow [flags]    seed 000: N sessions x M updates of one row, ELR off/on (plrun bench hotrow --help)
   plrun bench plcommit [flags]  seed 003: a procedure doing n x (INSERT; COMMIT), async commit off/on
+  plrun bench inventory [flags] seed 002: UPDATE ... SET c=c+1 WHERE id=1 over 1..1024 threads, hotspot off/on, beside PolarDB
+  plrun bench largetrx [flags]  seed 004: one large COMMIT beside small commits, splitting off/on
+  plrun bench --help            the workloads and their shared flags: --time, --warmup, --report-interval, --chart, --yes
   plrun serve [flags]           MySQL protocol server (plrun serve --help)
   plrun recover [--truncate-damaged]   check the log; cut a damaged one on request (plrun recover --help)
   plrun help                    this text
