@@ -321,11 +321,7 @@ func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
 		if err != nil {
 			return nil, err
 		}
-		not := x.Not
-		return nullStrict(parts, tBigInt, func(vs []types.Value) types.Value {
-			in := types.Compare(vs[0], vs[1]) >= 0 && types.Compare(vs[0], vs[2]) <= 0
-			return boolValue(in != not)
-		}), nil
+		return betweenExpr(parts, x.Not), nil
 	case *ast.PatternInExpr:
 		if x.Sel != nil {
 			return sc.compileInSubquery(x)
@@ -371,8 +367,9 @@ func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
 			return nil, err
 		}
 		not := x.Not
+		esc := rune(x.Escape) // '\\' unless ESCAPE names another; 0 for ESCAPE ''
 		return nullStrict(parts, tBigInt, func(vs []types.Value) types.Value {
-			return boolValue(likeMatch(vs[1].String(), vs[0].String()) != not)
+			return boolValue(likeMatchEscape(vs[1].String(), vs[0].String(), esc) != not)
 		}), nil
 	case *ast.VariableExpr:
 		return sc.compileVariable(x)
@@ -416,6 +413,17 @@ func strictNumberText(l, r types.Value) error {
 	for _, p := range [2][2]types.Value{{l, r}, {r, l}} {
 		if p[0].IsNumeric() && p[1].K == types.KindString && !types.IsNumberText(p[1].S) {
 			return sqlerr.New(sqlerr.ErTruncatedWrongValue, "Truncated incorrect DOUBLE value: '%s'", p[1].S)
+		}
+	}
+	return nil
+}
+
+// strictArithText is strict mode's check of an arithmetic operand that is
+// a string: one that is not a number whole is error 1292.
+func strictArithText(l, r types.Value) error {
+	for _, v := range [2]types.Value{l, r} {
+		if v.K == types.KindString && !types.IsNumberText(v.S) {
+			return sqlerr.New(sqlerr.ErTruncatedWrongValue, "Truncated incorrect DOUBLE value: '%s'", v.S)
 		}
 	}
 	return nil
@@ -501,6 +509,13 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 	if op, ok := arithOps[x.Op]; ok {
 		text := sc.exprMessageText(a, x)
 		return strict2(a, b, arithType(op, a.typ, b.typ), func(c *evalCtx, l, r types.Value) (types.Value, error) {
+			if c.strict {
+				// ''+1 or c+1 on a CHAR holding '' in INSERT/UPDATE: 1292, as
+				// MariaDB's strict mode reports it.
+				if err := strictArithText(l, r); err != nil {
+					return types.Null, err
+				}
+			}
 			v, err := types.Arith(op, l, r)
 			if re, ok := err.(*types.RangeError); ok {
 				return v, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, text)
@@ -686,6 +701,25 @@ func (sc *scope) compileUnary(x *ast.UnaryOperationExpr) (*cexpr, error) {
 
 func (sc *scope) compileVariable(x *ast.VariableExpr) (*cexpr, error) {
 	name := strings.ToLower(x.Name)
+	if !x.IsSystem && x.Value != nil {
+		// @v := expr assigns as it evaluates and is the value assigned; it
+		// is not a constant (a later row sees the new value) and carries the
+		// aggregates of expr (SELECT @r := MAX(id) FROM t is one row).
+		a, err := sc.compile(x.Value)
+		if err != nil {
+			return nil, err
+		}
+		e := derived(func(c *evalCtx) (types.Value, error) {
+			v, err := a.fn(c)
+			if err != nil {
+				return v, err
+			}
+			c.s.userVars[name] = v
+			return v, nil
+		}, a.typ, a)
+		e.isConst = false
+		return e, nil
+	}
 	if !x.IsSystem {
 		return &cexpr{fn: func(c *evalCtx) (types.Value, error) {
 			return c.s.userVars[name], nil

@@ -131,9 +131,12 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		}
 		return mk(types.ColType{Base: types.TBigInt, Unsigned: true}, func(c *evalCtx, vs []types.Value) (types.Value, error) {
 			if len(vs) == 1 {
-				u, _ := vs[0].ToInt64()
-				c.s.lastInsertID = uint64(u)
-				return types.UintValue(uint64(u)), nil
+				u := uint64(saturatingInt(vs[0]))
+				if vs[0].K == types.KindUint {
+					u = vs[0].Uint()
+				}
+				c.s.lastInsertID = u
+				return types.UintValue(u), nil
 			}
 			return types.UintValue(c.s.lastInsertID), nil
 		}), nil
@@ -195,7 +198,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 				return types.Null, nil
 			}
 			s := vs[0].String()
-			n, _ := vs[1].ToInt64()
+			n := saturatingInt(vs[1])
 			if n < 1 || s == "" {
 				return types.StringValue(""), nil
 			}
@@ -259,10 +262,13 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 				return types.Null, nil
 			}
 			r := []rune(vs[0].String())
-			pos, _ := vs[1].ToInt64()
+			pos := saturatingInt(vs[1])
 			l := int64(len(r))
 			if len(vs) == 3 {
-				l, _ = vs[2].ToInt64()
+				l = saturatingInt(vs[2])
+			}
+			if pos < -int64(len(r)) {
+				return types.StringValue(""), nil
 			}
 			if pos < 0 {
 				pos = int64(len(r)) + pos + 1
@@ -270,7 +276,10 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 			if pos < 1 || pos > int64(len(r)) || l <= 0 {
 				return types.StringValue(""), nil
 			}
-			end := pos - 1 + l
+			end := int64(len(r))
+			if l < end-(pos-1) {
+				end = pos - 1 + l
+			}
 			if end > int64(len(r)) {
 				end = int64(len(r))
 			}
@@ -341,7 +350,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 			}
 			places := int64(0)
 			if len(vs) == 2 {
-				places, _ = vs[1].ToInt64()
+				places = saturatingInt(vs[1])
 			}
 			return roundValue(name, vs[0], places)
 		}), nil
@@ -568,8 +577,14 @@ func (sc *scope) compileCast(x *ast.FuncCastExpr) (*cexpr, error) {
 			return v, err
 		}
 		if t.IsInteger() && !t.Unsigned {
+			if v.K == types.KindUint {
+				return types.IntValue(int64(v.Uint())), nil // wraps, as MySQL's CAST does
+			}
 			if n, ok := v.ToInt64(); ok {
 				return types.IntValue(n), nil
+			}
+			if v.K != types.KindString {
+				return types.IntValue(saturatingInt(v)), nil
 			}
 		}
 		if t.IsInteger() && t.Unsigned {

@@ -37,6 +37,8 @@ type selectPlan struct {
 	// correlated: the plan names columns of an enclosing query, read from
 	// evalCtx.outer; it runs once per outer row.
 	correlated bool
+	// calcFoundRows: SQL_CALC_FOUND_ROWS, FOUND_ROWS() counts rows before LIMIT.
+	calcFoundRows bool
 }
 
 // expandJoinWildcard adds the columns of * (every joined table) or t.*.
@@ -71,6 +73,9 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SELECT form")
 	}
 	pl := &selectPlan{distinct: n.Distinct}
+	if n.SelectStmtOpts != nil {
+		pl.calcFoundRows = n.SelectStmtOpts.CalcFoundRows
+	}
 	sc := &scope{db: s.db, sess: s, outer: outer, correlated: &pl.correlated}
 	var tn *ast.TableName
 	var alias string
@@ -236,7 +241,12 @@ func (s *Session) execSelect(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 
 // runSelect executes a compiled SELECT in x.
 func (s *Session) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value) (*Result, error) {
-	return s.runSubSelect(ctx, x, pl, args, nil, false)
+	res, err := s.runSubSelect(ctx, x, pl, args, nil, false)
+	if err == nil {
+		s.foundRows = res.foundRows
+		s.rowCount = -1
+	}
+	return res, err
 }
 
 // runSubSelect runs a (sub)query; outer is the enclosing query's current
@@ -295,36 +305,54 @@ func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, 
 			return false
 		})
 	}
-	if pl.limit != nil {
-		lv, err := pl.limit.fn(ec)
-		if err != nil {
-			return nil, err
-		}
-		limit, _ := lv.ToInt64()
-		offset := int64(0)
-		if pl.offset != nil {
-			ov, err := pl.offset.fn(ec)
-			if err != nil {
-				return nil, err
-			}
-			offset, _ = ov.ToInt64()
-		}
-		if offset > int64(len(out)) {
-			offset = int64(len(out))
-		}
-		out = out[offset:]
-		if limit >= 0 && limit < int64(len(out)) {
-			out = out[:limit]
-		}
+	found := len(out)
+	if out, err = pl.applyLimit(ec, out); err != nil {
+		return nil, err
 	}
 	res := &Result{Columns: append([]Column(nil), pl.cols...), Rows: make([][]types.Value, len(out))}
 	for i, r := range out {
 		res.Rows[i] = r.vals
 	}
 	fixColumnTypes(res)
-	s.foundRows = int64(len(res.Rows))
-	s.rowCount = -1
+	// FOUND_ROWS(): the rows before LIMIT under SQL_CALC_FOUND_ROWS, else
+	// the rows returned, as MySQL counts them.
+	res.foundRows = int64(len(res.Rows))
+	if pl.calcFoundRows {
+		res.foundRows = int64(found)
+	}
 	return res, nil
+}
+
+// applyLimit cuts out to LIMIT [offset,] count. Counts are unsigned and
+// saturate (LIMIT 18446744073709551615, 1 is an empty set, not a panic).
+func (pl *selectPlan) applyLimit(ec *evalCtx, out []outRow) ([]outRow, error) {
+	if pl.limit == nil {
+		return out, nil
+	}
+	lv, err := pl.limit.fn(ec)
+	if err != nil {
+		return nil, err
+	}
+	limit, ok := rowCountArg(lv)
+	offset := 0
+	if ok && pl.offset != nil {
+		ov, err := pl.offset.fn(ec)
+		if err != nil {
+			return nil, err
+		}
+		offset, ok = rowCountArg(ov)
+	}
+	if !ok {
+		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE")
+	}
+	if offset > len(out) {
+		offset = len(out)
+	}
+	out = out[offset:]
+	if limit < len(out) {
+		out = out[:limit]
+	}
+	return out, nil
 }
 
 func (pl *selectPlan) project(ec *evalCtx) (outRow, error) {

@@ -222,42 +222,4 @@ func sortedVarNames() []string {
 }
 
 // likeMatch implements SQL LIKE with % and _ (case-insensitive) and \ escapes.
-func likeMatch(pattern, s string) bool {
-	return likeRunes([]rune(strings.ToLower(pattern)), []rune(strings.ToLower(s)))
-}
-
-func likeRunes(p, s []rune) bool {
-	for len(p) > 0 {
-		switch p[0] {
-		case '%':
-			for len(p) > 0 && p[0] == '%' {
-				p = p[1:]
-			}
-			if len(p) == 0 {
-				return true
-			}
-			for i := 0; i <= len(s); i++ {
-				if likeRunes(p, s[i:]) {
-					return true
-				}
-			}
-			return false
-		case '_':
-			if len(s) == 0 {
-				return false
-			}
-			p, s = p[1:], s[1:]
-		case '\\':
-			if len(p) > 1 {
-				p = p[1:]
-			}
-			fallthrough
-		default:
-			if len(s) == 0 || s[0] != p[0] {
-				return false
-			}
-			p, s = p[1:], s[1:]
-		}
-	}
-	return len(s) == 0
-}
+func likeMatch(pattern, s string) bool { return likeMatchEscape(pattern, s, '\\') }

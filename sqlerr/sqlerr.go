@@ -91,6 +91,7 @@ const (
 	ErSignalException         uint16 = 1644
 	ErDataTooLong             uint16 = 1406
 	ErWarnDataOutOfRange      uint16 = 1264
+	ErWarnDataTruncated       uint16 = 1265
 	ErTruncatedWrongValue     uint16 = 1292
 	ErDataOutOfRange          uint16 = 1690
 	ErDivisionByZero          uint16 = 1365
@@ -168,6 +169,7 @@ var states = map[uint16]string{
 	ErSignalException:      "45000",
 	ErDataTooLong:          "22001",
 	ErWarnDataOutOfRange:   "22003",
+	ErWarnDataTruncated:    "01000",
 	ErTruncatedWrongValue:  "22007",
 	ErDataOutOfRange:       "22003",
 	ErDivisionByZero:       "22012",
