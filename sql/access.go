@@ -275,11 +275,17 @@ func unparen(e ast.ExprNode) ast.ExprNode {
 }
 
 func conjuncts(e ast.ExprNode) []ast.ExprNode {
+	return appendConjuncts(nil, e)
+}
+
+// appendConjuncts appends e's AND-ed parts to out, in order; one slice for
+// the whole walk keeps a long a AND b AND ... chain linear.
+func appendConjuncts(out []ast.ExprNode, e ast.ExprNode) []ast.ExprNode {
 	e = unparen(e)
 	if b, ok := e.(*ast.BinaryOperationExpr); ok && b.Op == opcode.LogicAnd {
-		return append(conjuncts(b.L), conjuncts(b.R)...)
+		return appendConjuncts(appendConjuncts(out, b.L), b.R)
 	}
-	return []ast.ExprNode{e}
+	return append(out, e)
 }
 
 // rowRef is a row found by an access path, with the values read.

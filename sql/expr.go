@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -507,7 +508,7 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 		return nil, err
 	}
 	if op, ok := arithOps[x.Op]; ok {
-		text := sc.exprMessageText(a, x)
+		text := sc.exprMessageText(x)
 		return strict2(a, b, arithType(op, a.typ, b.typ), func(c *evalCtx, l, r types.Value) (types.Value, error) {
 			if c.strict {
 				// ''+1 or c+1 on a CHAR holding '' in INSERT/UPDATE: 1292, as
@@ -518,7 +519,7 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 			}
 			v, err := types.Arith(op, l, r)
 			if re, ok := err.(*types.RangeError); ok {
-				return v, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, text)
+				return v, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, text())
 			}
 			if err == nil && c.strict && v.IsNull() && !l.IsNull() && !r.IsNull() &&
 				(op == types.OpDiv || op == types.OpIntDiv || op == types.OpMod) {
@@ -623,19 +624,37 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 }
 
 // exprMessageText renders an arithmetic expression for a 1690 message with
-// qualified column names, as MariaDB does: '`test`.`t`.`c` - 1'.
-func (sc *scope) exprMessageText(_ *cexpr, x ast.ExprNode) string {
-	if sc.table == nil {
-		return exprText(x)
+// qualified column names, as MariaDB does: '`test`.`t`.`c` - 1'. It is
+// rendered only when the message is needed: rendering every operator's
+// subtree while compiling made SELECT 1+1+...+1 quadratic in time and
+// memory (40,000 terms took minutes and gigabytes).
+func (sc *scope) exprMessageText(x ast.ExprNode) func() string {
+	var db, table string
+	if sc.table != nil {
+		db, table = sc.table.Def.DB, sc.table.Def.Name
 	}
-	var q qualifier
-	q.db, q.table = sc.table.Def.DB, sc.table.Def.Name
-	cp := x
-	cp.Accept(&q)
-	s := exprText(cp)
-	q.restore()
-	return s
+	var once sync.Once
+	var text string
+	return func() string {
+		once.Do(func() {
+			if table == "" {
+				text = exprText(x)
+				return
+			}
+			// The qualifier edits the shared AST for the time of one
+			// rendering; messageTextMu keeps two renderings apart.
+			messageTextMu.Lock()
+			defer messageTextMu.Unlock()
+			q := qualifier{db: db, table: table}
+			x.Accept(&q)
+			text = exprText(x)
+			q.restore()
+		})
+		return text
+	}
 }
+
+var messageTextMu sync.Mutex
 
 // qualifier temporarily fills in schema and table of column names so an
 // expression restores fully qualified; restore puts them back.
