@@ -58,7 +58,7 @@ func rowCountArg(v types.Value) (int, bool) {
 }
 
 // hasNumericPrefix reports whether s starts (after spaces and a sign) with
-// a number, as '12abc' and '.5x' do and 'abc', '' and '+x' do not.
+// a number, as '12abc' and '.5x' do and 'abc', ” and '+x' do not.
 func hasNumericPrefix(s string) bool {
 	t := strings.TrimLeft(s, " \t\n\r")
 	if t != "" && (t[0] == '+' || t[0] == '-') {
