@@ -500,6 +500,9 @@ func (a *access) scan(x *txn.Txn, ec *evalCtx, lock bool, match func(*storage.Ro
 func (a *access) scanItems(items []storage.ScanItem, x *txn.Txn, ec *evalCtx, lock bool, match func(*storage.Row) (rowRef, bool, error)) ([]rowRef, error) {
 	var out []rowRef
 	for _, it := range items {
+		if err := ec.poll(); err != nil {
+			return nil, err
+		}
 		x.NoteRead(it.LSN)
 		if it.Vals == nil {
 			continue

@@ -36,6 +36,10 @@ type evalCtx struct {
 	x     *txn.Txn
 	subq  map[*selectPlan][][]types.Value
 	outer []types.Value
+	// mem is what this (sub)query execution holds against the statement's
+	// memory budget; polls counts rows between looks at ctx (poll.go).
+	mem   *memAccount
+	polls uint32
 }
 
 // expr is a compiled expression.

@@ -296,7 +296,7 @@ func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *evalCtx) ([][]type
 	scans := make([][]storage.ScanItem, len(jp.tables))
 	var level func(k int) error
 	level = func(k int) error {
-		if err := ctx.Err(); err != nil {
+		if err := ec.poll(); err != nil {
 			return err
 		}
 		if k == len(jp.tables) {
@@ -308,6 +308,10 @@ func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *evalCtx) ([][]type
 				}
 			}
 			if ok, err := passes(jp.rest, ec); err != nil || !ok {
+				return err
+			}
+			// The copy shares the tables' strings: only its values count.
+			if err := ec.mem.grow(rowBytes + valueBytes*int64(len(row))); err != nil {
 				return err
 			}
 			out = append(out, append([]types.Value(nil), row...))

@@ -2,7 +2,6 @@ package sql
 
 import (
 	"context"
-	"sort"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -254,7 +253,10 @@ func (s *Session) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, arg
 // or UPDATE (strict mode's conversion errors apply).
 func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value, outer []types.Value, strict bool) (*Result, error) {
 	var err error
-	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x, outer: outer, strict: strict}
+	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x, outer: outer, strict: strict, mem: newMemAccount(ctx)}
+	// What this execution buffers is charged while it runs; the rows it
+	// returns are the caller's to account for.
+	defer ec.mem.close()
 	var rows [][]types.Value
 	if pl.join != nil {
 		if rows, err = pl.join.rows(ctx, x, ec); err != nil {
@@ -265,6 +267,9 @@ func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, 
 		// (where the statement's commit releases them).
 		refs, err := pl.acc.find(ctx, x, ec, pl.forUpdate)
 		if err != nil {
+			return nil, err
+		}
+		if err := ec.mem.grow(int64(len(refs)) * rowBytes); err != nil {
 			return nil, err
 		}
 		rows = make([][]types.Value, len(refs))
@@ -292,18 +297,23 @@ func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, 
 		return nil, err
 	}
 	if pl.distinct {
-		out = distinctRows(out)
+		if out, err = distinctRows(ec, out); err != nil {
+			return nil, err
+		}
 	}
 	if len(pl.order) > 0 {
-		sort.SliceStable(out, func(i, j int) bool {
+		err := sortRowsStable(ec, out, func(a, b outRow) bool {
 			for k, o := range pl.order {
-				c := types.Compare(out[i].keys[k], out[j].keys[k])
+				c := types.Compare(a.keys[k], b.keys[k])
 				if c != 0 {
 					return (c < 0) != o.desc
 				}
 			}
 			return false
 		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	found := len(out)
 	if out, err = pl.applyLimit(ec, out); err != nil {
@@ -356,6 +366,9 @@ func (pl *selectPlan) applyLimit(ec *evalCtx, out []outRow) ([]outRow, error) {
 }
 
 func (pl *selectPlan) project(ec *evalCtx) (outRow, error) {
+	if err := ec.poll(); err != nil {
+		return outRow{}, err
+	}
 	r := outRow{vals: make([]types.Value, len(pl.outs))}
 	for i, o := range pl.outs {
 		v, err := o.e.fn(ec)
@@ -374,7 +387,27 @@ func (pl *selectPlan) project(ec *evalCtx) (outRow, error) {
 			r.keys[i] = v
 		}
 	}
+	if err := ec.mem.grow(pl.projectedBytes(r)); err != nil {
+		return r, err
+	}
 	return r, nil
+}
+
+// projectedBytes is what a result row adds to memory: its values, and the
+// strings computed for it (a bare column's string is the table's own).
+func (pl *selectPlan) projectedBytes(r outRow) int64 {
+	n := int64(2*rowBytes + valueBytes*(len(r.vals)+len(r.keys)))
+	for i, o := range pl.outs {
+		if o.e.col < 0 {
+			n += valuePayload(r.vals[i])
+		}
+	}
+	for i, o := range pl.order {
+		if o.e.col < 0 {
+			n += valuePayload(r.keys[i])
+		}
+	}
+	return n
 }
 
 func (pl *selectPlan) projectRows(ec *evalCtx, rows [][]types.Value) ([]outRow, error) {
@@ -400,6 +433,9 @@ func (pl *selectPlan) groupRows(ec *evalCtx, rows [][]types.Value) ([]outRow, er
 	var order []string
 	groups := map[string]*group{}
 	for _, row := range rows {
+		if err := ec.poll(); err != nil {
+			return nil, err
+		}
 		ec.row = row
 		var kb []byte
 		for _, g := range pl.groupBy {
@@ -412,12 +448,15 @@ func (pl *selectPlan) groupRows(ec *evalCtx, rows [][]types.Value) ([]outRow, er
 		k := string(kb)
 		g := groups[k]
 		if g == nil {
+			if err := ec.mem.grow(int64(len(k)) + mapKeyBytes + int64(len(pl.aggs))*2*valueBytes); err != nil {
+				return nil, err
+			}
 			g = &group{first: row, accs: make([]aggAcc, len(pl.aggs))}
 			groups[k] = g
 			order = append(order, k)
 		}
 		for i := range pl.aggs {
-			if err := g.accs[i].add(&pl.aggs[i], ec); err != nil {
+			if err := g.accs[i].add(&pl.aggs[i], ec, ec.mem); err != nil {
 				return nil, err
 			}
 		}
@@ -467,7 +506,7 @@ type aggAcc struct {
 	seen  map[string]bool
 }
 
-func (a *aggAcc) add(spec *aggSpec, ec *evalCtx) error {
+func (a *aggAcc) add(spec *aggSpec, ec *evalCtx, mem *memAccount) error {
 	if spec.arg == nil {
 		a.count++
 		return nil
@@ -483,6 +522,9 @@ func (a *aggAcc) add(spec *aggSpec, ec *evalCtx) error {
 		k := string(types.KeyString(nil, v))
 		if a.seen[k] {
 			return nil
+		}
+		if err := mem.grow(int64(len(k)) + mapKeyBytes); err != nil {
+			return err
 		}
 		a.seen[k] = true
 	}
@@ -535,10 +577,13 @@ func (a *aggAcc) result(spec *aggSpec) types.Value {
 	return a.best
 }
 
-func distinctRows(in []outRow) []outRow {
+func distinctRows(ec *evalCtx, in []outRow) ([]outRow, error) {
 	seen := map[string]bool{}
 	out := in[:0]
 	for _, r := range in {
+		if err := ec.poll(); err != nil {
+			return nil, err
+		}
 		var kb []byte
 		for _, v := range r.vals {
 			kb = types.KeyString(kb, v)
@@ -546,10 +591,13 @@ func distinctRows(in []outRow) []outRow {
 		if seen[string(kb)] {
 			continue
 		}
+		if err := ec.mem.grow(int64(len(kb)) + mapKeyBytes); err != nil {
+			return nil, err
+		}
 		seen[string(kb)] = true
 		out = append(out, r)
 	}
-	return out
+	return out, nil
 }
 
 // fixColumnTypes gives columns whose type could not be inferred at plan

@@ -12,6 +12,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -302,6 +303,7 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 		inner := cancel
 		cancel = func(cause error) { stop(); inner(cause) }
 	}
+	ctx = membudget.With(ctx, membudget.New(s.statementMemoryLimit()))
 	if v, ok := s.vars["innodb_lock_wait_timeout"]; ok {
 		secs, _ := strconv.ParseInt(v, 10, 64)
 		ctx = lockmgr.WithLockWaitTimeout(ctx, time.Duration(secs)*time.Second)

@@ -51,6 +51,7 @@ var sysVars = func() map[string]*varDef {
 		{name: "plrun_log_sync_delay_us", kind: varInt, def: "0", min: 0, max: 10000000, global: true},
 		{name: "plrun_checkpoint_log_size", kind: varInt, def: "67108864", min: 1 << 20, max: 1 << 40, global: true},
 		{name: "max_execution_time", kind: varInt, def: "0", min: 0, max: 1 << 32, global: true, session: true},
+		{name: "plrun_max_statement_memory", kind: varInt, def: "1073741824", min: 1 << 20, max: 1 << 50, global: true, session: true},
 		{name: "autocommit", kind: varBool, def: "ON", global: true, session: true},
 		{name: "sql_mode", kind: varString, def: "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION", global: true, session: true},
 		{name: "transaction_isolation", kind: varString, def: "READ-COMMITTED", global: true, session: true},

@@ -125,6 +125,15 @@ const (
 	ErOptionPreventsStatement uint16 = 1290
 )
 
+// Error numbers of statement resource limits (issue 17).
+const (
+	ErCapacityExceeded  uint16 = 3170 // ER_CAPACITY_EXCEEDED (plrun_max_statement_memory)
+	ErNetPacketTooLarge uint16 = 1153 // ER_NET_PACKET_TOO_LARGE (max_allowed_packet)
+	// ErWarnAllowedPacketOverflowed: a function's result would pass
+	// max_allowed_packet, so it is NULL (a warning, as MySQL).
+	ErWarnAllowedPacketOverflowed uint16 = 1301
+)
+
 var states = map[uint16]string{
 	ErDBCreateExists:       "HY000",
 	ErDBDropExists:         "HY000",
@@ -169,6 +178,7 @@ var states = map[uint16]string{
 	ErSignalException:      "45000",
 	ErDataTooLong:          "22001",
 	ErWarnDataOutOfRange:   "22003",
+	ErNetPacketTooLarge:    "08S01",
 	ErWarnDataTruncated:    "01000",
 	ErTruncatedWrongValue:  "22007",
 	ErDataOutOfRange:       "22003",
