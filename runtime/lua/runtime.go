@@ -59,6 +59,7 @@ func (rt *Runtime) Compile(def *procs.Definition) (procs.Program, error) {
 		}
 		return nil, procs.SyntaxErrorAt(def.Name, 0, err.Error())
 	}
+	rewriteConcat(chunk)
 	proto, err := glua.Compile(chunk, def.Name)
 	if err != nil {
 		var ce *glua.CompileError
