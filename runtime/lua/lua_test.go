@@ -41,6 +41,9 @@ func TestMemoryBudget(t *testing.T) {
 		"format":       "local s = string.rep('x', 600000)\ns = string.format('%s%s', s, s)",
 		"gsub_grows":   "local s = string.rep('x', 100000)\ns = s:gsub('x', 'yyyyyyyyyyyyyyyyyyyy')",
 		"gsub_capture": "local s = string.rep('ab', 100000)\ns = s:gsub('(a)(b)', '%0%0%1%2%0%0')",
+		// Grown one element at a time: caught by the heap watch.
+		"table_growth":  "local t = {}\nlocal i = 0\nwhile true do i = i + 1\nt[i] = i end",
+		"table_strings": "local t = {}\nlocal s = string.rep('x', 100000)\nlocal i = 0\nwhile true do i = i + 1\nt[i] = s .. i end",
 	})
 }
 
