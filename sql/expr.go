@@ -40,6 +40,9 @@ type evalCtx struct {
 	// memory budget; polls counts rows between looks at ctx (poll.go).
 	mem   *memAccount
 	polls uint32
+	// notes are the warnings expressions raised (REPEAT past
+	// max_allowed_packet ...), shared with the subqueries' contexts.
+	notes *[]Note
 }
 
 // expr is a compiled expression.

@@ -183,7 +183,15 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 			if anyNull(vs) {
 				return types.Null, nil
 			}
+			var n int64
+			for _, v := range vs {
+				n += int64(len(v.String()))
+			}
+			if c.overPacket("concat", n) {
+				return types.Null, nil
+			}
 			var b strings.Builder
+			b.Grow(int(n))
 			for _, v := range vs {
 				b.WriteString(v.String())
 			}
@@ -203,7 +211,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 				return types.StringValue(""), nil
 			}
 			// Past max_allowed_packet MySQL returns NULL (with a warning).
-			if n > maxRepeatBytes/int64(len(s)) {
+			if n > math.MaxInt64/int64(len(s)) || c.overPacket("repeat", n*int64(len(s))) {
 				return types.Null, nil
 			}
 			return types.StringValue(strings.Repeat(s, int(n))), nil
@@ -217,10 +225,15 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 				return types.Null, nil
 			}
 			parts := []string{}
+			n := int64(0)
 			for _, v := range vs[1:] {
 				if !v.IsNull() {
 					parts = append(parts, v.String())
+					n += int64(len(parts[len(parts)-1]) + len(vs[0].String()))
 				}
+			}
+			if c.overPacket("concat_ws", n) {
+				return types.Null, nil
 			}
 			return types.StringValue(strings.Join(parts, vs[0].String())), nil
 		}), nil
@@ -692,6 +705,3 @@ func castUnsigned(v types.Value) types.Value {
 	}
 	return types.UintValue(math.MaxUint64)
 }
-
-// maxRepeatBytes bounds REPEAT's result, as max_allowed_packet's default does.
-const maxRepeatBytes = 64 << 20

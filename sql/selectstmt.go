@@ -253,7 +253,7 @@ func (s *Session) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, arg
 // or UPDATE (strict mode's conversion errors apply).
 func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value, outer []types.Value, strict bool) (*Result, error) {
 	var err error
-	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x, outer: outer, strict: strict, mem: newMemAccount(ctx)}
+	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x, outer: outer, strict: strict, mem: newMemAccount(ctx), notes: new([]Note)}
 	// What this execution buffers is charged while it runs; the rows it
 	// returns are the caller's to account for.
 	defer ec.mem.close()
@@ -324,6 +324,8 @@ func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, 
 		res.Rows[i] = r.vals
 	}
 	fixColumnTypes(res)
+	res.Notes = *ec.notes
+	res.Warnings = uint16(len(res.Notes))
 	// FOUND_ROWS(): the rows before LIMIT under SQL_CALC_FOUND_ROWS, else
 	// the rows returned, as MySQL counts them.
 	res.foundRows = int64(len(res.Rows))

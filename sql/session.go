@@ -226,6 +226,9 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if s.killed.Load() {
 		return nil, sqlerr.New(sqlerr.ErQueryInterrupted, "Query execution was interrupted (connection killed)")
 	}
+	if err := s.checkStatementSize(query); err != nil {
+		return nil, err
+	}
 	p, err := s.e.plans.get(query)
 	if err != nil {
 		return nil, err
