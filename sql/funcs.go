@@ -335,7 +335,11 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 				return v, nil
 			}
 			if types.Compare(v, types.IntValue(0)) < 0 {
-				return types.Negate(v)
+				r, err := types.Negate(v)
+				if re, ok := err.(*types.RangeError); ok {
+					return r, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, exprText(x))
+				}
+				return r, err
 			}
 			return v, nil
 		}), nil
@@ -486,7 +490,9 @@ func roundValue(name string, v types.Value, places int64) (types.Value, error) {
 	}
 	r := new(apd.Decimal)
 	if _, err := ctx.Quantize(r, d, -int32(places)); err != nil {
-		return types.Null, err
+		// Past DECIMAL's precision ('1e400'): the value is a DOUBLE, as
+		// MariaDB computes it, not an internal error.
+		return roundValue(name, types.FloatValue(v.ToFloat()), places)
 	}
 	if places < 0 {
 		_, _ = ctx.Quantize(r, r, 0)

@@ -1,5 +1,7 @@
 package sql
 
+import "runtime"
+
 // pollEvery is how many rows a loop handles between two looks at the
 // statement's context: cheap enough per row, and a few microseconds of
 // work apart, so KILL, max_execution_time and a client that left stop
@@ -14,6 +16,10 @@ func (c *evalCtx) poll() error {
 	if c.polls%pollEvery != 0 {
 		return nil
 	}
+	// A long statement also yields here, so that the short statements
+	// of other sessions get a core within microseconds instead of
+	// waiting out the scheduler's 10 ms time slices behind it.
+	runtime.Gosched()
 	return c.pollNow()
 }
 

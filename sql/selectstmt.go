@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"math"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -540,10 +541,17 @@ func (a *aggAcc) add(spec *aggSpec, ec *evalCtx, mem *memAccount) error {
 		} else {
 			v = types.FloatValue(v.ToFloat())
 		}
-		if a.sum.IsNull() {
+		switch {
+		case a.sum.IsNull():
 			a.sum = v
-		} else if a.sum, err = types.Arith(types.OpAdd, a.sum, v); err != nil {
-			return err
+		case v.K == types.KindFloat:
+			// A DOUBLE sum may overflow to infinity; MariaDB then
+			// reports 0 (result), not an error.
+			a.sum = types.FloatValue(a.sum.F + v.F)
+		default:
+			if a.sum, err = types.Arith(types.OpAdd, a.sum, v); err != nil {
+				return err
+			}
 		}
 	case "min":
 		if a.best.IsNull() || types.Compare(v, a.best) < 0 {
@@ -562,13 +570,19 @@ func (a *aggAcc) result(spec *aggSpec) types.Value {
 	case "count":
 		return types.IntValue(a.count)
 	case "sum":
+		if a.sum.K == types.KindFloat && math.IsInf(a.sum.F, 0) {
+			return types.FloatValue(0)
+		}
 		return a.sum
 	case "avg":
 		if a.count == 0 {
 			return types.Null
 		}
 		if spec.typ.Base == types.TDouble {
-			return types.FloatValue(a.sum.ToFloat() / float64(a.count))
+			if f := a.sum.ToFloat() / float64(a.count); !math.IsInf(f, 0) {
+				return types.FloatValue(f)
+			}
+			return types.FloatValue(0)
 		}
 		d, _ := a.sum.ToDecimal()
 		r := new(apd.Decimal)
