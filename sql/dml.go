@@ -49,6 +49,19 @@ func coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (type
 	return v, sqlerr.New(sqlerr.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, rowNum)
 }
 
+// hasNumericPrefix reports whether s starts (after spaces and a sign) with
+// a number, as '12abc' and '.5x' do and 'abc', ” and '+x' do not.
+func hasNumericPrefix(s string) bool {
+	t := strings.TrimLeft(s, " \t\n\r")
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		t = t[1:]
+	}
+	if t != "" && t[0] == '.' {
+		t = t[1:]
+	}
+	return t != "" && t[0] >= '0' && t[0] <= '9'
+}
+
 func dupError(t *storage.Table, idx int, vals []types.Value) error {
 	var parts []string
 	var name string

@@ -2,7 +2,6 @@ package sql
 
 import (
 	"math"
-	"strings"
 
 	"github.com/plrun/plrun/types"
 )
@@ -57,15 +56,3 @@ func rowCountArg(v types.Value) (int, bool) {
 	return int(n), true
 }
 
-// hasNumericPrefix reports whether s starts (after spaces and a sign) with
-// a number, as '12abc' and '.5x' do and 'abc', ” and '+x' do not.
-func hasNumericPrefix(s string) bool {
-	t := strings.TrimLeft(s, " \t\n\r")
-	if t != "" && (t[0] == '+' || t[0] == '-') {
-		t = t[1:]
-	}
-	if t != "" && t[0] == '.' {
-		t = t[1:]
-	}
-	return t != "" && t[0] >= '0' && t[0] <= '9'
-}
