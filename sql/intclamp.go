@@ -55,4 +55,3 @@ func rowCountArg(v types.Value) (int, bool) {
 	}
 	return int(n), true
 }
-
