@@ -275,11 +275,17 @@ func unparen(e ast.ExprNode) ast.ExprNode {
 }
 
 func conjuncts(e ast.ExprNode) []ast.ExprNode {
+	return appendConjuncts(nil, e)
+}
+
+// appendConjuncts appends e's AND-ed parts to out, in order; one slice for
+// the whole walk keeps a long a AND b AND ... chain linear.
+func appendConjuncts(out []ast.ExprNode, e ast.ExprNode) []ast.ExprNode {
 	e = unparen(e)
 	if b, ok := e.(*ast.BinaryOperationExpr); ok && b.Op == opcode.LogicAnd {
-		return append(conjuncts(b.L), conjuncts(b.R)...)
+		return appendConjuncts(appendConjuncts(out, b.L), b.R)
 	}
-	return []ast.ExprNode{e}
+	return append(out, e)
 }
 
 // rowRef is a row found by an access path, with the values read.
@@ -494,6 +500,9 @@ func (a *access) scan(x *txn.Txn, ec *evalCtx, lock bool, match func(*storage.Ro
 func (a *access) scanItems(items []storage.ScanItem, x *txn.Txn, ec *evalCtx, lock bool, match func(*storage.Row) (rowRef, bool, error)) ([]rowRef, error) {
 	var out []rowRef
 	for _, it := range items {
+		if err := ec.poll(); err != nil {
+			return nil, err
+		}
 		x.NoteRead(it.LSN)
 		if it.Vals == nil {
 			continue

@@ -37,11 +37,29 @@ func coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (type
 	case sqlerr.ErDataTooLong:
 		return v, sqlerr.New(sqlerr.ErDataTooLong, "Data too long for column '%s' at row %d", col.Name, rowNum)
 	case sqlerr.ErTruncatedWrongField:
+		if v.K == types.KindString && hasNumericPrefix(v.S) {
+			// '12abc' into a number column: MariaDB keeps the prefix and
+			// reports the truncation (1265), not a wrong value (1366).
+			return v, sqlerr.New(sqlerr.ErWarnDataTruncated, "Data truncated for column '%s' at row %d", col.Name, rowNum)
+		}
 		return v, sqlerr.New(sqlerr.ErTruncatedWrongField, "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d", ce.What, ce.Value, def.DB, def.Name, col.Name, rowNum)
 	case sqlerr.ErTruncatedWrongValue:
 		return v, sqlerr.New(sqlerr.ErTruncatedWrongValue, "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d", ce.What, ce.Value, def.DB, def.Name, col.Name, rowNum)
 	}
 	return v, sqlerr.New(sqlerr.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, rowNum)
+}
+
+// hasNumericPrefix reports whether s starts (after spaces and a sign) with
+// a number, as '12abc' and '.5x' do and 'abc', ” and '+x' do not.
+func hasNumericPrefix(s string) bool {
+	t := strings.TrimLeft(s, " \t\n\r")
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		t = t[1:]
+	}
+	if t != "" && t[0] == '.' {
+		t = t[1:]
+	}
+	return t != "" && t[0] >= '0' && t[0] <= '9'
 }
 
 func dupError(t *storage.Table, idx int, vals []types.Value) error {
@@ -227,6 +245,7 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	def := t.Def
 	ec := &evalCtx{s: s, args: args, strict: true, ctx: ctx, x: x}
 	var affected, firstID uint64
+	var lastGiven uint64 // the last AUTO_INCREMENT value given explicitly
 	var dups, warnings uint64
 	var notes []Note
 	nrows := len(pl.rows)
@@ -264,6 +283,11 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 		if genID > 0 && firstID == 0 {
 			firstID = genID
 		}
+		if genID == 0 {
+			if id := givenAutoID(def, vals); id > 0 {
+				lastGiven = id
+			}
+		}
 		n, err := s.insertRow(ctx, x, t, vals, pl, ec)
 		if e, ok := sqlerr.As(err); ok && pl.ignore && e.Code == sqlerr.ErDupEntry {
 			// INSERT IGNORE skips a duplicate row with a warning.
@@ -285,12 +309,34 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	if firstID > 0 {
 		s.lastInsertID = firstID
 	}
-	res := &Result{AffectedRows: affected, LastInsertID: firstID, Warnings: uint16(min(warnings, 65535)), Notes: notes}
+	// The OK packet's insert_id is the first generated id or, when none
+	// was generated, the last one given (MariaDB reports it; LAST_INSERT_ID()
+	// only follows generated ones).
+	okID := firstID
+	if okID == 0 {
+		okID = lastGiven
+	}
+	res := &Result{AffectedRows: affected, LastInsertID: okID, Warnings: uint16(min(warnings, 65535)), Notes: notes}
 	if nrows > 1 || pl.source != nil {
 		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: %d", nrows, dups, warnings)
 	}
 	s.rowCount = int64(affected)
 	return res, nil
+}
+
+// givenAutoID is the AUTO_INCREMENT column's value of a filled row, or 0.
+func givenAutoID(def *storage.TableDef, vals []types.Value) uint64 {
+	for c := range def.Columns {
+		if def.Columns[c].AutoIncrement && !vals[c].IsNull() {
+			if vals[c].K == types.KindUint {
+				return vals[c].Uint()
+			}
+			if n, ok := vals[c].ToInt64(); ok && n > 0 {
+				return uint64(n)
+			}
+		}
+	}
+	return 0
 }
 
 // fillRow applies defaults and AUTO_INCREMENT and coerces every column.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -35,6 +36,13 @@ type evalCtx struct {
 	x     *txn.Txn
 	subq  map[*selectPlan][][]types.Value
 	outer []types.Value
+	// mem is what this (sub)query execution holds against the statement's
+	// memory budget; polls counts rows between looks at ctx (poll.go).
+	mem   *memAccount
+	polls uint32
+	// notes are the warnings expressions raised (REPEAT past
+	// max_allowed_packet ...), shared with the subqueries' contexts.
+	notes *[]Note
 }
 
 // expr is a compiled expression.
@@ -321,11 +329,7 @@ func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
 		if err != nil {
 			return nil, err
 		}
-		not := x.Not
-		return nullStrict(parts, tBigInt, func(vs []types.Value) types.Value {
-			in := types.Compare(vs[0], vs[1]) >= 0 && types.Compare(vs[0], vs[2]) <= 0
-			return boolValue(in != not)
-		}), nil
+		return betweenExpr(parts, x.Not), nil
 	case *ast.PatternInExpr:
 		if x.Sel != nil {
 			return sc.compileInSubquery(x)
@@ -371,8 +375,9 @@ func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
 			return nil, err
 		}
 		not := x.Not
+		esc := rune(x.Escape) // '\\' unless ESCAPE names another; 0 for ESCAPE ''
 		return nullStrict(parts, tBigInt, func(vs []types.Value) types.Value {
-			return boolValue(likeMatch(vs[1].String(), vs[0].String()) != not)
+			return boolValue(likeMatchEscape(vs[1].String(), vs[0].String(), esc) != not)
 		}), nil
 	case *ast.VariableExpr:
 		return sc.compileVariable(x)
@@ -416,6 +421,17 @@ func strictNumberText(l, r types.Value) error {
 	for _, p := range [2][2]types.Value{{l, r}, {r, l}} {
 		if p[0].IsNumeric() && p[1].K == types.KindString && !types.IsNumberText(p[1].S) {
 			return sqlerr.New(sqlerr.ErTruncatedWrongValue, "Truncated incorrect DOUBLE value: '%s'", p[1].S)
+		}
+	}
+	return nil
+}
+
+// strictArithText is strict mode's check of an arithmetic operand that is
+// a string: one that is not a number whole is error 1292.
+func strictArithText(l, r types.Value) error {
+	for _, v := range [2]types.Value{l, r} {
+		if v.K == types.KindString && !types.IsNumberText(v.S) {
+			return sqlerr.New(sqlerr.ErTruncatedWrongValue, "Truncated incorrect DOUBLE value: '%s'", v.S)
 		}
 	}
 	return nil
@@ -499,11 +515,18 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 		return nil, err
 	}
 	if op, ok := arithOps[x.Op]; ok {
-		text := sc.exprMessageText(a, x)
+		text := sc.exprMessageText(x)
 		return strict2(a, b, arithType(op, a.typ, b.typ), func(c *evalCtx, l, r types.Value) (types.Value, error) {
+			if c.strict {
+				// ''+1 or c+1 on a CHAR holding '' in INSERT/UPDATE: 1292, as
+				// MariaDB's strict mode reports it.
+				if err := strictArithText(l, r); err != nil {
+					return types.Null, err
+				}
+			}
 			v, err := types.Arith(op, l, r)
 			if re, ok := err.(*types.RangeError); ok {
-				return v, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, text)
+				return v, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, text())
 			}
 			if err == nil && c.strict && v.IsNull() && !l.IsNull() && !r.IsNull() &&
 				(op == types.OpDiv || op == types.OpIntDiv || op == types.OpMod) {
@@ -608,19 +631,37 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 }
 
 // exprMessageText renders an arithmetic expression for a 1690 message with
-// qualified column names, as MariaDB does: '`test`.`t`.`c` - 1'.
-func (sc *scope) exprMessageText(_ *cexpr, x ast.ExprNode) string {
-	if sc.table == nil {
-		return exprText(x)
+// qualified column names, as MariaDB does: '`test`.`t`.`c` - 1'. It is
+// rendered only when the message is needed: rendering every operator's
+// subtree while compiling made SELECT 1+1+...+1 quadratic in time and
+// memory (40,000 terms took minutes and gigabytes).
+func (sc *scope) exprMessageText(x ast.ExprNode) func() string {
+	var db, table string
+	if sc.table != nil {
+		db, table = sc.table.Def.DB, sc.table.Def.Name
 	}
-	var q qualifier
-	q.db, q.table = sc.table.Def.DB, sc.table.Def.Name
-	cp := x
-	cp.Accept(&q)
-	s := exprText(cp)
-	q.restore()
-	return s
+	var once sync.Once
+	var text string
+	return func() string {
+		once.Do(func() {
+			if table == "" {
+				text = exprText(x)
+				return
+			}
+			// The qualifier edits the shared AST for the time of one
+			// rendering; messageTextMu keeps two renderings apart.
+			messageTextMu.Lock()
+			defer messageTextMu.Unlock()
+			q := qualifier{db: db, table: table}
+			x.Accept(&q)
+			text = exprText(x)
+			q.restore()
+		})
+		return text
+	}
 }
+
+var messageTextMu sync.Mutex
 
 // qualifier temporarily fills in schema and table of column names so an
 // expression restores fully qualified; restore puts them back.
@@ -686,6 +727,25 @@ func (sc *scope) compileUnary(x *ast.UnaryOperationExpr) (*cexpr, error) {
 
 func (sc *scope) compileVariable(x *ast.VariableExpr) (*cexpr, error) {
 	name := strings.ToLower(x.Name)
+	if !x.IsSystem && x.Value != nil {
+		// @v := expr assigns as it evaluates and is the value assigned; it
+		// is not a constant (a later row sees the new value) and carries the
+		// aggregates of expr (SELECT @r := MAX(id) FROM t is one row).
+		a, err := sc.compile(x.Value)
+		if err != nil {
+			return nil, err
+		}
+		e := derived(func(c *evalCtx) (types.Value, error) {
+			v, err := a.fn(c)
+			if err != nil {
+				return v, err
+			}
+			c.s.userVars[name] = v
+			return v, nil
+		}, a.typ, a)
+		e.isConst = false
+		return e, nil
+	}
 	if !x.IsSystem {
 		return &cexpr{fn: func(c *evalCtx) (types.Value, error) {
 			return c.s.userVars[name], nil

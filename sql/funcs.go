@@ -131,9 +131,12 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		}
 		return mk(types.ColType{Base: types.TBigInt, Unsigned: true}, func(c *evalCtx, vs []types.Value) (types.Value, error) {
 			if len(vs) == 1 {
-				u, _ := vs[0].ToInt64()
-				c.s.lastInsertID = uint64(u)
-				return types.UintValue(uint64(u)), nil
+				u := uint64(saturatingInt(vs[0]))
+				if vs[0].K == types.KindUint {
+					u = vs[0].Uint()
+				}
+				c.s.lastInsertID = u
+				return types.UintValue(u), nil
 			}
 			return types.UintValue(c.s.lastInsertID), nil
 		}), nil
@@ -180,7 +183,15 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 			if anyNull(vs) {
 				return types.Null, nil
 			}
+			var n int64
+			for _, v := range vs {
+				n += int64(len(v.String()))
+			}
+			if c.overPacket("concat", n) {
+				return types.Null, nil
+			}
 			var b strings.Builder
+			b.Grow(int(n))
 			for _, v := range vs {
 				b.WriteString(v.String())
 			}
@@ -195,12 +206,12 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 				return types.Null, nil
 			}
 			s := vs[0].String()
-			n, _ := vs[1].ToInt64()
+			n := saturatingInt(vs[1])
 			if n < 1 || s == "" {
 				return types.StringValue(""), nil
 			}
 			// Past max_allowed_packet MySQL returns NULL (with a warning).
-			if n > maxRepeatBytes/int64(len(s)) {
+			if n > math.MaxInt64/int64(len(s)) || c.overPacket("repeat", n*int64(len(s))) {
 				return types.Null, nil
 			}
 			return types.StringValue(strings.Repeat(s, int(n))), nil
@@ -214,10 +225,15 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 				return types.Null, nil
 			}
 			parts := []string{}
+			n := int64(0)
 			for _, v := range vs[1:] {
 				if !v.IsNull() {
 					parts = append(parts, v.String())
+					n += int64(len(parts[len(parts)-1]) + len(vs[0].String()))
 				}
+			}
+			if c.overPacket("concat_ws", n) {
+				return types.Null, nil
 			}
 			return types.StringValue(strings.Join(parts, vs[0].String())), nil
 		}), nil
@@ -259,10 +275,13 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 				return types.Null, nil
 			}
 			r := []rune(vs[0].String())
-			pos, _ := vs[1].ToInt64()
+			pos := saturatingInt(vs[1])
 			l := int64(len(r))
 			if len(vs) == 3 {
-				l, _ = vs[2].ToInt64()
+				l = saturatingInt(vs[2])
+			}
+			if pos < -int64(len(r)) {
+				return types.StringValue(""), nil
 			}
 			if pos < 0 {
 				pos = int64(len(r)) + pos + 1
@@ -270,7 +289,10 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 			if pos < 1 || pos > int64(len(r)) || l <= 0 {
 				return types.StringValue(""), nil
 			}
-			end := pos - 1 + l
+			end := int64(len(r))
+			if l < end-(pos-1) {
+				end = pos - 1 + l
+			}
 			if end > int64(len(r)) {
 				end = int64(len(r))
 			}
@@ -313,7 +335,11 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 				return v, nil
 			}
 			if types.Compare(v, types.IntValue(0)) < 0 {
-				return types.Negate(v)
+				r, err := types.Negate(v)
+				if re, ok := err.(*types.RangeError); ok {
+					return r, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, exprText(x))
+				}
+				return r, err
 			}
 			return v, nil
 		}), nil
@@ -341,7 +367,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 			}
 			places := int64(0)
 			if len(vs) == 2 {
-				places, _ = vs[1].ToInt64()
+				places = saturatingInt(vs[1])
 			}
 			return roundValue(name, vs[0], places)
 		}), nil
@@ -464,7 +490,9 @@ func roundValue(name string, v types.Value, places int64) (types.Value, error) {
 	}
 	r := new(apd.Decimal)
 	if _, err := ctx.Quantize(r, d, -int32(places)); err != nil {
-		return types.Null, err
+		// Past DECIMAL's precision ('1e400'): the value is a DOUBLE, as
+		// MariaDB computes it, not an internal error.
+		return roundValue(name, types.FloatValue(v.ToFloat()), places)
 	}
 	if places < 0 {
 		_, _ = ctx.Quantize(r, r, 0)
@@ -568,8 +596,14 @@ func (sc *scope) compileCast(x *ast.FuncCastExpr) (*cexpr, error) {
 			return v, err
 		}
 		if t.IsInteger() && !t.Unsigned {
+			if v.K == types.KindUint {
+				return types.IntValue(int64(v.Uint())), nil // wraps, as MySQL's CAST does
+			}
 			if n, ok := v.ToInt64(); ok {
 				return types.IntValue(n), nil
+			}
+			if v.K != types.KindString {
+				return types.IntValue(saturatingInt(v)), nil
 			}
 		}
 		if t.IsInteger() && t.Unsigned {
@@ -677,6 +711,3 @@ func castUnsigned(v types.Value) types.Value {
 	}
 	return types.UintValue(math.MaxUint64)
 }
-
-// maxRepeatBytes bounds REPEAT's result, as max_allowed_packet's default does.
-const maxRepeatBytes = 64 << 20

@@ -22,6 +22,10 @@ type joinTable struct {
 	off   int  // where its columns start in the combined row
 	left  bool // LEFT JOIN: a row with no match keeps NULLs here
 	on    *cexpr
+	// filters are the WHERE conjuncts that name no table after this one:
+	// they are checked as soon as this table's columns are in the row, so
+	// a false one prunes the loops below instead of every combination.
+	filters []*cexpr
 	// lookup: the index (primary = -1 is "none"; see lookupPK) and one
 	// expression over earlier tables per index column.
 	lookupPK  bool
@@ -34,6 +38,11 @@ type joinPlan struct {
 	tables []*joinTable
 	width  int
 	where  *cexpr
+	// pre are WHERE conjuncts over no table (constants, parameters): one
+	// that is not true ends the join before it starts, so a 30-table join
+	// WHERE 1 = 0 answers at once. rest are those that could not be placed
+	// at a table (subqueries, outer columns): checked on every full row.
+	pre, rest []*cexpr
 }
 
 // flattenJoin turns a left-deep join tree into its tables in order.
@@ -130,6 +139,7 @@ func (s *Session) buildJoin(sc *scope, refs *ast.TableRefsClause, where ast.Expr
 		if jp.where.hasAgg {
 			return nil, sqlerr.New(sqlerr.ErInvalidUseOfGroup, "Invalid use of group function")
 		}
+		jp.placeFilters(sc.db, where)
 	}
 	for i, jt := range jp.tables {
 		if i == 0 {
@@ -145,6 +155,57 @@ func (s *Session) buildJoin(sc *scope, refs *ast.TableRefsClause, where ast.Expr
 		jp.planLookup(sc.db, i, conds)
 	}
 	return jp, nil
+}
+
+// placeFilters splits WHERE into conjuncts and gives each to the first
+// table after which all the columns it names are known (or to pre when it
+// names none). A conjunct compiles against a prefix of the tables only if
+// it names no later table, which is the test.
+func (jp *joinPlan) placeFilters(db string, where ast.ExprNode) {
+	for _, c := range conjuncts(where) {
+		placed := false
+		for k := -1; k < len(jp.tables) && !placed; k++ {
+			prefix := &scope{db: db, joined: jp.tables[:k+1], clause: "WHERE"}
+			e, err := prefix.compile(c)
+			if err != nil || e.hasAgg {
+				continue
+			}
+			if k < 0 {
+				if !e.isConst {
+					continue // RAND(), NOW() ...: per row, as written
+				}
+				jp.pre = append(jp.pre, e)
+			} else {
+				jp.tables[k].filters = append(jp.tables[k].filters, e)
+			}
+			placed = true
+		}
+		if !placed {
+			full := &scope{db: db, joined: jp.tables, clause: "WHERE"}
+			if e, err := full.compile(c); err == nil {
+				jp.rest = append(jp.rest, e)
+				continue
+			}
+			// Only the session's scope compiles it (a subquery or an
+			// outer column): keep checking the whole WHERE per row.
+			jp.pre, jp.rest = nil, nil
+			for _, jt := range jp.tables {
+				jt.filters = nil
+			}
+			return
+		}
+	}
+	jp.where = nil
+}
+
+// passes evaluates conditions on the current row; NULL is false.
+func passes(conds []*cexpr, ec *evalCtx) (bool, error) {
+	for _, c := range conds {
+		if ok, err := evalBool(c, ec); err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
 }
 
 // planLookup finds, for table i, an index whose every column is equal to
@@ -235,16 +296,23 @@ func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *evalCtx) ([][]type
 	scans := make([][]storage.ScanItem, len(jp.tables))
 	var level func(k int) error
 	level = func(k int) error {
-		if err := ctx.Err(); err != nil {
+		if err := ec.poll(); err != nil {
 			return err
 		}
 		if k == len(jp.tables) {
+			ec.row = row
 			if jp.where != nil {
-				ec.row = row
 				ok, err := evalBool(jp.where, ec)
 				if err != nil || !ok {
 					return err
 				}
+			}
+			if ok, err := passes(jp.rest, ec); err != nil || !ok {
+				return err
+			}
+			// The copy shares the tables' strings: only its values count.
+			if err := ec.mem.grow(rowBytes + valueBytes*int64(len(row))); err != nil {
+				return err
 			}
 			out = append(out, append([]types.Value(nil), row...))
 			return nil
@@ -262,6 +330,10 @@ func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *evalCtx) ([][]type
 				}
 			}
 			matched = true
+			ec.row = row
+			if ok, err := passes(jt.filters, ec); err != nil || !ok {
+				return err
+			}
 			return level(k + 1)
 		}
 		cands, err := jp.candidates(x, ec, row, k, scans)
@@ -277,9 +349,17 @@ func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *evalCtx) ([][]type
 			for i := jt.off; i < jt.off+n; i++ {
 				row[i] = types.Null
 			}
+			ec.row = row
+			if ok, err := passes(jt.filters, ec); err != nil || !ok {
+				return err
+			}
 			return level(k + 1)
 		}
 		return nil
+	}
+	ec.row = row
+	if ok, err := passes(jp.pre, ec); err != nil || !ok {
+		return nil, err
 	}
 	if err := level(0); err != nil {
 		return nil, err

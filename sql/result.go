@@ -35,6 +35,8 @@ type Result struct {
 	// Info is MySQL's info string, e.g. "Rows matched: 1  Changed: 1  Warnings: 0"
 	// for UPDATE or "Records: 3  Duplicates: 0  Warnings: 0" for multi-row INSERT.
 	Info string
+	// foundRows is what FOUND_ROWS() reports after a SELECT.
+	foundRows int64
 }
 
 // IsResultSet reports whether r carries rows (a result set) rather than an OK.

@@ -2,7 +2,7 @@ package sql
 
 import (
 	"context"
-	"sort"
+	"math"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -37,6 +37,8 @@ type selectPlan struct {
 	// correlated: the plan names columns of an enclosing query, read from
 	// evalCtx.outer; it runs once per outer row.
 	correlated bool
+	// calcFoundRows: SQL_CALC_FOUND_ROWS, FOUND_ROWS() counts rows before LIMIT.
+	calcFoundRows bool
 }
 
 // expandJoinWildcard adds the columns of * (every joined table) or t.*.
@@ -71,6 +73,9 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SELECT form")
 	}
 	pl := &selectPlan{distinct: n.Distinct}
+	if n.SelectStmtOpts != nil {
+		pl.calcFoundRows = n.SelectStmtOpts.CalcFoundRows
+	}
 	sc := &scope{db: s.db, sess: s, outer: outer, correlated: &pl.correlated}
 	var tn *ast.TableName
 	var alias string
@@ -236,7 +241,12 @@ func (s *Session) execSelect(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 
 // runSelect executes a compiled SELECT in x.
 func (s *Session) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value) (*Result, error) {
-	return s.runSubSelect(ctx, x, pl, args, nil, false)
+	res, err := s.runSubSelect(ctx, x, pl, args, nil, false)
+	if err == nil {
+		s.foundRows = res.foundRows
+		s.rowCount = -1
+	}
+	return res, err
 }
 
 // runSubSelect runs a (sub)query; outer is the enclosing query's current
@@ -244,7 +254,10 @@ func (s *Session) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, arg
 // or UPDATE (strict mode's conversion errors apply).
 func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value, outer []types.Value, strict bool) (*Result, error) {
 	var err error
-	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x, outer: outer, strict: strict}
+	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x, outer: outer, strict: strict, mem: newMemAccount(ctx), notes: new([]Note)}
+	// What this execution buffers is charged while it runs; the rows it
+	// returns are the caller's to account for.
+	defer ec.mem.close()
 	var rows [][]types.Value
 	if pl.join != nil {
 		if rows, err = pl.join.rows(ctx, x, ec); err != nil {
@@ -255,6 +268,9 @@ func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, 
 		// (where the statement's commit releases them).
 		refs, err := pl.acc.find(ctx, x, ec, pl.forUpdate)
 		if err != nil {
+			return nil, err
+		}
+		if err := ec.mem.grow(int64(len(refs)) * rowBytes); err != nil {
 			return nil, err
 		}
 		rows = make([][]types.Value, len(refs))
@@ -282,52 +298,80 @@ func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, 
 		return nil, err
 	}
 	if pl.distinct {
-		out = distinctRows(out)
+		if out, err = distinctRows(ec, out); err != nil {
+			return nil, err
+		}
 	}
 	if len(pl.order) > 0 {
-		sort.SliceStable(out, func(i, j int) bool {
+		err := sortRowsStable(ec, out, func(a, b outRow) bool {
 			for k, o := range pl.order {
-				c := types.Compare(out[i].keys[k], out[j].keys[k])
+				c := types.Compare(a.keys[k], b.keys[k])
 				if c != 0 {
 					return (c < 0) != o.desc
 				}
 			}
 			return false
 		})
-	}
-	if pl.limit != nil {
-		lv, err := pl.limit.fn(ec)
 		if err != nil {
 			return nil, err
 		}
-		limit, _ := lv.ToInt64()
-		offset := int64(0)
-		if pl.offset != nil {
-			ov, err := pl.offset.fn(ec)
-			if err != nil {
-				return nil, err
-			}
-			offset, _ = ov.ToInt64()
-		}
-		if offset > int64(len(out)) {
-			offset = int64(len(out))
-		}
-		out = out[offset:]
-		if limit >= 0 && limit < int64(len(out)) {
-			out = out[:limit]
-		}
+	}
+	found := len(out)
+	if out, err = pl.applyLimit(ec, out); err != nil {
+		return nil, err
 	}
 	res := &Result{Columns: append([]Column(nil), pl.cols...), Rows: make([][]types.Value, len(out))}
 	for i, r := range out {
 		res.Rows[i] = r.vals
 	}
 	fixColumnTypes(res)
-	s.foundRows = int64(len(res.Rows))
-	s.rowCount = -1
+	res.Notes = *ec.notes
+	res.Warnings = uint16(len(res.Notes))
+	// FOUND_ROWS(): the rows before LIMIT under SQL_CALC_FOUND_ROWS, else
+	// the rows returned, as MySQL counts them.
+	res.foundRows = int64(len(res.Rows))
+	if pl.calcFoundRows {
+		res.foundRows = int64(found)
+	}
 	return res, nil
 }
 
+// applyLimit cuts out to LIMIT [offset,] count. Counts are unsigned and
+// saturate (LIMIT 18446744073709551615, 1 is an empty set, not a panic).
+func (pl *selectPlan) applyLimit(ec *evalCtx, out []outRow) ([]outRow, error) {
+	if pl.limit == nil {
+		return out, nil
+	}
+	lv, err := pl.limit.fn(ec)
+	if err != nil {
+		return nil, err
+	}
+	limit, ok := rowCountArg(lv)
+	offset := 0
+	if ok && pl.offset != nil {
+		ov, err := pl.offset.fn(ec)
+		if err != nil {
+			return nil, err
+		}
+		offset, ok = rowCountArg(ov)
+	}
+	if !ok {
+		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE")
+	}
+	if offset > len(out) {
+		offset = len(out)
+	}
+	out = out[offset:]
+	if limit < len(out) {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
 func (pl *selectPlan) project(ec *evalCtx) (outRow, error) {
+	if err := ec.poll(); err != nil {
+		return outRow{}, err
+	}
 	r := outRow{vals: make([]types.Value, len(pl.outs))}
 	for i, o := range pl.outs {
 		v, err := o.e.fn(ec)
@@ -346,7 +390,27 @@ func (pl *selectPlan) project(ec *evalCtx) (outRow, error) {
 			r.keys[i] = v
 		}
 	}
+	if err := ec.mem.grow(pl.projectedBytes(r)); err != nil {
+		return r, err
+	}
 	return r, nil
+}
+
+// projectedBytes is what a result row adds to memory: its values, and the
+// strings computed for it (a bare column's string is the table's own).
+func (pl *selectPlan) projectedBytes(r outRow) int64 {
+	n := int64(2*rowBytes + valueBytes*(len(r.vals)+len(r.keys)))
+	for i, o := range pl.outs {
+		if o.e.col < 0 {
+			n += valuePayload(r.vals[i])
+		}
+	}
+	for i, o := range pl.order {
+		if o.e.col < 0 {
+			n += valuePayload(r.keys[i])
+		}
+	}
+	return n
 }
 
 func (pl *selectPlan) projectRows(ec *evalCtx, rows [][]types.Value) ([]outRow, error) {
@@ -372,6 +436,9 @@ func (pl *selectPlan) groupRows(ec *evalCtx, rows [][]types.Value) ([]outRow, er
 	var order []string
 	groups := map[string]*group{}
 	for _, row := range rows {
+		if err := ec.poll(); err != nil {
+			return nil, err
+		}
 		ec.row = row
 		var kb []byte
 		for _, g := range pl.groupBy {
@@ -384,12 +451,15 @@ func (pl *selectPlan) groupRows(ec *evalCtx, rows [][]types.Value) ([]outRow, er
 		k := string(kb)
 		g := groups[k]
 		if g == nil {
+			if err := ec.mem.grow(int64(len(k)) + mapKeyBytes + int64(len(pl.aggs))*2*valueBytes); err != nil {
+				return nil, err
+			}
 			g = &group{first: row, accs: make([]aggAcc, len(pl.aggs))}
 			groups[k] = g
 			order = append(order, k)
 		}
 		for i := range pl.aggs {
-			if err := g.accs[i].add(&pl.aggs[i], ec); err != nil {
+			if err := g.accs[i].add(&pl.aggs[i], ec, ec.mem); err != nil {
 				return nil, err
 			}
 		}
@@ -439,7 +509,7 @@ type aggAcc struct {
 	seen  map[string]bool
 }
 
-func (a *aggAcc) add(spec *aggSpec, ec *evalCtx) error {
+func (a *aggAcc) add(spec *aggSpec, ec *evalCtx, mem *memAccount) error {
 	if spec.arg == nil {
 		a.count++
 		return nil
@@ -456,6 +526,9 @@ func (a *aggAcc) add(spec *aggSpec, ec *evalCtx) error {
 		if a.seen[k] {
 			return nil
 		}
+		if err := mem.grow(int64(len(k)) + mapKeyBytes); err != nil {
+			return err
+		}
 		a.seen[k] = true
 	}
 	a.count++
@@ -468,10 +541,17 @@ func (a *aggAcc) add(spec *aggSpec, ec *evalCtx) error {
 		} else {
 			v = types.FloatValue(v.ToFloat())
 		}
-		if a.sum.IsNull() {
+		switch {
+		case a.sum.IsNull():
 			a.sum = v
-		} else if a.sum, err = types.Arith(types.OpAdd, a.sum, v); err != nil {
-			return err
+		case v.K == types.KindFloat:
+			// A DOUBLE sum may overflow to infinity; MariaDB then
+			// reports 0 (result), not an error.
+			a.sum = types.FloatValue(a.sum.F + v.F)
+		default:
+			if a.sum, err = types.Arith(types.OpAdd, a.sum, v); err != nil {
+				return err
+			}
 		}
 	case "min":
 		if a.best.IsNull() || types.Compare(v, a.best) < 0 {
@@ -490,13 +570,19 @@ func (a *aggAcc) result(spec *aggSpec) types.Value {
 	case "count":
 		return types.IntValue(a.count)
 	case "sum":
+		if a.sum.K == types.KindFloat && math.IsInf(a.sum.F, 0) {
+			return types.FloatValue(0)
+		}
 		return a.sum
 	case "avg":
 		if a.count == 0 {
 			return types.Null
 		}
 		if spec.typ.Base == types.TDouble {
-			return types.FloatValue(a.sum.ToFloat() / float64(a.count))
+			if f := a.sum.ToFloat() / float64(a.count); !math.IsInf(f, 0) {
+				return types.FloatValue(f)
+			}
+			return types.FloatValue(0)
 		}
 		d, _ := a.sum.ToDecimal()
 		r := new(apd.Decimal)
@@ -507,10 +593,13 @@ func (a *aggAcc) result(spec *aggSpec) types.Value {
 	return a.best
 }
 
-func distinctRows(in []outRow) []outRow {
+func distinctRows(ec *evalCtx, in []outRow) ([]outRow, error) {
 	seen := map[string]bool{}
 	out := in[:0]
 	for _, r := range in {
+		if err := ec.poll(); err != nil {
+			return nil, err
+		}
 		var kb []byte
 		for _, v := range r.vals {
 			kb = types.KeyString(kb, v)
@@ -518,10 +607,13 @@ func distinctRows(in []outRow) []outRow {
 		if seen[string(kb)] {
 			continue
 		}
+		if err := ec.mem.grow(int64(len(kb)) + mapKeyBytes); err != nil {
+			return nil, err
+		}
 		seen[string(kb)] = true
 		out = append(out, r)
 	}
-	return out
+	return out, nil
 }
 
 // fixColumnTypes gives columns whose type could not be inferred at plan

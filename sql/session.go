@@ -12,6 +12,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -225,6 +226,9 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if s.killed.Load() {
 		return nil, sqlerr.New(sqlerr.ErQueryInterrupted, "Query execution was interrupted (connection killed)")
 	}
+	if err := s.checkStatementSize(query); err != nil {
+		return nil, err
+	}
 	p, err := s.e.plans.get(query)
 	if err != nil {
 		return nil, err
@@ -302,6 +306,7 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 		inner := cancel
 		cancel = func(cause error) { stop(); inner(cause) }
 	}
+	ctx = membudget.With(ctx, membudget.New(s.statementMemoryLimit()))
 	if v, ok := s.vars["innodb_lock_wait_timeout"]; ok {
 		secs, _ := strconv.ParseInt(v, 10, 64)
 		ctx = lockmgr.WithLockWaitTimeout(ctx, time.Duration(secs)*time.Second)

@@ -48,6 +48,15 @@ func subqueryRows(c *evalCtx, pl *selectPlan) ([][]types.Value, error) {
 	if c.subq == nil {
 		c.subq = map[*selectPlan][][]types.Value{}
 	}
+	// Kept for the rest of the statement (an IN list, a scalar): charged
+	// to its budget until it ends.
+	var held int64
+	for _, r := range res.Rows {
+		held += valuesBytes(r)
+	}
+	if err := c.mem.grow(held); err != nil {
+		return nil, err
+	}
 	c.subq[pl] = res.Rows
 	return res.Rows, nil
 }

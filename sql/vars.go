@@ -51,6 +51,7 @@ var sysVars = func() map[string]*varDef {
 		{name: "plrun_log_sync_delay_us", kind: varInt, def: "0", min: 0, max: 10000000, global: true},
 		{name: "plrun_checkpoint_log_size", kind: varInt, def: "67108864", min: 1 << 20, max: 1 << 40, global: true},
 		{name: "max_execution_time", kind: varInt, def: "0", min: 0, max: 1 << 32, global: true, session: true},
+		{name: "plrun_max_statement_memory", kind: varInt, def: "1073741824", min: 1 << 20, max: 1 << 50, global: true, session: true},
 		{name: "autocommit", kind: varBool, def: "ON", global: true, session: true},
 		{name: "sql_mode", kind: varString, def: "STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION", global: true, session: true},
 		{name: "transaction_isolation", kind: varString, def: "READ-COMMITTED", global: true, session: true},
@@ -222,42 +223,4 @@ func sortedVarNames() []string {
 }
 
 // likeMatch implements SQL LIKE with % and _ (case-insensitive) and \ escapes.
-func likeMatch(pattern, s string) bool {
-	return likeRunes([]rune(strings.ToLower(pattern)), []rune(strings.ToLower(s)))
-}
-
-func likeRunes(p, s []rune) bool {
-	for len(p) > 0 {
-		switch p[0] {
-		case '%':
-			for len(p) > 0 && p[0] == '%' {
-				p = p[1:]
-			}
-			if len(p) == 0 {
-				return true
-			}
-			for i := 0; i <= len(s); i++ {
-				if likeRunes(p, s[i:]) {
-					return true
-				}
-			}
-			return false
-		case '_':
-			if len(s) == 0 {
-				return false
-			}
-			p, s = p[1:], s[1:]
-		case '\\':
-			if len(p) > 1 {
-				p = p[1:]
-			}
-			fallthrough
-		default:
-			if len(s) == 0 || s[0] != p[0] {
-				return false
-			}
-			p, s = p[1:], s[1:]
-		}
-	}
-	return len(s) == 0
-}
+func likeMatch(pattern, s string) bool { return likeMatchEscape(pattern, s, '\\') }

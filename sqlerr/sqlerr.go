@@ -91,6 +91,7 @@ const (
 	ErSignalException         uint16 = 1644
 	ErDataTooLong             uint16 = 1406
 	ErWarnDataOutOfRange      uint16 = 1264
+	ErWarnDataTruncated       uint16 = 1265
 	ErTruncatedWrongValue     uint16 = 1292
 	ErDataOutOfRange          uint16 = 1690
 	ErDivisionByZero          uint16 = 1365
@@ -125,6 +126,15 @@ const (
 	// ErInventoryHintMismatch is PolarDB's: a TARGET_AFFECT_ROW(n) hint
 	// not met (SQLSTATE HY000, StateOf's default).
 	ErInventoryHintMismatch uint16 = 7532
+)
+
+// Error numbers of statement resource limits (issue 17).
+const (
+	ErCapacityExceeded  uint16 = 3170 // ER_CAPACITY_EXCEEDED (plrun_max_statement_memory)
+	ErNetPacketTooLarge uint16 = 1153 // ER_NET_PACKET_TOO_LARGE (max_allowed_packet)
+	// ErWarnAllowedPacketOverflowed: a function's result would pass
+	// max_allowed_packet, so it is NULL (a warning, as MySQL).
+	ErWarnAllowedPacketOverflowed uint16 = 1301
 )
 
 var states = map[uint16]string{
@@ -171,6 +181,8 @@ var states = map[uint16]string{
 	ErSignalException:      "45000",
 	ErDataTooLong:          "22001",
 	ErWarnDataOutOfRange:   "22003",
+	ErNetPacketTooLarge:    "08S01",
+	ErWarnDataTruncated:    "01000",
 	ErTruncatedWrongValue:  "22007",
 	ErDataOutOfRange:       "22003",
 	ErDivisionByZero:       "22012",

@@ -66,4 +66,13 @@
 // try/catch can swallow; the returned error wraps ctx.Err(). The interrupt
 // flag is cleared before the VM goes back to the pool. Panics are recovered
 // into errors and the VM is discarded.
+//
+// # Memory budget
+//
+// String.prototype.repeat, padStart, padEnd and Array.prototype.join
+// (budget.go) check their result's size against the CALL's memory budget
+// (membudget, plrun_max_statement_memory) before goja allocates it; past
+// it they throw error 3170. What a script grows step by step (s += s,
+// arrays) is watched by membudget.Watch, which interrupts the VM with 3170
+// (the watch has ended before the interrupt flag is cleared).
 package js

@@ -23,6 +23,22 @@ func TestCancel(t *testing.T) {
 	})
 }
 
+// TestMemoryBudget: what a script builds is checked against the CALL's
+// memory budget: the builtins that build one large string before they
+// allocate, what grows step by step by the heap watch.
+func TestMemoryBudget(t *testing.T) {
+	rttest.RunBudget(t, js.New(js.Options{PoolSize: 1}), map[string]string{
+		"repeat":         "let s = 'x'.repeat(2 ** 40);",
+		"repeat_unicode": "let s = 'é'.repeat(2 ** 39);",
+		"pad_start":      "let s = 'x'.padStart(2 ** 40);",
+		"pad_end":        "let s = 'x'.padEnd(2 ** 40, 'ab');",
+		"join":           "let a = []; for (let i = 0; i < 3000; i++) { a.push('y'.repeat(1000)); } let s = a.join('');",
+		"join_sparse":    "let a = []; a.length = 2 ** 31; let s = a.join('xxxxxxxx');",
+		"doubling":       "let s = 'x'; for (let i = 0; i < 60; i++) { s += s; }",
+		"array_growth":   "let a = []; for (;;) { a.push({n: a.length}); }",
+	})
+}
+
 func TestConcurrentCalls(t *testing.T) {
 	rttest.RunConcurrent(t, js.New(js.Options{PoolSize: 2}), rttest.JS)
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 
+	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/runtime/vmpool"
 	"github.com/plrun/plrun/sqlerr"
@@ -107,8 +108,14 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 
 	var ret goja.Value
 	var runErr error
+	// What the script grows step by step is watched against the budget;
+	// the watch interrupts the VM with error 3170 (and has ended before
+	// ClearInterrupt below).
+	stopWatch := membudget.From(ctx).Watch(func(err error) { v.r.Interrupt(err) })
+	defer stopWatch()
 	if ctx.Done() == nil {
 		ret, runErr = p.run(v, args)
+		stopWatch()
 	} else {
 		interrupted := make(chan struct{})
 		stop := context.AfterFunc(ctx, func() {
@@ -116,6 +123,7 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 			close(interrupted)
 		})
 		ret, runErr = p.run(v, args)
+		stopWatch()
 		if !stop() {
 			// The interrupt has started: wait for it, so that it cannot
 			// land after ClearInterrupt and hit the VM's next user.
@@ -170,6 +178,14 @@ func (p *program) outs(v *vm, ret goja.Value) ([]any, error) {
 func (p *program) mapError(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
 		return procs.InterruptedAt(p.name, 0, ctx.Err())
+	}
+	var ie *goja.InterruptedError
+	if errors.As(err, &ie) {
+		if e, ok := ie.Value().(error); ok {
+			if se, ok := sqlerr.As(e); ok {
+				return procs.SQLErrorAt(p.name, 0, se) // the memory budget's 3170
+			}
+		}
 	}
 	if e, ok := sqlerr.As(err); ok {
 		return e

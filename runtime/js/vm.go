@@ -37,6 +37,7 @@ func newVM() *vm {
 	v.stmts = map[*goja.Object]*statement{}
 	v.results = map[*goja.Object]*result{}
 	v.buildPrototypes()
+	v.wrapBuiltins()
 	v.session = r.NewObject()
 	s := v.session
 	must(s.Set("runSql", v.runSQL))

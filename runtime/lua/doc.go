@@ -73,4 +73,18 @@
 // returned error wraps ctx.Err(). A panic in a Go function the script
 // calls (the Host included) becomes error 1105 naming the procedure; one
 // that escapes the VM is recovered too and that LState is discarded.
+//
+// # Memory budget and long built-ins
+//
+// gopher-lua builds strings and matches patterns in Go, out of reach of
+// its per-instruction context check and with no size limit, so
+// string.find/match/gmatch/gsub run on runtime/lua/pattern (gopher-lua's
+// matcher, checking the context every few thousand steps) and
+// string.rep/format/gsub, table.concat and every `..` (rewritten by
+// Compile into a call of __plrun_concat, concat.go) check the size of
+// what they build against the CALL's memory budget (membudget, the
+// plrun_max_statement_memory setting) before allocating: past it the
+// script gets error 3170, catchable with pcall like any SQL error. What a
+// script grows one element at a time (tables) is watched by
+// membudget.Watch, which cancels the VM's context with 3170.
 package lua

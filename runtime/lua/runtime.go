@@ -9,6 +9,7 @@ import (
 	glua "github.com/yuin/gopher-lua"
 	"github.com/yuin/gopher-lua/parse"
 
+	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/runtime/vmpool"
 	"github.com/plrun/plrun/sqlerr"
@@ -59,6 +60,7 @@ func (rt *Runtime) Compile(def *procs.Definition) (procs.Program, error) {
 		}
 		return nil, procs.SyntaxErrorAt(def.Name, 0, err.Error())
 	}
+	rewriteConcat(chunk)
 	proto, err := glua.Compile(chunk, def.Name)
 	if err != nil {
 		var ce *glua.CompileError
@@ -110,13 +112,20 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 	}
 	fn := L.NewFunctionFromProto(p.proto)
 	fn.Env = env
-	if ctx.Done() != nil {
-		L.SetContext(ctx)
-	}
+	// The VM runs under vmCtx: the call's context, also cancelled (cause:
+	// error 3170) when what the script grows step by step (tables) passes
+	// the memory budget, which membudget.Watch samples.
+	vmCtx, cancelVM := context.WithCancelCause(ctx)
+	stopWatch := membudget.From(ctx).Watch(cancelVM)
+	L.SetContext(vmCtx)
 	L.Push(fn)
 	callErr := L.PCall(0, 0, nil)
-	if ctx.Done() != nil {
-		L.RemoveContext()
+	stopWatch()
+	L.RemoveContext()
+	overBudget := vmCtx.Err() != nil && ctx.Err() == nil
+	cancelVM(nil)
+	if callErr != nil && overBudget {
+		return nil, budgetError(p.name, context.Cause(vmCtx))
 	}
 	L.SetTop(0)
 	reuse = true
@@ -136,6 +145,14 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 		outs[i] = val
 	}
 	return outs, nil
+}
+
+// budgetError is the CALL's error when the heap watch stopped it.
+func budgetError(name string, cause error) error {
+	if e, ok := sqlerr.As(cause); ok {
+		return procs.SQLErrorAt(name, 0, e)
+	}
+	return procs.InternalErrorAt(name, cause)
 }
 
 var lineRE = regexp.MustCompile(`:(\d+):`)

@@ -41,6 +41,7 @@ func newVM() *vm {
 		L.Call(1, 0)
 	}
 	v := &vm{L: L}
+	v.installBudgetedStrings()
 	v.sandbox()
 	v.envMeta = L.NewTable()
 	v.envMeta.RawSetString("__index", L.G.Global)

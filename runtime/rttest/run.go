@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sqlerr"
 )
@@ -311,4 +312,28 @@ b = session.runSql("SELECT a, b FROM t").fetchOne().a;`,
 	b.ReportMetric(q(0.50), "p50-ns")
 	b.ReportMetric(q(0.95), "p95-ns")
 	b.ReportMetric(q(0.99), "p99-ns")
+}
+
+// RunBudget checks that each script, run under a 1 MiB memory budget (the
+// CALL's plrun_max_statement_memory), fails with error 3170 instead of
+// allocating past it, and that the VM is usable afterwards. Each script
+// would ask for far more memory than the machine has if it were let.
+func RunBudget(t *testing.T, rt procs.Runtime, scripts map[string]string) {
+	for name, body := range scripts {
+		t.Run(name, func(t *testing.T) {
+			prog := Compile(t, rt, "hog_"+name, "", body)
+			ctx := membudget.With(context.Background(), membudget.New(1<<20))
+			_, err := prog.Call(ctx, &FakeHost{}, nil)
+			e, ok := sqlerr.As(err)
+			if !ok || e.Code != sqlerr.ErCapacityExceeded {
+				t.Fatalf("error %v, want 3170", err)
+			}
+		})
+	}
+	prog := Compile(t, rt, "after_budget", "OUT b INT", map[string]string{
+		procs.LanguageLua: "b = #string.rep('x', 1000)", procs.LanguageJavaScript: "b = 'x'.repeat(1000).length;"}[rt.Language()])
+	outs, err := prog.Call(membudget.With(context.Background(), membudget.New(1<<20)), &FakeHost{}, []any{nil})
+	if err != nil || !reflect.DeepEqual(outs, []any{int64(1000)}) {
+		t.Fatalf("call after a budget error: %v %v", outs, err)
+	}
 }

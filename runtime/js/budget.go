@@ -1,0 +1,103 @@
+package js
+
+import (
+	"math"
+
+	"github.com/dop251/goja"
+
+	"github.com/plrun/plrun/membudget"
+)
+
+// The builtins that build one large string in a single Go call are
+// wrapped so the size is checked against the CALL's memory budget before
+// goja allocates it: 'x'.repeat(2 ** 40) asked for a terabyte in one
+// strings.Builder.Grow and ended the process. What a script grows step by
+// step (s += s, arrays) is watched by membudget.Watch during the call.
+
+// budget is the running call's memory budget (nil: none).
+func (v *vm) budget() *membudget.Budget {
+	if v.ctx == nil {
+		return nil
+	}
+	return membudget.From(v.ctx)
+}
+
+// fits throws the budget's error (3170) in the script unless n bytes fit.
+func (v *vm) fits(n float64) {
+	if n > math.MaxInt64/2 {
+		n = math.MaxInt64 / 2
+	}
+	if err := v.budget().Fits(int64(n)); err != nil {
+		v.throw(err)
+	}
+}
+
+// wrapBuiltins replaces String.prototype.repeat, padStart, padEnd and
+// Array.prototype.join with versions that check their result's size
+// first; it runs before the globals are frozen.
+func (v *vm) wrapBuiltins() {
+	r := v.r
+	strProto := r.Get("String").ToObject(r).Get("prototype").ToObject(r)
+	arrProto := r.Get("Array").ToObject(r).Get("prototype").ToObject(r)
+	wrap := func(proto *goja.Object, name string, size func(call goja.FunctionCall) float64) {
+		orig, ok := goja.AssertFunction(proto.Get(name))
+		if !ok {
+			panic("builtin " + name + " is not a function")
+		}
+		must(proto.Set(name, func(call goja.FunctionCall) goja.Value {
+			v.fits(size(call))
+			res, err := orig(call.This, call.Arguments...)
+			if err != nil {
+				panic(err)
+			}
+			return res
+		}))
+	}
+	strLen := func(val goja.Value) float64 {
+		if goja.IsUndefined(val) || goja.IsNull(val) {
+			return 0
+		}
+		return float64(len(val.String()))
+	}
+	// A JavaScript string is UTF-16: count two bytes a unit.
+	wrap(strProto, "repeat", func(call goja.FunctionCall) float64 {
+		n := call.Argument(0).ToFloat()
+		if !(n > 0) || math.IsInf(n, 1) {
+			return 0 // the builtin throws its RangeError or returns ''
+		}
+		return 2 * strLen(call.This) * math.Trunc(n)
+	})
+	pad := func(call goja.FunctionCall) float64 {
+		n := call.Argument(0).ToFloat()
+		if !(n > 0) {
+			return 0
+		}
+		return 2 * n
+	}
+	wrap(strProto, "padStart", pad)
+	wrap(strProto, "padEnd", pad)
+	wrap(arrProto, "join", func(call goja.FunctionCall) float64 {
+		o := call.This.ToObject(r)
+		n := o.Get("length").ToFloat()
+		if !(n > 0) {
+			return 0
+		}
+		sep := 1.0
+		if s := call.Argument(0); !goja.IsUndefined(s) {
+			sep = strLen(s)
+		}
+		total := 2 * sep * (n - 1)
+		v.fits(total)
+		// Sum the elements that are there (a sparse array's holes are '').
+		for _, k := range o.Keys() {
+			if el := o.Get(k); el != nil && el.ExportType() != nil {
+				if s, ok := el.Export().(string); ok {
+					total += 2 * float64(len(s))
+				} else {
+					total += 48
+				}
+			}
+		}
+		return total
+	})
+}
