@@ -24,8 +24,10 @@ type Session struct {
 	db         string
 	user, host string
 
-	txn      *txn.Txn
-	explicit bool // BEGIN / START TRANSACTION is open
+	txn         *txn.Txn
+	explicit    bool      // BEGIN / START TRANSACTION is open
+	txnReadOnly bool      // the open transaction is READ ONLY
+	oneShot     txnTraits // SET TRANSACTION's characteristics for the next transaction
 
 	notes    []Note            // the last statement's warnings or error (SHOW WARNINGS)
 	vars     map[string]string // session-scoped system variables
@@ -134,11 +136,11 @@ func (s *Session) cancelRunning(cause error) {
 // getVar reads a system variable in the session (or global) scope.
 func (s *Session) getVar(d *varDef, global bool) string {
 	if !global && d.session {
-		if v, ok := s.vars[d.name]; ok {
+		if v, ok := s.vars[d.key()]; ok {
 			return v
 		}
 	}
-	return s.e.globals.get(d.name)
+	return s.e.globals.get(d.key())
 }
 
 func (s *Session) varOn(name string) bool {
@@ -359,7 +361,7 @@ func (s *Session) currentTxn() (x *txn.Txn, auto bool) {
 	if s.txn != nil {
 		return s.txn, false
 	}
-	x = s.e.txm.Begin()
+	x = s.beginTxn(nil)
 	if s.autocommit() {
 		return x, true
 	}
