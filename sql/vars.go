@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/cockroachdb/apd/v3"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
@@ -247,11 +246,9 @@ func intSetting(v types.Value, lo, hi int64) (text string, clamped, ok bool) {
 		}
 		n = int64(v.Uint())
 	case types.KindDecimal:
-		// An integral DECIMAL literal (too big for BIGINT) clamps; a
-		// fraction is the wrong type, as in MariaDB.
-		var r apd.Decimal
-		r.Reduce(v.D)
-		if r.Exponent < 0 {
+		// An integer literal too big for BIGINT UNSIGNED clamps; one
+		// with a point (5.0 too) is the wrong type, as in MariaDB.
+		if v.D.Exponent < 0 {
 			return "", false, false
 		}
 		f := v.ToFloat()
