@@ -16,14 +16,18 @@ import (
 )
 
 // coerceColumn stores v into column c, turning a CoerceError into the
-// MySQL error that names the column and row.
-func coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
+// MySQL error that names the column and row. Without strict mode a value
+// that does not fit is adjusted with a warning instead (nonstrict.go).
+func (s *Session) coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
 	col := &def.Columns[c]
 	if v.IsNull() {
 		if col.NotNull {
 			return v, sqlerr.New(sqlerr.ErBadNull, "Column '%s' cannot be null", col.Name)
 		}
 		return v, nil
+	}
+	if !s.sqlMode().strict() {
+		return s.coerceLoose(def, c, v, rowNum)
 	}
 	cv, err := types.Coerce(v, col.Type)
 	if err == nil {
@@ -225,14 +229,14 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	pl := pi.(*insertPlan)
 	t := pl.t
 	def := t.Def
-	ec := &evalCtx{s: s, args: args, strict: true, ctx: ctx, x: x}
+	ec := &evalCtx{s: s, args: args, strict: s.sqlMode().strict(), ctx: ctx, x: x}
 	var affected, firstID uint64
 	var dups, warnings uint64
 	var notes []Note
 	nrows := len(pl.rows)
 	var selected [][]types.Value
 	if pl.source != nil {
-		r, err := s.runSubSelect(ctx, x, pl.source, args, nil, true)
+		r, err := s.runSubSelect(ctx, x, pl.source, args, nil, ec.strict)
 		if err != nil {
 			return nil, err
 		}
@@ -287,7 +291,8 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	}
 	res := &Result{AffectedRows: affected, LastInsertID: firstID, Warnings: uint16(min(warnings, 65535)), Notes: notes}
 	if nrows > 1 || pl.source != nil {
-		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: %d", nrows, dups, warnings)
+		// the statement's other warnings (s.stmtNotes) join res in exec
+		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: %d", nrows, dups, warnings+uint64(s.stmtWarnings))
 	}
 	s.rowCount = int64(affected)
 	return res, nil
@@ -327,7 +332,7 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 				vals[c] = types.Null
 			}
 		}
-		v, err := coerceColumn(def, c, vals[c], rowNum)
+		v, err := s.coerceColumn(def, c, vals[c], rowNum)
 		if err != nil {
 			return 0, err
 		}
@@ -340,7 +345,7 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 	}
 	if autoCol >= 0 {
 		gen = t.NextAutoInc()
-		v, err := coerceColumn(def, autoCol, types.UintValue(gen), rowNum)
+		v, err := s.coerceColumn(def, autoCol, types.UintValue(gen), rowNum)
 		if err != nil {
 			return 0, err
 		}
@@ -449,7 +454,7 @@ func (s *Session) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table,
 		if err != nil {
 			return 0, err
 		}
-		if nv[a.col], err = coerceColumn(t.Def, a.col, v, 1); err != nil {
+		if nv[a.col], err = s.coerceColumn(t.Def, a.col, v, 1); err != nil {
 			return 0, err
 		}
 	}
@@ -579,7 +584,7 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	}
 	pl := pi.(*updatePlan)
 	t := pl.t
-	ec := &evalCtx{s: s, args: args, strict: true, ctx: ctx, x: x}
+	ec := &evalCtx{s: s, args: args, strict: s.sqlMode().strict(), ctx: ctx, x: x}
 	refs, err := pl.acc.find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err
@@ -597,7 +602,7 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 			if err != nil {
 				return nil, err
 			}
-			if nv[a.col], err = coerceColumn(t.Def, a.col, v, ri+1); err != nil {
+			if nv[a.col], err = s.coerceColumn(t.Def, a.col, v, ri+1); err != nil {
 				return nil, err
 			}
 		}
@@ -635,7 +640,7 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 		changed++
 	}
 	s.rowCount = int64(changed)
-	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(len(refs)) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: 0"}, nil
+	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(len(refs)) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: " + strconv.Itoa(s.stmtWarnings)}, nil
 }
 
 type deletePlan struct {

@@ -183,6 +183,11 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 		}
 	}
 	pl.grouped = len(pl.aggs) > 0 || len(pl.groupBy) > 0
+	if pl.grouped && s.sqlMode()&modeOnlyFullGroup != 0 {
+		if err := s.checkFullGroupBy(n, pl, alias); err != nil {
+			return nil, err
+		}
+	}
 	if n.Limit != nil {
 		if pl.limit, err = sc.compile(n.Limit.Count); err != nil {
 			return nil, err

@@ -33,6 +33,15 @@ type Session struct {
 	vars     map[string]string // session-scoped system variables
 	userVars map[string]types.Value
 
+	// sql_mode as flags, for the text it was parsed from (sqlMode)
+	mode       sqlMode
+	modeText   string
+	modeParsed bool
+	// stmtNotes are warnings raised while the statement ran (division by
+	// zero, non-strict conversions); they join its Result's notes.
+	stmtNotes    []Note
+	stmtWarnings int
+
 	lastInsertID uint64
 	rowCount     int64
 	foundRows    int64
@@ -227,7 +236,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if s.killed.Load() {
 		return nil, sqlerr.New(sqlerr.ErQueryInterrupted, "Query execution was interrupted (connection killed)")
 	}
-	p, err := s.e.plans.get(query)
+	p, err := s.e.plans.get(query, s.sqlMode().parserMode())
 	if err != nil {
 		return nil, err
 	}
@@ -247,8 +256,13 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if err := s.e.workers.acquire(ctx); err != nil {
 		return nil, mapError(context.Cause(ctx))
 	}
+	s.stmtNotes, s.stmtWarnings = s.stmtNotes[:0], 0
 	res, ack, err := s.execParsed(ctx, p, args)
 	s.e.workers.release()
+	if s.stmtWarnings > 0 && err == nil && res != nil {
+		res.Notes = append(res.Notes, s.stmtNotes...)
+		res.Warnings = uint16(min(int(res.Warnings)+s.stmtWarnings, 65535))
+	}
 	if err != nil && ctx.Err() != nil {
 		if c := context.Cause(ctx); c != nil && !errors.Is(err, c) {
 			if _, isSQL := sqlerr.As(err); !isSQL {

@@ -46,8 +46,12 @@ var sqlModeFlags = []sqlModeFlag{
 	{"NO_BACKSLASH_ESCAPES", false},
 	{"STRICT_TRANS_TABLES", true},
 	{"STRICT_ALL_TABLES", true}, // every plrun table is transactional: the same as STRICT_TRANS_TABLES
-	{"NO_ZERO_IN_DATE", false},
-	{"NO_ZERO_DATE", false},
+	// plrun's DATE and DATETIME cannot hold a zero date, nor a zero month
+	// or day: they are always refused (error 1292), as these flags ask in
+	// strict mode. (Without strict mode MariaDB stores the zero date with
+	// a warning; plrun still refuses it.)
+	{"NO_ZERO_IN_DATE", true},
+	{"NO_ZERO_DATE", true},
 	{"ALLOW_INVALID_DATES", false},
 	{"ERROR_FOR_DIVISION_BY_ZERO", true},
 	{"TRADITIONAL", true},          // the flag TRADITIONAL sets beside its parts
@@ -163,3 +167,28 @@ func (m sqlMode) parserMode() mysql.SQLMode {
 	}
 	return p
 }
+
+// sqlMode is the session's sql_mode now. The text is parsed once per
+// change (it was validated when set).
+func (s *Session) sqlMode() sqlMode {
+	text := s.getVar(sysVars["sql_mode"], false)
+	if text != s.modeText || !s.modeParsed {
+		s.mode, _ = parseSQLMode(text)
+		s.modeText, s.modeParsed = text, true
+	}
+	return s.mode
+}
+
+// CountParams is the number of ? placeholders in one statement, parsed as
+// this session's sql_mode reads it.
+func (s *Session) CountParams(query string) (int, error) {
+	p, err := s.e.plans.get(query, s.sqlMode().parserMode())
+	if err != nil {
+		return 0, err
+	}
+	return p.params, nil
+}
+
+// planModes are the flags a plan's build depends on: a plan built under
+// other ones is rebuilt.
+var planModes = modeOnlyFullGroup
