@@ -198,9 +198,16 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 			}
 		}
 	}
-	if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
-		if n.LockInfo.LockType != ast.SelectLockForShare {
+	if n.LockInfo != nil {
+		switch n.LockInfo.LockType {
+		case ast.SelectLockNone:
+		case ast.SelectLockForUpdate, ast.SelectLockForShare:
+			// plrun's row locks are exclusive: LOCK IN SHARE MODE takes
+			// the same lock as FOR UPDATE (stronger than InnoDB's shared
+			// lock, never weaker), so what it read cannot change under it.
 			pl.forUpdate = true
+		default:
+			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support NOWAIT, WAIT n or SKIP LOCKED")
 		}
 	}
 	return pl, nil
