@@ -22,6 +22,9 @@ func (s *Session) coerceColumn(def *storage.TableDef, c int, v types.Value, rowN
 	col := &def.Columns[c]
 	if v.IsNull() {
 		if col.NotNull {
+			if d, ok := s.nullAsDefault(col); ok {
+				return d, nil
+			}
 			return v, sqlerr.New(sqlerr.ErBadNull, "Column '%s' cannot be null", col.Name)
 		}
 		return v, nil
@@ -234,6 +237,8 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	var dups, warnings uint64
 	var notes []Note
 	nrows := len(pl.rows)
+	s.multiRowWrite = nrows > 1 || pl.source != nil
+	defer func() { s.multiRowWrite = false }()
 	var selected [][]types.Value
 	if pl.source != nil {
 		r, err := s.runSubSelect(ctx, x, pl.source, args, nil, ec.strict)
@@ -327,7 +332,13 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 			case col.HasDefault:
 				vals[c] = col.Default
 			case col.NotNull:
-				return 0, sqlerr.New(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
+				d, ok := types.ImplicitDefault(col.Type)
+				if !ok || s.sqlMode().strict() {
+					return 0, sqlerr.New(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
+				}
+				// non-strict: the type's implicit default, with a warning
+				s.warn(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
+				vals[c] = d
 			default:
 				vals[c] = types.Null
 			}
@@ -584,6 +595,8 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	}
 	pl := pi.(*updatePlan)
 	t := pl.t
+	s.multiRowWrite = true
+	defer func() { s.multiRowWrite = false }()
 	ec := &evalCtx{s: s, args: args, strict: s.sqlMode().strict(), ctx: ctx, x: x}
 	refs, err := pl.acc.find(ctx, x, ec, true)
 	if err != nil {

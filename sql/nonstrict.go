@@ -75,3 +75,18 @@ func (c *evalCtx) divisionByZero() error {
 	c.s.warn(sqlerr.ErDivisionByZero, "Division by 0")
 	return nil
 }
+
+// nullAsDefault is what non-strict mode does with a NULL for a NOT NULL
+// column in an UPDATE or a multi-row INSERT (a single-row INSERT is error
+// 1048 in every mode, as in MariaDB): the type's implicit default, with
+// warning 1048.
+func (s *Session) nullAsDefault(col *storage.Column) (types.Value, bool) {
+	if !s.multiRowWrite || s.sqlMode().strict() {
+		return types.Null, false
+	}
+	d, ok := types.ImplicitDefault(col.Type)
+	if ok {
+		s.warn(sqlerr.ErBadNull, "Column '%s' cannot be null", col.Name)
+	}
+	return d, ok
+}

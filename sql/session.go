@@ -41,6 +41,10 @@ type Session struct {
 	// zero, non-strict conversions); they join its Result's notes.
 	stmtNotes    []Note
 	stmtWarnings int
+	// multiRowWrite: the statement is an UPDATE or a multi-row INSERT,
+	// where non-strict mode stores a NULL for a NOT NULL column as its
+	// implicit default (nullAsDefault).
+	multiRowWrite bool
 
 	lastInsertID uint64
 	rowCount     int64

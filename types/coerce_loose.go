@@ -187,3 +187,18 @@ func cutBytes(s string, n int) string {
 	}
 	return s
 }
+
+// ImplicitDefault is the value non-strict mode stores for a NOT NULL
+// column that gets no value or a NULL: 0 for numbers, '' for strings.
+// ok is false for date and time types (MySQL's is the zero date, which
+// plrun cannot hold).
+func ImplicitDefault(t ColType) (v Value, ok bool) {
+	switch {
+	case t.IsNumeric():
+		v, err := Coerce(IntValue(0), t)
+		return v, err == nil
+	case t.IsString():
+		return StringValue(""), true
+	}
+	return Null, false
+}
