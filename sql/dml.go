@@ -314,7 +314,8 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 		if col.AutoIncrement {
 			v := vals[c]
 			zero := !given[c] || v.IsNull()
-			if !zero {
+			if !zero && s.sqlMode()&modeNoAutoValueOnZero == 0 {
+				// 0 generates a value too, unless NO_AUTO_VALUE_ON_ZERO
 				if n, ok := v.ToInt64(); ok && n == 0 && v.K != types.KindString {
 					zero = true
 				}

@@ -41,8 +41,8 @@ var sqlModeFlags = []sqlModeFlag{
 	{"NO_FIELD_OPTIONS", false},
 	{"MYSQL323", false},
 	{"MYSQL40", false},
-	{"ANSI", true}, // the flag ANSI sets beside its parts; no effect of its own in plrun
-	{"NO_AUTO_VALUE_ON_ZERO", false},
+	{"ANSI", true},                  // the flag ANSI sets beside its parts; no effect of its own in plrun
+	{"NO_AUTO_VALUE_ON_ZERO", true}, // fillRow: 0 is stored, only NULL generates
 	{"NO_BACKSLASH_ESCAPES", false},
 	{"STRICT_TRANS_TABLES", true},
 	{"STRICT_ALL_TABLES", true}, // every plrun table is transactional: the same as STRICT_TRANS_TABLES
@@ -74,14 +74,15 @@ func modeBit(name string) sqlMode {
 }
 
 var (
-	modeRealAsFloat    = modeBit("REAL_AS_FLOAT")
-	modePipesAsConcat  = modeBit("PIPES_AS_CONCAT")
-	modeANSIQuotes     = modeBit("ANSI_QUOTES")
-	modeIgnoreSpace    = modeBit("IGNORE_SPACE")
-	modeOnlyFullGroup  = modeBit("ONLY_FULL_GROUP_BY")
-	modeStrictTrans    = modeBit("STRICT_TRANS_TABLES")
-	modeStrictAll      = modeBit("STRICT_ALL_TABLES")
-	modeErrorDivByZero = modeBit("ERROR_FOR_DIVISION_BY_ZERO")
+	modeRealAsFloat       = modeBit("REAL_AS_FLOAT")
+	modePipesAsConcat     = modeBit("PIPES_AS_CONCAT")
+	modeANSIQuotes        = modeBit("ANSI_QUOTES")
+	modeIgnoreSpace       = modeBit("IGNORE_SPACE")
+	modeOnlyFullGroup     = modeBit("ONLY_FULL_GROUP_BY")
+	modeStrictTrans       = modeBit("STRICT_TRANS_TABLES")
+	modeStrictAll         = modeBit("STRICT_ALL_TABLES")
+	modeErrorDivByZero    = modeBit("ERROR_FOR_DIVISION_BY_ZERO")
+	modeNoAutoValueOnZero = modeBit("NO_AUTO_VALUE_ON_ZERO")
 )
 
 // sqlModeCombinations are the names that stand for several flags (and set
