@@ -73,7 +73,7 @@ var sysVars = func() map[string]*varDef {
 		{name: "plrun_workers", kind: varInt, def: "64", min: 1, max: 65536, global: true},
 		{name: "plrun_log_sync_delay_us", kind: varInt, def: "0", min: 0, max: 10000000, global: true},
 		{name: "plrun_checkpoint_log_size", kind: varInt, def: "67108864", min: 1 << 20, max: 1 << 40, global: true},
-		{name: "max_execution_time", kind: varInt, def: "0", min: 0, max: 1 << 32, global: true, session: true},
+		{name: "max_execution_time", kind: varInt, def: "0", min: 0, max: 1<<32 - 1, global: true, session: true},
 		{name: "autocommit", kind: varBool, def: "ON", global: true, session: true},
 		{name: "sql_mode", kind: varSQLMode, def: defaultSQLMode, global: true, session: true},
 		{name: "transaction_isolation", kind: varEnum, enum: isolationLevels, def: "REPEATABLE-READ", global: true, session: true},
