@@ -51,6 +51,7 @@ type parsed struct {
 	ifExists bool
 	assigns  [][2]string // ALTER SYSTEM SET name = value
 	like     string
+	begin    beginChars // START TRANSACTION's characteristics
 
 	planMu sync.Mutex // serializes plan builds (they annotate the AST)
 	cached atomic.Pointer[planEntry]
@@ -116,6 +117,9 @@ func parseStatement(text string, mode mysql.SQLMode) (*parsed, error) {
 	case reCheckpoint.MatchString(s):
 		p.kind = kindCheckpoint
 		return p, nil
+	}
+	if ok, err := scanStartTransaction(s, p); ok || err != nil {
+		return p, err
 	}
 	if m := reDropProc.FindStringSubmatch(s); m != nil {
 		p.kind, p.ifExists, p.name = kindDropProc, m[1] != "", m[2]
