@@ -189,7 +189,8 @@ func cutBytes(s string, n int) string {
 }
 
 // ImplicitDefault is the value non-strict mode stores for a NOT NULL
-// column that gets no value or a NULL: 0 for numbers, ” for strings.
+// column that gets no value or a NULL: 0 for numbers, the empty string
+// for strings.
 // ok is false for date and time types (MySQL's is the zero date, which
 // plrun cannot hold).
 func ImplicitDefault(t ColType) (v Value, ok bool) {
