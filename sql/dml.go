@@ -29,7 +29,7 @@ func (s *Session) coerceColumn(def *storage.TableDef, c int, v types.Value, rowN
 		}
 		return v, nil
 	}
-	if !s.sqlMode().strict() {
+	if !s.strictWrites() {
 		return s.coerceLoose(def, c, v, rowNum)
 	}
 	cv, err := types.Coerce(v, col.Type)
@@ -232,13 +232,13 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	pl := pi.(*insertPlan)
 	t := pl.t
 	def := t.Def
-	ec := &evalCtx{s: s, args: args, strict: s.sqlMode().strict(), ctx: ctx, x: x}
+	nrows := len(pl.rows)
+	s.multiRowWrite, s.ignoreErrors = nrows > 1 || pl.source != nil, pl.ignore
+	defer func() { s.multiRowWrite, s.ignoreErrors = false, false }()
+	ec := &evalCtx{s: s, args: args, strict: s.strictWrites(), ctx: ctx, x: x}
 	var affected, firstID uint64
 	var dups, warnings uint64
 	var notes []Note
-	nrows := len(pl.rows)
-	s.multiRowWrite = nrows > 1 || pl.source != nil
-	defer func() { s.multiRowWrite = false }()
 	var selected [][]types.Value
 	if pl.source != nil {
 		r, err := s.runSubSelect(ctx, x, pl.source, args, nil, ec.strict)
@@ -309,6 +309,30 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 	def := t.Def
 	var gen uint64
 	autoCol := -1
+	// Defaults first: a NOT NULL column left out is reported (1364) before
+	// any value that does not fit, as MariaDB does.
+	for c := range def.Columns {
+		col := &def.Columns[c]
+		if given[c] || col.AutoIncrement {
+			continue
+		}
+		switch {
+		case col.DefaultNow:
+			vals[c] = types.TimeValue(time.Now().Truncate(time.Second))
+		case col.HasDefault:
+			vals[c] = col.Default
+		case col.NotNull:
+			d, ok := types.ImplicitDefault(col.Type)
+			if !ok || s.strictWrites() {
+				return 0, sqlerr.New(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
+			}
+			// non-strict: the type's implicit default, with a warning
+			s.warn(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
+			vals[c] = d
+		default:
+			vals[c] = types.Null
+		}
+	}
 	for c := range def.Columns {
 		col := &def.Columns[c]
 		if col.AutoIncrement {
@@ -325,23 +349,6 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 				// row that fails (1048, 1406 ...) consumes no value.
 				autoCol = c
 				continue
-			}
-		} else if !given[c] {
-			switch {
-			case col.DefaultNow:
-				vals[c] = types.TimeValue(time.Now().Truncate(time.Second))
-			case col.HasDefault:
-				vals[c] = col.Default
-			case col.NotNull:
-				d, ok := types.ImplicitDefault(col.Type)
-				if !ok || s.sqlMode().strict() {
-					return 0, sqlerr.New(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
-				}
-				// non-strict: the type's implicit default, with a warning
-				s.warn(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
-				vals[c] = d
-			default:
-				vals[c] = types.Null
 			}
 		}
 		v, err := s.coerceColumn(def, c, vals[c], rowNum)
@@ -596,9 +603,9 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	}
 	pl := pi.(*updatePlan)
 	t := pl.t
-	s.multiRowWrite = true
-	defer func() { s.multiRowWrite = false }()
-	ec := &evalCtx{s: s, args: args, strict: s.sqlMode().strict(), ctx: ctx, x: x}
+	s.multiRowWrite, s.ignoreErrors = true, n.IgnoreErr
+	defer func() { s.multiRowWrite, s.ignoreErrors = false, false }()
+	ec := &evalCtx{s: s, args: args, strict: s.strictWrites(), ctx: ctx, x: x}
 	refs, err := pl.acc.find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err
@@ -635,10 +642,16 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 			}
 			ns := t.Slot(key, pk)
 			if old := x.Read(t, ns); old.Vals != nil {
+				if s.skipDuplicate(dupError(t, -1, nv)) {
+					continue
+				}
 				return nil, dupError(t, -1, nv)
 			}
 			if err := checkUnique(ctx, x, t, r.row, nv, nil); err != nil {
 				t.ForgetIfEmpty(ns)
+				if s.skipDuplicate(err) {
+					continue
+				}
 				return nil, err
 			}
 			x.Write(t, r.row, nil)
@@ -648,6 +661,9 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 			b, _ := t.IndexKey(i, nv)
 			return a != b
 		}); err != nil {
+			if s.skipDuplicate(err) {
+				continue
+			}
 			return nil, err
 		}
 		x.Write(t, slot, nv)

@@ -78,10 +78,10 @@ func (c *evalCtx) divisionByZero() error {
 
 // nullAsDefault is what non-strict mode does with a NULL for a NOT NULL
 // column in an UPDATE or a multi-row INSERT (a single-row INSERT is error
-// 1048 in every mode, as in MariaDB): the type's implicit default, with
-// warning 1048.
+// 1048 in every mode, as in MariaDB, unless IGNORE): the type's implicit
+// default, with warning 1048.
 func (s *Session) nullAsDefault(col *storage.Column) (types.Value, bool) {
-	if !s.multiRowWrite || s.sqlMode().strict() {
+	if !(s.multiRowWrite || s.ignoreErrors) || s.strictWrites() {
 		return types.Null, false
 	}
 	d, ok := types.ImplicitDefault(col.Type)
@@ -89,4 +89,17 @@ func (s *Session) nullAsDefault(col *storage.Column) (types.Value, bool) {
 		s.warn(sqlerr.ErBadNull, "Column '%s' cannot be null", col.Name)
 	}
 	return d, ok
+}
+
+// strictWrites reports whether the running INSERT or UPDATE converts
+// values strictly: strict mode on, and no IGNORE (which turns conversion
+// errors into warnings, as in MySQL).
+func (s *Session) strictWrites() bool { return s.sqlMode().strict() && !s.ignoreErrors }
+
+// skipDuplicate is UPDATE IGNORE's answer to a row whose new values
+// collide with another's key: the row is left as it was, without a
+// warning, as in MariaDB 10.11 (MySQL warns 1062).
+func (s *Session) skipDuplicate(err error) bool {
+	e, ok := sqlerr.As(err)
+	return ok && s.ignoreErrors && e.Code == sqlerr.ErDupEntry
 }

@@ -45,6 +45,9 @@ type Session struct {
 	// where non-strict mode stores a NULL for a NOT NULL column as its
 	// implicit default (nullAsDefault).
 	multiRowWrite bool
+	// ignoreErrors: INSERT IGNORE / UPDATE IGNORE, whose conversion errors
+	// are warnings whatever the mode (strictWrites).
+	ignoreErrors bool
 
 	lastInsertID uint64
 	rowCount     int64
