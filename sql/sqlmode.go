@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
 )
 
 // sqlMode is a session's sql_mode as flags, in MariaDB's bit order (the
@@ -54,10 +56,10 @@ var sqlModeFlags = []sqlModeFlag{
 	{"NO_ZERO_DATE", true},
 	{"ALLOW_INVALID_DATES", false},
 	{"ERROR_FOR_DIVISION_BY_ZERO", true},
-	{"TRADITIONAL", true},          // the flag TRADITIONAL sets beside its parts
-	{"NO_AUTO_CREATE_USER", true},  // plrun has no GRANT: nothing to create
-	{"HIGH_NOT_PRECEDENCE", false}, //
-	{"NO_ENGINE_SUBSTITUTION", true},
+	{"TRADITIONAL", true},            // the flag TRADITIONAL sets beside its parts
+	{"NO_AUTO_CREATE_USER", true},    // plrun has no GRANT: nothing to create
+	{"HIGH_NOT_PRECEDENCE", false},   //
+	{"NO_ENGINE_SUBSTITUTION", true}, // substituteEngine
 	{"PAD_CHAR_TO_FULL_LENGTH", false},
 	{"EMPTY_STRING_IS_NULL", false},
 	{"SIMULTANEOUS_ASSIGNMENT", false},
@@ -83,6 +85,7 @@ var (
 	modeStrictAll         = modeBit("STRICT_ALL_TABLES")
 	modeErrorDivByZero    = modeBit("ERROR_FOR_DIVISION_BY_ZERO")
 	modeNoAutoValueOnZero = modeBit("NO_AUTO_VALUE_ON_ZERO")
+	modeNoEngineSubst     = modeBit("NO_ENGINE_SUBSTITUTION")
 )
 
 // sqlModeCombinations are the names that stand for several flags (and set
@@ -193,3 +196,22 @@ func (s *Session) CountParams(query string) (int, error) {
 // planModes are the flags a plan's build depends on: a plan built under
 // other ones is rebuilt.
 var planModes = modeOnlyFullGroup
+
+// substituteEngine is NO_ENGINE_SUBSTITUTION: plrun's one engine is
+// InnoDB (SHOW ENGINES), so ENGINE=MyISAM (or any other) is error 1286
+// under the flag, and without it the table is InnoDB with warnings 1286
+// and 1266, as MariaDB does for an engine it does not have. Never a table
+// that claims an engine it is not.
+func (s *Session) substituteEngine(def *storage.TableDef) error {
+	if strings.EqualFold(def.Engine, "InnoDB") {
+		def.Engine = "InnoDB"
+		return nil
+	}
+	if s.sqlMode()&modeNoEngineSubst != 0 {
+		return sqlerr.New(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", def.Engine)
+	}
+	s.warn(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", def.Engine)
+	s.warn(sqlerr.WarnUsingOtherHandler, "Using storage engine InnoDB for table '%s'", def.Name)
+	def.Engine = "InnoDB"
+	return nil
+}
