@@ -122,8 +122,9 @@ func (s *Session) execSet(ctx context.Context, p *parsed, n *ast.SetStmt, args [
 		if name == ast.SetNames || name == ast.SetCharset {
 			continue
 		}
-		if name == "tx_isolation_one_shot" {
+		if name == "tx_isolation_one_shot" && oneShot {
 			// the TiDB parser's name for SET TRANSACTION ISOLATION LEVEL
+			// (typed by a user, it is no variable: 1193 below)
 			name = "tx_isolation"
 		}
 		var val types.Value
