@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"reflect"
@@ -163,15 +164,21 @@ func (c *conn) Begin() (driver.Tx, error) {
 	return c.BeginTx(context.Background(), driver.TxOptions{})
 }
 
+// BeginTx sends what go-sql-driver/mysql sends: SET TRANSACTION ISOLATION
+// LEVEL (the next transaction only) for a level other than the default,
+// then START TRANSACTION [READ ONLY]. The engine refuses the levels it does
+// not implement (SERIALIZABLE, READ UNCOMMITTED) with error 1235.
 func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, error) {
-	begin := "BEGIN"
-	switch sql.IsolationLevel(opts.Isolation) {
-	case sql.LevelDefault:
-	default:
-		// Session-level isolation is the engine's one level; refusing is
-		// clearer than silently running at another.
-		return nil, errors.New("plrun driver: only the default isolation level is supported")
+	if sql.IsolationLevel(opts.Isolation) != sql.LevelDefault {
+		level, ok := isolationLevels[sql.IsolationLevel(opts.Isolation)]
+		if !ok {
+			return nil, fmt.Errorf("plrun driver: unsupported isolation level: %v", sql.IsolationLevel(opts.Isolation))
+		}
+		if _, err := c.exec(ctx, "SET TRANSACTION ISOLATION LEVEL "+level, nil); err != nil {
+			return nil, err
+		}
 	}
+	begin := "START TRANSACTION"
 	if opts.ReadOnly {
 		begin = "START TRANSACTION READ ONLY"
 	}
@@ -179,6 +186,14 @@ func (c *conn) BeginTx(ctx context.Context, opts driver.TxOptions) (driver.Tx, e
 		return nil, err
 	}
 	return tx{c}, nil
+}
+
+// isolationLevels are the database/sql levels MySQL has.
+var isolationLevels = map[sql.IsolationLevel]string{
+	sql.LevelRepeatableRead:  "REPEATABLE READ",
+	sql.LevelReadCommitted:   "READ COMMITTED",
+	sql.LevelReadUncommitted: "READ UNCOMMITTED",
+	sql.LevelSerializable:    "SERIALIZABLE",
 }
 
 func (c *conn) Ping(context.Context) error {

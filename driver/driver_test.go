@@ -187,3 +187,58 @@ func TestConcurrentUpdatesAndCancel(t *testing.T) {
 		t.Fatalf("k = %d (%v), want 300", k, err)
 	}
 }
+
+// TestBeginTxIsolation: database/sql's isolation levels and read-only
+// transactions mean what they say (go-sql-driver/mysql's statements).
+func TestBeginTxIsolation(t *testing.T) {
+	db := open(t, "file:"+t.TempDir())
+	defer db.Close()
+	ctx := context.Background()
+	if _, err := db.Exec("CREATE TABLE t (id INT PRIMARY KEY, v INT)"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("INSERT INTO t VALUES (1, 1)"); err != nil {
+		t.Fatal(err)
+	}
+	read := func(tx *sql.Tx) int {
+		var v int
+		if err := tx.QueryRow("SELECT v FROM t WHERE id = 1").Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, c := range []struct {
+		level    sql.IsolationLevel
+		seesNext bool // sees a commit made after its first read
+	}{{sql.LevelDefault, false}, {sql.LevelRepeatableRead, false}, {sql.LevelReadCommitted, true}} {
+		tx, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: c.level})
+		if err != nil {
+			t.Fatalf("%v: %v", c.level, err)
+		}
+		before := read(tx)
+		if _, err := db.Exec("UPDATE t SET v = v + 1 WHERE id = 1"); err != nil {
+			t.Fatal(err)
+		}
+		if after := read(tx); (after != before) != c.seesNext {
+			t.Errorf("%v: read %d then %d; sees the later commit = %v, want %v", c.level, before, after, after != before, c.seesNext)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, level := range []sql.IsolationLevel{sql.LevelSerializable, sql.LevelReadUncommitted} {
+		var se *sqlerr.Error
+		if _, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: level}); !errors.As(err, &se) || se.Code != sqlerr.ErNotSupportedYet {
+			t.Errorf("%v: %v, want error 1235", level, err)
+		}
+	}
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var se *sqlerr.Error
+	if _, err := tx.Exec("UPDATE t SET v = 0"); !errors.As(err, &se) || se.Code != sqlerr.ErReadOnlyTransaction {
+		t.Errorf("write in a read-only transaction: %v, want 1792", err)
+	}
+	tx.Rollback()
+}

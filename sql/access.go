@@ -17,19 +17,20 @@ import (
 // current schema, building it once.
 func (s *Session) planFor(p *parsed, build func() (any, error)) (any, error) {
 	epoch := s.e.schemaEpoch.Load()
-	if c := p.cached.Load(); c != nil && c.epoch == epoch && c.db == s.db {
+	mode := s.sqlMode() & planModes
+	if c := p.cached.Load(); c != nil && c.epoch == epoch && c.db == s.db && c.mode == mode {
 		return c.plan, nil
 	}
 	p.planMu.Lock()
 	defer p.planMu.Unlock()
-	if c := p.cached.Load(); c != nil && c.epoch == epoch && c.db == s.db {
+	if c := p.cached.Load(); c != nil && c.epoch == epoch && c.db == s.db && c.mode == mode {
 		return c.plan, nil
 	}
 	pl, err := build()
 	if err != nil {
 		return nil, err
 	}
-	p.cached.Store(&planEntry{plan: pl, epoch: epoch, db: s.db})
+	p.cached.Store(&planEntry{plan: pl, epoch: epoch, db: s.db, mode: mode})
 	return pl, nil
 }
 

@@ -309,7 +309,7 @@ func (h *procHost) StartTransaction(ctx context.Context) error {
 	if err != nil {
 		return mapError(err)
 	}
-	s.txn = s.e.txm.Begin()
+	s.txn = s.beginTxn(nil)
 	s.explicit = true
 	return nil
 }
@@ -341,7 +341,7 @@ func (h *procHost) Rollback(ctx context.Context) error {
 func (h *procHost) Savepoint(ctx context.Context, name string) error {
 	s := h.s
 	if s.txn == nil {
-		s.txn = s.e.txm.Begin()
+		s.txn = s.beginTxn(nil)
 		s.explicit = true
 	}
 	s.txn.Savepoint(name)

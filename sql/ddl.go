@@ -123,6 +123,9 @@ func (s *Session) createTable(ctx context.Context, x *ast.CreateTableStmt) (*Res
 	if err != nil {
 		return nil, err
 	}
+	if err := s.substituteEngine(def); err != nil {
+		return nil, err
+	}
 	def.ID = cat.AllocTableID()
 	err = s.e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "create_table", DB: db, Name: def.Name, Def: def}, func() error {
 		t, ok := cat.AddTable(def)

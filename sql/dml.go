@@ -16,14 +16,21 @@ import (
 )
 
 // coerceColumn stores v into column c, turning a CoerceError into the
-// MySQL error that names the column and row.
-func coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
+// MySQL error that names the column and row. Without strict mode a value
+// that does not fit is adjusted with a warning instead (nonstrict.go).
+func (s *Session) coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
 	col := &def.Columns[c]
 	if v.IsNull() {
 		if col.NotNull {
+			if d, ok := s.nullAsDefault(col); ok {
+				return d, nil
+			}
 			return v, sqlerr.New(sqlerr.ErBadNull, "Column '%s' cannot be null", col.Name)
 		}
 		return v, nil
+	}
+	if !s.strictWrites() {
+		return s.coerceLoose(def, c, v, rowNum)
 	}
 	cv, err := types.Coerce(v, col.Type)
 	if err == nil {
@@ -243,15 +250,17 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	pl := pi.(*insertPlan)
 	t := pl.t
 	def := t.Def
-	ec := &evalCtx{s: s, args: args, strict: true, ctx: ctx, x: x}
+	nrows := len(pl.rows)
+	s.multiRowWrite, s.ignoreErrors = nrows > 1 || pl.source != nil, pl.ignore
+	defer func() { s.multiRowWrite, s.ignoreErrors = false, false }()
+	ec := &evalCtx{s: s, args: args, strict: s.strictWrites(), ctx: ctx, x: x}
 	var affected, firstID uint64
 	var lastGiven uint64 // the last AUTO_INCREMENT value given explicitly
 	var dups, warnings uint64
 	var notes []Note
-	nrows := len(pl.rows)
 	var selected [][]types.Value
 	if pl.source != nil {
-		r, err := s.runSubSelect(ctx, x, pl.source, args, nil, true)
+		r, err := s.runSubSelect(ctx, x, pl.source, args, nil, ec.strict)
 		if err != nil {
 			return nil, err
 		}
@@ -318,7 +327,8 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	}
 	res := &Result{AffectedRows: affected, LastInsertID: okID, Warnings: uint16(min(warnings, 65535)), Notes: notes}
 	if nrows > 1 || pl.source != nil {
-		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: %d", nrows, dups, warnings)
+		// the statement's other warnings (s.stmtNotes) join res in exec
+		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: %d", nrows, dups, warnings+uint64(s.stmtWarnings))
 	}
 	s.rowCount = int64(affected)
 	return res, nil
@@ -345,12 +355,37 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 	def := t.Def
 	var gen uint64
 	autoCol := -1
+	// Defaults first: a NOT NULL column left out is reported (1364) before
+	// any value that does not fit, as MariaDB does.
+	for c := range def.Columns {
+		col := &def.Columns[c]
+		if given[c] || col.AutoIncrement {
+			continue
+		}
+		switch {
+		case col.DefaultNow:
+			vals[c] = types.TimeValue(time.Now().Truncate(time.Second))
+		case col.HasDefault:
+			vals[c] = col.Default
+		case col.NotNull:
+			d, ok := types.ImplicitDefault(col.Type)
+			if !ok || s.strictWrites() {
+				return 0, sqlerr.New(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
+			}
+			// non-strict: the type's implicit default, with a warning
+			s.warn(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
+			vals[c] = d
+		default:
+			vals[c] = types.Null
+		}
+	}
 	for c := range def.Columns {
 		col := &def.Columns[c]
 		if col.AutoIncrement {
 			v := vals[c]
 			zero := !given[c] || v.IsNull()
-			if !zero {
+			if !zero && s.sqlMode()&modeNoAutoValueOnZero == 0 {
+				// 0 generates a value too, unless NO_AUTO_VALUE_ON_ZERO
 				if n, ok := v.ToInt64(); ok && n == 0 && v.K != types.KindString {
 					zero = true
 				}
@@ -361,19 +396,8 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 				autoCol = c
 				continue
 			}
-		} else if !given[c] {
-			switch {
-			case col.DefaultNow:
-				vals[c] = types.TimeValue(time.Now().Truncate(time.Second))
-			case col.HasDefault:
-				vals[c] = col.Default
-			case col.NotNull:
-				return 0, sqlerr.New(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
-			default:
-				vals[c] = types.Null
-			}
 		}
-		v, err := coerceColumn(def, c, vals[c], rowNum)
+		v, err := s.coerceColumn(def, c, vals[c], rowNum)
 		if err != nil {
 			return 0, err
 		}
@@ -386,7 +410,7 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 	}
 	if autoCol >= 0 {
 		gen = t.NextAutoInc()
-		v, err := coerceColumn(def, autoCol, types.UintValue(gen), rowNum)
+		v, err := s.coerceColumn(def, autoCol, types.UintValue(gen), rowNum)
 		if err != nil {
 			return 0, err
 		}
@@ -495,7 +519,7 @@ func (s *Session) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table,
 		if err != nil {
 			return 0, err
 		}
-		if nv[a.col], err = coerceColumn(t.Def, a.col, v, 1); err != nil {
+		if nv[a.col], err = s.coerceColumn(t.Def, a.col, v, 1); err != nil {
 			return 0, err
 		}
 	}
@@ -625,7 +649,9 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 	}
 	pl := pi.(*updatePlan)
 	t := pl.t
-	ec := &evalCtx{s: s, args: args, strict: true, ctx: ctx, x: x}
+	s.multiRowWrite, s.ignoreErrors = true, n.IgnoreErr
+	defer func() { s.multiRowWrite, s.ignoreErrors = false, false }()
+	ec := &evalCtx{s: s, args: args, strict: s.strictWrites(), ctx: ctx, x: x}
 	refs, err := pl.acc.find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err
@@ -643,7 +669,7 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 			if err != nil {
 				return nil, err
 			}
-			if nv[a.col], err = coerceColumn(t.Def, a.col, v, ri+1); err != nil {
+			if nv[a.col], err = s.coerceColumn(t.Def, a.col, v, ri+1); err != nil {
 				return nil, err
 			}
 		}
@@ -662,10 +688,16 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 			}
 			ns := t.Slot(key, pk)
 			if old := x.Read(t, ns); old.Vals != nil {
+				if s.skipDuplicate(dupError(t, -1, nv)) {
+					continue
+				}
 				return nil, dupError(t, -1, nv)
 			}
 			if err := checkUnique(ctx, x, t, r.row, nv, nil); err != nil {
 				t.ForgetIfEmpty(ns)
+				if s.skipDuplicate(err) {
+					continue
+				}
 				return nil, err
 			}
 			x.Write(t, r.row, nil)
@@ -675,13 +707,16 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.
 			b, _ := t.IndexKey(i, nv)
 			return a != b
 		}); err != nil {
+			if s.skipDuplicate(err) {
+				continue
+			}
 			return nil, err
 		}
 		x.Write(t, slot, nv)
 		changed++
 	}
 	s.rowCount = int64(changed)
-	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(len(refs)) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: 0"}, nil
+	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(len(refs)) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: " + strconv.Itoa(s.stmtWarnings)}, nil
 }
 
 type deletePlan struct {

@@ -2,8 +2,9 @@
 // TiDB parser (plus a small pre-scan for what that parser does not know:
 // CREATE PROCEDURE ... LANGUAGE LUA|JAVASCRIPT, ALTER SYSTEM SET,
 // CHECKPOINT, and optimizer hints such as COMMIT_ON_SUCCESS), caches parsed
-// statements by text, plans point operations on primary and unique keys,
-// and executes statements in a Session over the txn layer.
+// statements by text and the parse-relevant sql_mode flags, plans point
+// operations on primary and unique keys, and executes statements in a
+// Session over the txn layer.
 //
 // Engine is shared by every session and safe for concurrent use. A Session
 // belongs to one goroutine at a time (one connection, one REPL, one Go

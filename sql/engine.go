@@ -23,7 +23,6 @@ import (
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
-	"github.com/plrun/plrun/types"
 	"github.com/plrun/plrun/wal"
 )
 
@@ -114,12 +113,12 @@ func Open(cfg Config) (*Engine, error) {
 			e.globals.vals["secure_file_priv"] = val
 			continue
 		}
-		if err := e.setGlobal(name, types.StringValue(val)); err != nil {
+		if err := e.setOpenSetting(name, val); err != nil {
 			return nil, err
 		}
 	}
 	if cfg.Workers > 0 {
-		if err := e.setGlobal("plrun_workers", types.IntValue(int64(cfg.Workers))); err != nil {
+		if err := e.setOpenSetting("plrun_workers", strconv.Itoa(cfg.Workers)); err != nil {
 			return nil, err
 		}
 	}

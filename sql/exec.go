@@ -22,12 +22,18 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 	case kindDropProc:
 		return s.execDropProc(ctx, p)
 	case kindAlterSystem:
+		res := &Result{}
 		for _, a := range p.assigns {
-			if err := s.e.setGlobal(a[0], types.StringValue(a[1])); err != nil {
+			warn, err := s.e.setGlobal(a[0], settingLiteral(a[1]))
+			if err != nil {
 				return nil, 0, err
 			}
+			if warn != nil {
+				res.Notes = append(res.Notes, *warn)
+				res.Warnings++
+			}
 		}
-		return &Result{}, 0, nil
+		return res, 0, nil
 	case kindCheckpoint:
 		lsn, err := s.e.Checkpoint(ctx)
 		if err != nil {
@@ -52,22 +58,26 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 	case *ast.SelectStmt:
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execSelect(ctx, x, p, n, args) })
 	case *ast.InsertStmt:
+		if err := s.checkWritable(); err != nil {
+			return nil, 0, err
+		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execInsert(ctx, x, p, n, args) })
 	case *ast.UpdateStmt:
+		if err := s.checkWritable(); err != nil {
+			return nil, 0, err
+		}
 		if row, ok := s.hotRowOf(p, n, args); ok {
+			s.oneShot = txnTraits{} // the group's transaction is this statement's
 			return s.execHotUpdate(ctx, row, p, n, args)
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execUpdate(ctx, x, p, n, args) })
 	case *ast.DeleteStmt:
+		if err := s.checkWritable(); err != nil {
+			return nil, 0, err
+		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execDelete(ctx, x, p, n, args) })
 	case *ast.BeginStmt:
-		ack, err := s.finishOpen(ctx)
-		if err != nil {
-			return nil, ack, err
-		}
-		s.txn = s.e.txm.Begin()
-		s.explicit = true
-		return &Result{}, ack, nil
+		return s.execBegin(ctx, p, n)
 	case *ast.CommitStmt:
 		ack, err := s.finishOpen(ctx)
 		return &Result{}, ack, err
@@ -85,7 +95,7 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 			if s.autocommit() {
 				return &Result{}, 0, nil
 			}
-			s.txn = s.e.txm.Begin()
+			s.txn = s.beginTxn(nil)
 		}
 		s.txn.Savepoint(n.Name)
 		return &Result{}, 0, nil
@@ -95,7 +105,7 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 		}
 		return &Result{}, 0, nil
 	case *ast.SetStmt:
-		r, err := s.execSet(ctx, n, args)
+		r, err := s.execSet(ctx, p, n, args)
 		return r, 0, err
 	case *ast.UseStmt:
 		return &Result{}, 0, s.UseDB(n.DBName)
@@ -104,9 +114,13 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 	case *ast.ExplainStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*Result, error) { return s.execExplain(n) })
 	case *ast.CreateTableStmt, *ast.DropTableStmt, *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.TruncateTableStmt:
-		// DDL commits the open transaction first, as MySQL does.
+		// DDL commits the open transaction first, as MySQL does; then a
+		// READ ONLY session refuses it (1792), as MariaDB does.
 		ack, err := s.finishOpen(ctx)
 		if err != nil {
+			return nil, ack, err
+		}
+		if err := s.checkWritable(); err != nil {
 			return nil, ack, err
 		}
 		r, err := s.execDDL(ctx, n)
@@ -147,8 +161,12 @@ func firstWords(q string) string {
 func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*Result, error)) (*Result, uint64, error) {
 	x := s.txn
 	if x == nil {
-		x = s.e.txm.Begin()
-		x.BeginStatement(s.lastCommitLSN)
+		// SHOW, EXPLAIN and DO read no table data a SET TRANSACTION is
+		// meant for: they leave its one-shot characteristics to the next.
+		next := s.oneShot
+		x = s.beginTxn(nil)
+		s.oneShot = next
+		x.BeginStatement(s.lastCommitLSN, true)
 		r, err := fn(x)
 		ack, cerr := x.Commit(ctx, txn.CommitOptions{})
 		if err == nil {
@@ -156,7 +174,7 @@ func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*Result, err
 		}
 		return r, ack, err
 	}
-	x.BeginStatement(s.lastCommitLSN)
+	x.BeginStatement(s.lastCommitLSN, true)
 	r, err := fn(x)
 	x.EndStatement()
 	return r, x.ReadLSN(), err
@@ -166,9 +184,15 @@ func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*Result, err
 // rollback, committing it on its own under autocommit (or when the
 // COMMIT_ON_SUCCESS hint asks).
 func (s *Session) runDML(ctx context.Context, p *parsed, args []types.Value, fn func(x *txn.Txn) (*Result, error)) (*Result, uint64, error) {
+	next := s.oneShot
 	x, auto := s.currentTxn()
+	if auto && tablelessSelect(p.node) {
+		// As in MariaDB, a SELECT of no table (SELECT @@tx_isolation)
+		// leaves SET TRANSACTION's characteristics to the next one.
+		s.oneShot = next
+	}
 	mark := x.Mark()
-	x.BeginStatement(s.lastCommitLSN)
+	x.BeginStatement(s.lastCommitLSN, isConsistentRead(p.node))
 	r, err := fn(x)
 	x.EndStatement()
 	if err == nil && p.hints.targetRows >= 0 && int64(r.AffectedRows) != p.hints.targetRows {

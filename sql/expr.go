@@ -24,10 +24,11 @@ type evalCtx struct {
 	args []types.Value
 	row  []types.Value // the current table row
 	aggs []types.Value // aggregate results of the current group
-	// strict is strict mode for INSERT and UPDATE (MariaDB's default
-	// sql_mode has STRICT_TRANS_TABLES and ERROR_FOR_DIVISION_BY_ZERO):
-	// x/0, x DIV 0 and x % 0 are error 1365 instead of NULL, and a string
-	// that is not a number, compared with or cast to one, is error 1292.
+	// strict is strict mode (STRICT_TRANS_TABLES or STRICT_ALL_TABLES in
+	// sql_mode) in INSERT and UPDATE: with ERROR_FOR_DIVISION_BY_ZERO,
+	// x/0, x DIV 0 and x % 0 are error 1365 instead of NULL with warning
+	// 1365 (divisionByZero), and a string that is not a number, compared
+	// with or cast to one, is error 1292.
 	strict bool
 	// ctx and x let subqueries run; subq caches the rows of uncorrelated
 	// ones for the statement's execution. outer is the enclosing query's
@@ -528,9 +529,9 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 			if re, ok := err.(*types.RangeError); ok {
 				return v, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, text())
 			}
-			if err == nil && c.strict && v.IsNull() && !l.IsNull() && !r.IsNull() &&
+			if err == nil && v.IsNull() && !l.IsNull() && !r.IsNull() &&
 				(op == types.OpDiv || op == types.OpIntDiv || op == types.OpMod) {
-				return v, sqlerr.New(sqlerr.ErDivisionByZero, "Division by 0")
+				return v, c.divisionByZero()
 			}
 			return v, err
 		}), nil

@@ -376,7 +376,11 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 			return nil, err
 		}
 		return mk(arithType(types.OpMod, args[0].typ, args[1].typ), func(c *evalCtx, vs []types.Value) (types.Value, error) {
-			return types.Arith(types.OpMod, vs[0], vs[1])
+			v, err := types.Arith(types.OpMod, vs[0], vs[1])
+			if err == nil && v.IsNull() && !vs[0].IsNull() && !vs[1].IsNull() {
+				return v, c.divisionByZero()
+			}
+			return v, err
 		}), nil
 	case "ifnull", "nvl":
 		if err := nargs(2, 2); err != nil {

@@ -92,7 +92,7 @@ func (e *Engine) runHotGroup(ctx context.Context, x *txn.Txn, members []*hotrow.
 	for _, m := range members {
 		hm := m.Payload.(*hotMember)
 		mark := x.Mark()
-		x.BeginStatement(hm.s.lastCommitLSN)
+		x.BeginStatement(hm.s.lastCommitLSN, false)
 		res, err := hm.s.execUpdate(ctx, x, hm.p, hm.n, hm.args)
 		x.EndStatement()
 		if err == nil && hm.p.hints.targetRows >= 0 && int64(res.AffectedRows) != hm.p.hints.targetRows {

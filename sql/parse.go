@@ -11,6 +11,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/test_driver" // value expressions for the parser
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sqlerr"
@@ -52,6 +53,7 @@ type parsed struct {
 	assigns  [][2]string // ALTER SYSTEM SET name = value
 	like     string
 	body     string // DO LANGUAGE name $$ body $$ (name in name)
+	begin    beginChars // START TRANSACTION's characteristics
 
 	planMu sync.Mutex // serializes plan builds (they annotate the AST)
 	cached atomic.Pointer[planEntry]
@@ -62,6 +64,7 @@ type planEntry struct {
 	plan  any
 	epoch uint64
 	db    string
+	mode  sqlMode // the sql_mode flags the build checked (planModes)
 }
 
 var (
@@ -118,8 +121,10 @@ func parseDoBlock(s string) (lang, body string, ok bool) {
 	return s[m[2]:m[3]], rest[:end], true
 }
 
-// parseStatement parses one statement (no caching).
-func parseStatement(text string) (*parsed, error) {
+// parseStatement parses one statement (no caching) under the parse-relevant
+// part of a sql_mode (ANSI_QUOTES, PIPES_AS_CONCAT, IGNORE_SPACE,
+// REAL_AS_FLOAT).
+func parseStatement(text string, mode mysql.SQLMode) (*parsed, error) {
 	s := strings.TrimRight(stripLeading(text), " \t\r\n;")
 	if s == "" {
 		return nil, sqlerr.New(sqlerr.ErEmptyQuery, "Query was empty")
@@ -132,6 +137,9 @@ func parseStatement(text string) (*parsed, error) {
 	case reCheckpoint.MatchString(s):
 		p.kind = kindCheckpoint
 		return p, nil
+	}
+	if ok, err := scanStartTransaction(s, p); ok || err != nil {
+		return p, err
 	}
 	if m := reDropProc.FindStringSubmatch(s); m != nil {
 		p.kind, p.ifExists, p.name = kindDropProc, m[1] != "", m[2]
@@ -188,7 +196,7 @@ func parseStatement(text string) (*parsed, error) {
 	// A fresh parser per parse: the TiDB parser reuses its node arena, so
 	// a pooled one would overwrite the trees the plan cache keeps. Parses
 	// are cached by text, so this is paid once per distinct statement.
-	stmts, err := parseSQL(s)
+	stmts, err := parseSQL(s, mode)
 	if err != nil {
 		return nil, sqlerr.New(sqlerr.ErParse, "%s", tidbSyntaxMessage(err))
 	}
@@ -203,7 +211,7 @@ func parseStatement(text string) (*parsed, error) {
 // parseSQL runs the TiDB parser. Its test driver panics on some literals
 // (a decimal with too many digits); no input may panic the engine, so a
 // panic there is a syntax error.
-func parseSQL(s string) (stmts []ast.StmtNode, err error) {
+func parseSQL(s string, mode mysql.SQLMode) (stmts []ast.StmtNode, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if strings.Contains(fmt.Sprint(r), "MyDecimal") {
@@ -213,7 +221,9 @@ func parseSQL(s string) (stmts []ast.StmtNode, err error) {
 			stmts, err = nil, fmt.Errorf("the statement cannot be parsed (%v)", r)
 		}
 	}()
-	stmts, _, err = parser.New().ParseSQL(s)
+	ps := parser.New()
+	ps.SetSQLMode(mode)
+	stmts, _, err = ps.ParseSQL(s)
 	return stmts, err
 }
 
@@ -271,34 +281,44 @@ func countParamMarkers(n ast.Node) int {
 	return len(c.markers)
 }
 
-// CountParams returns the number of ? placeholders in one statement.
+// CountParams returns the number of ? placeholders in one statement, parsed
+// under the default sql_mode (Session.CountParams uses the session's).
 func CountParams(query string) (int, error) {
-	p, err := parseStatement(query)
+	p, err := parseStatement(query, 0)
 	if err != nil {
 		return 0, err
 	}
 	return p.params, nil
 }
 
-// planCache maps statement text to its parse, so a hot statement is parsed
-// once. It is bounded: past its size it is cleared wholesale (cheap, and
-// hot statements come straight back).
+// planCache maps statement text, and the parse-relevant sql_mode flags it
+// was parsed under, to its parse, so a hot statement is parsed once. It is
+// bounded: past its size it is cleared wholesale (cheap, and hot
+// statements come straight back).
 type planCache struct {
 	mu  sync.RWMutex
-	m   map[string]*parsed
+	m   map[planKey]*parsed
 	max int
 }
 
-func newPlanCache(max int) *planCache { return &planCache{m: make(map[string]*parsed), max: max} }
+// planKey: the same text parses differently under ANSI_QUOTES ("x" is a
+// column) or PIPES_AS_CONCAT (|| is CONCAT).
+type planKey struct {
+	text string
+	mode mysql.SQLMode
+}
 
-func (c *planCache) get(text string) (*parsed, error) {
+func newPlanCache(max int) *planCache { return &planCache{m: make(map[planKey]*parsed), max: max} }
+
+func (c *planCache) get(text string, mode mysql.SQLMode) (*parsed, error) {
+	k := planKey{text, mode}
 	c.mu.RLock()
-	p := c.m[text]
+	p := c.m[k]
 	c.mu.RUnlock()
 	if p != nil {
 		return p, nil
 	}
-	p, err := parseStatement(text)
+	p, err := parseStatement(text, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -307,9 +327,9 @@ func (c *planCache) get(text string) (*parsed, error) {
 	}
 	c.mu.Lock()
 	if len(c.m) >= c.max {
-		c.m = make(map[string]*parsed)
+		c.m = make(map[planKey]*parsed)
 	}
-	c.m[text] = p
+	c.m[k] = p
 	c.mu.Unlock()
 	return p, nil
 }

@@ -188,6 +188,11 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 		}
 	}
 	pl.grouped = len(pl.aggs) > 0 || len(pl.groupBy) > 0
+	if pl.grouped && s.sqlMode()&modeOnlyFullGroup != 0 {
+		if err := s.checkFullGroupBy(n, pl, alias); err != nil {
+			return nil, err
+		}
+	}
 	if n.Limit != nil {
 		if pl.limit, err = sc.compile(n.Limit.Count); err != nil {
 			return nil, err
@@ -198,9 +203,16 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 			}
 		}
 	}
-	if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
-		if n.LockInfo.LockType != ast.SelectLockForShare {
+	if n.LockInfo != nil {
+		switch n.LockInfo.LockType {
+		case ast.SelectLockNone:
+		case ast.SelectLockForUpdate, ast.SelectLockForShare:
+			// plrun's row locks are exclusive: LOCK IN SHARE MODE takes
+			// the same lock as FOR UPDATE (stronger than InnoDB's shared
+			// lock, never weaker), so what it read cannot change under it.
 			pl.forUpdate = true
+		default:
+			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support NOWAIT, WAIT n or SKIP LOCKED")
 		}
 	}
 	return pl, nil

@@ -25,12 +25,30 @@ type Session struct {
 	db         string
 	user, host string
 
-	txn      *txn.Txn
-	explicit bool // BEGIN / START TRANSACTION is open
+	txn         *txn.Txn
+	explicit    bool      // BEGIN / START TRANSACTION is open
+	txnReadOnly bool      // the open transaction is READ ONLY
+	oneShot     txnTraits // SET TRANSACTION's characteristics for the next transaction
 
 	notes    []Note            // the last statement's warnings or error (SHOW WARNINGS)
 	vars     map[string]string // session-scoped system variables
 	userVars map[string]types.Value
+
+	// sql_mode as flags, for the text it was parsed from (sqlMode)
+	mode       sqlMode
+	modeText   string
+	modeParsed bool
+	// stmtNotes are warnings raised while the statement ran (division by
+	// zero, non-strict conversions); they join its Result's notes.
+	stmtNotes    []Note
+	stmtWarnings int
+	// multiRowWrite: the statement is an UPDATE or a multi-row INSERT,
+	// where non-strict mode stores a NULL for a NOT NULL column as its
+	// implicit default (nullAsDefault).
+	multiRowWrite bool
+	// ignoreErrors: INSERT IGNORE / UPDATE IGNORE, whose conversion errors
+	// are warnings whatever the mode (strictWrites).
+	ignoreErrors bool
 
 	lastInsertID uint64
 	rowCount     int64
@@ -135,11 +153,11 @@ func (s *Session) cancelRunning(cause error) {
 // getVar reads a system variable in the session (or global) scope.
 func (s *Session) getVar(d *varDef, global bool) string {
 	if !global && d.session {
-		if v, ok := s.vars[d.name]; ok {
+		if v, ok := s.vars[d.key()]; ok {
 			return v
 		}
 	}
-	return s.e.globals.get(d.name)
+	return s.e.globals.get(d.key())
 }
 
 func (s *Session) varOn(name string) bool {
@@ -229,7 +247,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if err := s.checkStatementSize(query); err != nil {
 		return nil, err
 	}
-	p, err := s.e.plans.get(query)
+	p, err := s.e.plans.get(query, s.sqlMode().parserMode())
 	if err != nil {
 		return nil, err
 	}
@@ -249,8 +267,13 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if err := s.e.workers.acquire(ctx); err != nil {
 		return nil, mapError(context.Cause(ctx))
 	}
+	s.stmtNotes, s.stmtWarnings = s.stmtNotes[:0], 0
 	res, ack, err := s.execParsed(ctx, p, args)
 	s.e.workers.release()
+	if s.stmtWarnings > 0 && err == nil && res != nil {
+		res.Notes = append(res.Notes, s.stmtNotes...)
+		res.Warnings = uint16(min(int(res.Warnings)+s.stmtWarnings, 65535))
+	}
 	if err != nil && ctx.Err() != nil {
 		if c := context.Cause(ctx); c != nil && !errors.Is(err, c) {
 			if _, isSQL := sqlerr.As(err); !isSQL {
@@ -364,7 +387,7 @@ func (s *Session) currentTxn() (x *txn.Txn, auto bool) {
 	if s.txn != nil {
 		return s.txn, false
 	}
-	x = s.e.txm.Begin()
+	x = s.beginTxn(nil)
 	if s.autocommit() {
 		return x, true
 	}

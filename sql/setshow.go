@@ -14,62 +14,125 @@ import (
 )
 
 // setGlobal sets a global variable and applies it to the running engine.
-func (e *Engine) setGlobal(name string, v types.Value) error {
+// It returns MySQL's warning when the value was clamped into range.
+func (e *Engine) setGlobal(name string, v types.Value) (*Note, error) {
 	d, err := lookupVar(name)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if d.readOnly {
-		return sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.name)
+		return nil, sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.name)
 	}
 	if !d.global {
-		return sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", d.name)
+		return nil, sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", d.name)
 	}
-	text, err := normalizeVar(d, v)
+	text, warn, err := normalizeVar(d, v)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if err := checkSetting(d, text); err != nil {
+		return nil, err
 	}
 	e.globals.mu.Lock()
-	e.globals.vals[d.name] = text
+	e.globals.vals[d.key()] = text
 	e.globals.mu.Unlock()
 	e.syncSettings()
+	return warn, nil
+}
+
+// checkSetting refuses values plrun accepts as MySQL's but does not
+// implement (transaction_isolation's READ-UNCOMMITTED and SERIALIZABLE).
+func checkSetting(d *varDef, text string) error {
+	if d.key() == "transaction_isolation" {
+		return checkIsolation(d.name, text)
+	}
 	return nil
 }
 
-func (s *Session) setSession(d *varDef, v types.Value) error {
-	if d.readOnly {
-		return sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.name)
-	}
-	if !d.session {
-		return sqlerr.New(sqlerr.ErGlobalVariable, "Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", d.name)
-	}
-	text, err := normalizeVar(d, v)
+// setOpenSetting is --set name=value at open (and a DSN parameter): the
+// text is read as SET reads a literal, and a value MySQL would clamp with
+// a warning is an error here, since no one would see the warning.
+func (e *Engine) setOpenSetting(name, text string) error {
+	warn, err := e.setGlobal(name, settingLiteral(text))
 	if err != nil {
 		return err
+	}
+	if warn != nil {
+		return sqlerr.New(sqlerr.ErWrongValueForVar, "Variable '%s' can't be set to the value of '%s' (out of range)", strings.ToLower(name), text)
+	}
+	return nil
+}
+
+func (s *Session) setSession(d *varDef, v types.Value) (*Note, error) {
+	if d.readOnly {
+		return nil, sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.name)
+	}
+	if !d.session {
+		return nil, sqlerr.New(sqlerr.ErGlobalVariable, "Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", d.name)
+	}
+	text, warn, err := normalizeVar(d, v)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkSetting(d, text); err != nil {
+		return nil, err
 	}
 	if d.name == "autocommit" && text == "ON" && s.txn != nil && !s.explicit {
 		// Turning autocommit on commits the implicit transaction.
 		if _, err := s.finishOpen(context.Background()); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	s.vars[d.name] = text
+	s.vars[d.key()] = text
+	return warn, nil
+}
+
+// setDefault is SET [GLOBAL] x = DEFAULT: the compiled-in default
+// globally; for the session, the global value (MySQL's meaning), which is
+// what the session reads once it has no value of its own.
+func (s *Session) setDefault(d *varDef, global bool) error {
+	if d.readOnly {
+		return sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.name)
+	}
+	if global || !d.session {
+		if !d.global {
+			return sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", d.name)
+		}
+		s.e.globals.mu.Lock()
+		s.e.globals.vals[d.key()] = d.def
+		s.e.globals.mu.Unlock()
+		s.e.syncSettings()
+		return nil
+	}
+	if d.name == "autocommit" {
+		_, err := s.setSession(d, types.StringValue(s.e.globals.get(d.key())))
+		return err
+	}
+	delete(s.vars, d.key())
 	return nil
 }
 
-func (s *Session) execSet(ctx context.Context, n *ast.SetStmt, args []types.Value) (*Result, error) {
+func (s *Session) execSet(ctx context.Context, p *parsed, n *ast.SetStmt, args []types.Value) (*Result, error) {
 	sc := &scope{db: s.db}
 	ec := &evalCtx{s: s, args: args}
+	res := &Result{}
+	oneShot := reSetTransaction.MatchString(stripLeading(p.text))
 	for _, v := range n.Variables {
 		name := strings.ToLower(v.Name)
 		if name == ast.SetNames || name == ast.SetCharset {
 			continue
 		}
+		if name == "tx_isolation_one_shot" && oneShot {
+			// the TiDB parser's name for SET TRANSACTION ISOLATION LEVEL
+			// (typed by a user, it is no variable: 1193 below)
+			name = "tx_isolation"
+		}
 		var val types.Value
+		isDefault := false
 		if v.Value != nil {
-			if _, isDefault := v.Value.(*ast.DefaultExpr); isDefault {
+			if _, isDefault = v.Value.(*ast.DefaultExpr); isDefault {
 				if d, ok := sysVars[name]; ok {
-					val = types.StringValue(d.def)
+					val = settingLiteral(d.def)
 				}
 			} else if cn, ok := v.Value.(*ast.ColumnNameExpr); ok && v.IsSystem {
 				// SET x = ON / OFF / word: an identifier is a string here.
@@ -92,25 +155,36 @@ func (s *Session) execSet(ctx context.Context, n *ast.SetStmt, args []types.Valu
 		if err != nil {
 			return nil, err
 		}
-		if v.IsGlobal {
-			if err := s.e.setGlobal(name, val); err != nil {
+		var warn *Note
+		switch {
+		case isDefault:
+			err = s.setDefault(d, v.IsGlobal)
+		case oneShot && !v.IsGlobal && (d.key() == "transaction_isolation" || d.key() == "transaction_read_only"):
+			text, _, err := normalizeVar(d, val)
+			if err == nil {
+				err = s.setOneShot(d.key(), text)
+			}
+			if err != nil {
 				return nil, err
 			}
-			continue
-		}
-		if !d.session && d.global && !d.readOnly {
+		case v.IsGlobal:
+			warn, err = s.e.setGlobal(name, val)
+		case !d.session && d.global && !d.readOnly:
 			// OceanBase and PolarDB settings are global; a plain SET of one
 			// sets it globally, as their tenants' SET does.
-			if err := s.e.setGlobal(name, val); err != nil {
-				return nil, err
-			}
-			continue
+			warn, err = s.e.setGlobal(name, val)
+		default:
+			warn, err = s.setSession(d, val)
 		}
-		if err := s.setSession(d, val); err != nil {
+		if err != nil {
 			return nil, err
 		}
+		if warn != nil {
+			res.Notes = append(res.Notes, *warn)
+			res.Warnings++
+		}
 	}
-	return &Result{}, nil
+	return res, nil
 }
 
 func stringRows(cols []string, rows [][]string) *Result {

@@ -17,7 +17,13 @@
 // see the newest version at or below it, so one statement never sees part
 // of another transaction, across keys and tables; writers read the newest
 // committed version under their row lock. A session's snapshots always
-// include its own earlier commits.
+// include its own earlier commits. Under REPEATABLE READ (isolation.go) a
+// consistent read (a plain SELECT) uses the transaction's read view
+// instead, taken once at its first consistent read and released at commit
+// or rollback; it is registered like a statement's snapshot, so the
+// versions it reads are not trimmed while it is open. Writes and locking
+// reads take a fresh snapshot in every level, as InnoDB reads the newest
+// committed row for them.
 //
 // The caller acknowledges its client only once the pipeline's durable LSN
 // reaches the ack LSN (invariant 3). Readers never block on row locks; a

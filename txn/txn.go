@@ -25,6 +25,10 @@ type Txn struct {
 	commitLSN  uint64
 	snap       uint64 // the current statement's snapshot, when hasSnap
 	hasSnap    bool
+	ownSnap    bool // snap is the statement's own (released at EndStatement), not the read view
+	isolation  Isolation
+	view       uint64 // REPEATABLE READ: the transaction's read view, when hasView
+	hasView    bool
 	hasLocks   bool
 	done       bool
 }
@@ -73,20 +77,55 @@ func (x *Txn) Read(t *storage.Table, r *storage.Row) storage.Version {
 	return v
 }
 
-// BeginStatement takes the snapshot the statement's plain reads use; it
-// sees at least every commit up to atLeast (the session's own). Call
+// BeginStatement takes the snapshot a statement's plain reads use; it sees
+// at least every commit up to atLeast (the session's own). consistent says
+// the statement is a consistent (non-locking) read, a plain SELECT: under
+// REPEATABLE READ it reads at the transaction's read view, taken at its
+// first consistent read (or START TRANSACTION WITH CONSISTENT SNAPSHOT)
+// and kept until the transaction ends, as InnoDB does. Every other
+// statement (writes, locking reads) takes a fresh snapshot, so it finds
+// the newest committed rows, which it then locks and reads current. Call
 // EndStatement when the statement is done.
-func (x *Txn) BeginStatement(atLeast uint64) {
+func (x *Txn) BeginStatement(atLeast uint64, consistent bool) {
 	x.EndStatement()
+	if consistent && x.isolation == RepeatableRead {
+		x.TakeReadView(atLeast)
+		x.snap, x.hasSnap, x.ownSnap = x.view, true, false
+		return
+	}
 	x.snap = x.m.vis.acquire(atLeast)
-	x.hasSnap = true
+	x.hasSnap, x.ownSnap = true, true
 }
 
-// EndStatement releases the statement's snapshot.
+// TakeReadView takes the REPEATABLE READ read view now if the transaction
+// has none yet (START TRANSACTION WITH CONSISTENT SNAPSHOT). The view is
+// registered as a snapshot in use until the transaction ends, so the row
+// versions it reads are kept (visibility.horizon).
+func (x *Txn) TakeReadView(atLeast uint64) {
+	if x.isolation != RepeatableRead || x.hasView || x.done {
+		return
+	}
+	x.view = x.m.vis.acquire(atLeast)
+	x.hasView = true
+}
+
+// EndStatement releases the statement's snapshot (not the read view).
 func (x *Txn) EndStatement() {
 	if x.hasSnap {
-		x.m.vis.release(x.snap)
-		x.hasSnap = false
+		if x.ownSnap {
+			x.m.vis.release(x.snap)
+		}
+		x.hasSnap, x.ownSnap = false, false
+	}
+}
+
+// endSnapshots releases the statement's snapshot and the read view: the
+// transaction is over.
+func (x *Txn) endSnapshots() {
+	x.EndStatement()
+	if x.hasView {
+		x.m.vis.release(x.view)
+		x.hasView = false
 	}
 }
 
@@ -230,7 +269,7 @@ func (x *Txn) Rollback() {
 		return
 	}
 	x.done = true
-	x.EndStatement()
+	x.endSnapshots()
 	x.RollbackTo(0)
 	if x.hasLocks {
 		x.m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
@@ -255,13 +294,13 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 	}
 	x.done = true
 	if len(x.order) == 0 {
-		x.EndStatement()
+		x.endSnapshots()
 		if x.hasLocks {
 			x.m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
 		}
 		return x.readLSN, nil
 	}
-	x.EndStatement()
+	x.endSnapshots()
 	payload := x.encodeRedo()
 	m := x.m
 	m.latch.RLock()

@@ -2,10 +2,10 @@ package txn
 
 import "sync"
 
-// visibility tracks which commits are fully installed, so a statement can
-// read one consistent snapshot (READ COMMITTED at statement level: never a
-// part of a transaction, across keys and tables), and which snapshots are
-// in use, so old row versions can be dropped.
+// visibility tracks which commits are fully installed, so a statement (or a
+// REPEATABLE READ transaction's read view) can read one consistent
+// snapshot (never a part of a transaction, across keys and tables), and
+// which snapshots are in use, so old row versions can be dropped.
 //
 // Commits register their LSN when the pipeline assigns it (under mu, so
 // registration order is LSN order) and mark it done once installed. The

@@ -293,6 +293,10 @@ func ParseTime(s string) (time.Time, bool) {
 }
 
 func coerceTime(v Value, t ColType) (Value, error) {
+	what := "datetime"
+	if t.Base == TDate {
+		what = "date"
+	}
 	var tm time.Time
 	switch v.K {
 	case KindTime:
@@ -300,14 +304,14 @@ func coerceTime(v Value, t ColType) (Value, error) {
 	case KindString:
 		p, ok := ParseTime(v.S)
 		if !ok {
-			return v, &CoerceError{Code: codeBadTime, Value: v.S, What: "datetime"}
+			return v, &CoerceError{Code: codeBadTime, Value: v.S, What: what}
 		}
 		tm = p
 	case KindInt, KindUint, KindDecimal, KindFloat:
 		n, _ := v.ToInt64()
 		p, ok := ParseTime(fmt.Sprint(n))
 		if !ok {
-			return v, &CoerceError{Code: codeBadTime, Value: v.String(), What: "datetime"}
+			return v, &CoerceError{Code: codeBadTime, Value: v.String(), What: what}
 		}
 		tm = p
 	}

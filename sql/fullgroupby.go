@@ -1,0 +1,136 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+)
+
+// checkFullGroupBy is ONLY_FULL_GROUP_BY as MariaDB checks it: in a grouped
+// query, every column the select list names outside an aggregate must be a
+// GROUP BY column (error 1055), or the whole select item must be a GROUP BY
+// expression; an aggregate query with no GROUP BY may name no column
+// outside an aggregate (error 1140). MariaDB does not look at HAVING or
+// ORDER BY here, nor at functional dependence on a key, and neither does
+// plrun.
+func (s *Session) checkFullGroupBy(n *ast.SelectStmt, pl *selectPlan, alias string) error {
+	tables := groupTables(pl, alias)
+	type colRef struct{ table, col string }
+	grouped := map[colRef]bool{}
+	groupText := map[string]bool{}
+	aliasGrouped := map[string]bool{}
+	if n.GroupBy != nil {
+		for _, g := range n.GroupBy.Items {
+			groupText[restoreString(g.Expr)] = true
+			if cn, ok := g.Expr.(*ast.ColumnNameExpr); ok {
+				if t, ok := tables.resolve(cn.Name); ok {
+					grouped[colRef{t.alias, cn.Name.Name.L}] = true
+				} else if cn.Name.Table.L == "" {
+					aliasGrouped[cn.Name.Name.L] = true // a select-list alias
+				}
+			}
+		}
+	}
+	for _, f := range n.Fields.Fields {
+		if f.WildCard != nil {
+			for _, t := range tables {
+				if w := f.WildCard.Table.L; w != "" && w != t.alias {
+					continue
+				}
+				for _, c := range t.t.Def.Columns {
+					if !grouped[colRef{t.alias, strings.ToLower(c.Name)}] {
+						return s.notGrouped(n, t, c.Name)
+					}
+				}
+			}
+			continue
+		}
+		if groupText[restoreString(f.Expr)] || (f.AsName.L != "" && aliasGrouped[f.AsName.L]) {
+			continue
+		}
+		var bad error
+		walkOutsideAggregates(f.Expr, func(cn *ast.ColumnNameExpr) {
+			t, ok := tables.resolve(cn.Name)
+			if !ok || bad != nil {
+				return // an outer query's column: constant here
+			}
+			if !grouped[colRef{t.alias, cn.Name.Name.L}] {
+				bad = s.notGrouped(n, t, cn.Name.Name.O)
+			}
+		})
+		if bad != nil {
+			return bad
+		}
+	}
+	return nil
+}
+
+func (s *Session) notGrouped(n *ast.SelectStmt, t groupTable, col string) error {
+	if n.GroupBy == nil {
+		return sqlerr.New(sqlerr.ErMixOfGroupFunc, "Mixing of GROUP columns (MIN(),MAX(),COUNT(),...) with no GROUP columns is illegal if there is no GROUP BY clause")
+	}
+	return sqlerr.New(sqlerr.ErWrongFieldWithGroup, "'%s.%s.%s' isn't in GROUP BY", t.t.Def.DB, t.alias, col)
+}
+
+// groupTable is one table of the query, by the name the query gives it.
+type groupTable struct {
+	t     *storage.Table
+	alias string // lower case
+}
+
+type groupTableList []groupTable
+
+func groupTables(pl *selectPlan, alias string) groupTableList {
+	if pl.join != nil {
+		var ts groupTableList
+		for _, jt := range pl.join.tables {
+			ts = append(ts, groupTable{jt.t, strings.ToLower(jt.alias)})
+		}
+		return ts
+	}
+	if pl.t == nil {
+		return nil
+	}
+	if alias == "" {
+		alias = pl.t.Def.Name
+	}
+	return groupTableList{{pl.t, strings.ToLower(alias)}}
+}
+
+// resolve finds the table a column name belongs to.
+func (ts groupTableList) resolve(name *ast.ColumnName) (groupTable, bool) {
+	for _, t := range ts {
+		if name.Table.L != "" && name.Table.L != t.alias {
+			continue
+		}
+		for _, c := range t.t.Def.Columns {
+			if strings.EqualFold(c.Name, name.Name.O) {
+				return t, true
+			}
+		}
+	}
+	return groupTable{}, false
+}
+
+// walkOutsideAggregates calls fn for every column e names outside an
+// aggregate function and outside a subquery.
+func walkOutsideAggregates(e ast.ExprNode, fn func(*ast.ColumnNameExpr)) {
+	e.Accept(&groupWalker{fn: fn})
+}
+
+type groupWalker struct{ fn func(*ast.ColumnNameExpr) }
+
+func (w *groupWalker) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.AggregateFuncExpr, *ast.SubqueryExpr, *ast.WindowFuncExpr:
+		return n, true
+	case *ast.ColumnNameExpr:
+		w.fn(x)
+		return n, true
+	}
+	return n, false
+}
+
+func (w *groupWalker) Leave(n ast.Node) (ast.Node, bool) { return n, true }

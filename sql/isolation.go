@@ -1,0 +1,188 @@
+package sql
+
+import (
+	"context"
+	"regexp"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/txn"
+)
+
+// txnTraits are a transaction's characteristics: its isolation level and
+// access mode. SET TRANSACTION (no GLOBAL/SESSION) sets them for the next
+// transaction only, as MySQL's one-shot form does; otherwise a transaction
+// takes the session's transaction_isolation and transaction_read_only.
+type txnTraits struct {
+	isolation string // "" = the session's
+	readOnly  *bool  // nil = the session's
+}
+
+// reSetTransaction matches SET TRANSACTION without GLOBAL or SESSION: the
+// TiDB parser marks only its isolation part as one-shot, not READ ONLY.
+var reSetTransaction = regexp.MustCompile(`(?is)^set\s+transaction\b`)
+
+// nextTraits are the characteristics the session's next transaction gets.
+func (s *Session) nextTraits() (isolation string, readOnly bool) {
+	isolation = s.getVar(sysVars["transaction_isolation"], false)
+	readOnly = s.varOn("transaction_read_only")
+	if s.oneShot.isolation != "" {
+		isolation = s.oneShot.isolation
+	}
+	if s.oneShot.readOnly != nil {
+		readOnly = *s.oneShot.readOnly
+	}
+	return isolation, readOnly
+}
+
+// beginTxn starts a transaction with the next characteristics (consuming
+// a SET TRANSACTION's one-shot ones); forceRO is START TRANSACTION READ
+// ONLY / READ WRITE (nil: neither said).
+func (s *Session) beginTxn(forceRO *bool) *txn.Txn {
+	iso, ro := s.nextTraits()
+	s.oneShot = txnTraits{}
+	if forceRO != nil {
+		ro = *forceRO
+	}
+	x := s.e.txm.Begin()
+	x.SetIsolation(txnIsolation(iso))
+	s.txnReadOnly = ro
+	return x
+}
+
+// txnIsolation maps a level plrun accepts to the txn package's; the
+// others are refused when set (checkIsolation).
+func txnIsolation(level string) txn.Isolation {
+	if level == "READ-COMMITTED" {
+		return txn.ReadCommitted
+	}
+	return txn.RepeatableRead
+}
+
+// checkIsolation refuses the levels plrun does not implement (see
+// txn.Isolation): READ UNCOMMITTED would let a not-yet-durable, even
+// rolled-back, write leave the engine; SERIALIZABLE needs shared locks.
+func checkIsolation(name, level string) error {
+	switch level {
+	case "READ-UNCOMMITTED", "SERIALIZABLE":
+		return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support '%s' isolation (%s): use READ-COMMITTED or REPEATABLE-READ", level, name)
+	}
+	return nil
+}
+
+// checkWritable refuses a write in a READ ONLY transaction (error 1792):
+// the open one, or the one the statement would start.
+func (s *Session) checkWritable() error {
+	ro := s.txnReadOnly
+	if s.txn == nil {
+		_, ro = s.nextTraits()
+	}
+	if ro {
+		return sqlerr.New(sqlerr.ErReadOnlyTransaction, "Cannot execute statement in a READ ONLY transaction")
+	}
+	return nil
+}
+
+// setOneShot handles SET TRANSACTION's next-transaction-only assignments.
+func (s *Session) setOneShot(name string, text string) error {
+	if s.txn != nil {
+		return sqlerr.New(sqlerr.ErCantChangeTxCharacteristics, "Transaction characteristics can't be changed while a transaction is in progress")
+	}
+	switch name {
+	case "transaction_isolation":
+		if err := checkIsolation("tx_isolation", text); err != nil {
+			return err
+		}
+		s.oneShot.isolation = text
+	case "transaction_read_only":
+		ro := text == "ON"
+		s.oneShot.readOnly = &ro
+	}
+	return nil
+}
+
+// isConsistentRead reports whether a statement is a consistent
+// (non-locking) read: a SELECT without FOR UPDATE / LOCK IN SHARE MODE.
+// Under REPEATABLE READ it reads the transaction's read view; every other
+// statement reads the newest committed rows.
+func isConsistentRead(n ast.StmtNode) bool {
+	sel, ok := n.(*ast.SelectStmt)
+	return ok && (sel.LockInfo == nil || sel.LockInfo.LockType == ast.SelectLockNone)
+}
+
+// beginChars are START TRANSACTION's characteristics, in any order and
+// comma-separated as MySQL allows (the TiDB parser takes only one).
+type beginChars struct {
+	readOnly, readWrite, snapshot bool
+}
+
+var (
+	reStartTxn = regexp.MustCompile(`(?is)^start\s+transaction\s+(.+)$`)
+	reTxnChar  = regexp.MustCompile(`(?is)^\s*(read\s+only|read\s+write|with\s+consistent\s+snapshot)\s*$`)
+)
+
+// scanStartTransaction reads START TRANSACTION with a list of
+// characteristics into p; ok false leaves the statement to the parser.
+func scanStartTransaction(s string, p *parsed) (ok bool, err error) {
+	m := reStartTxn.FindStringSubmatch(s)
+	if m == nil {
+		return false, nil
+	}
+	var c beginChars
+	for _, part := range strings.Split(m[1], ",") {
+		cm := reTxnChar.FindStringSubmatch(part)
+		if cm == nil {
+			return false, nil
+		}
+		switch strings.ToLower(strings.Join(strings.Fields(cm[1]), " ")) {
+		case "read only":
+			c.readOnly = true
+		case "read write":
+			c.readWrite = true
+		default:
+			c.snapshot = true
+		}
+	}
+	if c.readOnly && c.readWrite {
+		return false, syntaxError(s, "")
+	}
+	p.node, p.begin = &ast.BeginStmt{ReadOnly: c.readOnly}, c
+	return true, nil
+}
+
+// execBegin is BEGIN / START TRANSACTION [READ ONLY | READ WRITE | WITH
+// CONSISTENT SNAPSHOT, ...]: it commits the open transaction first, as
+// MySQL does. WITH CONSISTENT SNAPSHOT takes the REPEATABLE READ read view
+// now (under READ COMMITTED it has nothing to do, as in MariaDB).
+func (s *Session) execBegin(ctx context.Context, p *parsed, n *ast.BeginStmt) (*Result, uint64, error) {
+	if n.Mode != "" || n.CausalConsistencyOnly || n.AsOf != nil {
+		// TiDB's own forms; MariaDB has no such syntax.
+		f := strings.Fields(stripLeading(p.text))
+		return nil, 0, syntaxError(p.text, strings.Join(f[1:], " "))
+	}
+	ack, err := s.finishOpen(ctx)
+	if err != nil {
+		return nil, ack, err
+	}
+	var ro *bool
+	switch {
+	case p.begin.readOnly:
+		ro = &p.begin.readOnly
+	case p.begin.readWrite:
+		rw := false
+		ro = &rw
+	}
+	s.txn = s.beginTxn(ro)
+	s.explicit = true
+	if p.begin.snapshot {
+		s.txn.TakeReadView(s.lastCommitLSN)
+	}
+	return &Result{}, ack, nil
+}
+
+// tablelessSelect reports whether n is a SELECT with no FROM.
+func tablelessSelect(n ast.StmtNode) bool {
+	sel, ok := n.(*ast.SelectStmt)
+	return ok && sel.From == nil
+}
