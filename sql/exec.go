@@ -145,7 +145,7 @@ func firstWords(q string) string {
 func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*Result, error)) (*Result, uint64, error) {
 	x := s.txn
 	if x == nil {
-		x = s.e.txm.Begin()
+		x = s.beginTxn()
 		x.BeginStatement(s.lastCommitLSN)
 		r, err := fn(x)
 		ack, cerr := x.Commit(ctx, txn.CommitOptions{})

@@ -56,6 +56,11 @@ type Session struct {
 	query   string
 	killed  atomic.Bool
 	closed  bool
+	onKill  func() // see OnKill
+
+	// stmtTxns are the transactions the running statement began (see
+	// beginTxn): a panic rolls them back.
+	stmtTxns []*txn.Txn
 }
 
 // NewSession opens a session on database "test".
@@ -234,7 +239,9 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	}
 	nested := s.callDepth > 0
 	if nested {
+		mark := len(s.stmtTxns) // a statement's transactions end with it
 		res, ack, err := s.execParsed(ctx, p, args)
+		s.stmtTxns = s.stmtTxns[:mark]
 		if ack > s.callAck {
 			s.callAck = ack
 		}
@@ -245,8 +252,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if err := s.e.workers.acquire(ctx); err != nil {
 		return nil, mapError(context.Cause(ctx))
 	}
-	res, ack, err := s.execParsed(ctx, p, args)
-	s.e.workers.release()
+	res, ack, err := s.execHoldingWorker(ctx, p, args)
 	if err != nil && ctx.Err() != nil {
 		if c := context.Cause(ctx); c != nil && !errors.Is(err, c) {
 			if _, isSQL := sqlerr.As(err); !isSQL {
@@ -359,7 +365,7 @@ func (s *Session) currentTxn() (x *txn.Txn, auto bool) {
 	if s.txn != nil {
 		return s.txn, false
 	}
-	x = s.e.txm.Begin()
+	x = s.beginTxn()
 	if s.autocommit() {
 		return x, true
 	}
