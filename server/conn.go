@@ -40,6 +40,10 @@ type conn struct {
 	}
 }
 
+// testHookDispatch, set only by tests before a server starts, runs before
+// every command: a panic there is how they check recoverConn.
+var testHookDispatch func(packet []byte)
+
 // errShutdown answers commands that arrive while the server drains.
 var errShutdown = mysql.NewError(mysql.ER_SERVER_SHUTDOWN, "Server shutdown in progress")
 
@@ -112,6 +116,9 @@ func (c *conn) end() bool {
 // dispatch runs one command and writes its whole reply. A non-nil error
 // ends the connection.
 func (c *conn) dispatch(packet []byte) (quit bool, err error) {
+	if testHookDispatch != nil {
+		testHookDispatch(packet)
+	}
 	if len(packet) == 0 {
 		return false, c.wire.writeError(errMalformed)
 	}

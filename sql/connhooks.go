@@ -1,7 +1,6 @@
 package sql
 
 import (
-	"context"
 	"fmt"
 	"runtime/debug"
 
@@ -86,12 +85,13 @@ func (s *Session) beginTxn() *txn.Txn {
 	return x
 }
 
-// execHoldingWorker runs p holding an engine worker. If the statement
+// execHoldingWorker runs a statement (run) holding an engine worker, which
+// the caller acquired and this releases. If the statement
 // panics, the worker is released and every transaction the session has
 // open is rolled back (so no row lock outlives the panic) before the
 // panic goes on, as a *PanicError with the original stack, to the caller
 // (the server closes that one connection).
-func (s *Session) execHoldingWorker(ctx context.Context, p *parsed, args []types.Value) (*Result, uint64, error) {
+func (s *Session) execHoldingWorker(run func() (*Result, uint64, error)) (*Result, uint64, error) {
 	defer func() {
 		r := recover()
 		if r == nil {
@@ -106,7 +106,7 @@ func (s *Session) execHoldingWorker(ctx context.Context, p *parsed, args []types
 		s.abandonTxns()
 		panic(pe)
 	}()
-	res, ack, err := s.execParsed(ctx, p, args)
+	res, ack, err := run()
 	s.e.workers.release()
 	return res, ack, err
 }

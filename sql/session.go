@@ -252,7 +252,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if err := s.e.workers.acquire(ctx); err != nil {
 		return nil, mapError(context.Cause(ctx))
 	}
-	res, ack, err := s.execHoldingWorker(ctx, p, args)
+	res, ack, err := s.execHoldingWorker(func() (*Result, uint64, error) { return s.execParsed(ctx, p, args) })
 	if err != nil && ctx.Err() != nil {
 		if c := context.Cause(ctx); c != nil && !errors.Is(err, c) {
 			if _, isSQL := sqlerr.As(err); !isSQL {
