@@ -13,10 +13,10 @@ import (
 // is split, and a packet of exactly this length is followed by another.
 const maxPayload = 1<<24 - 1
 
-// DefaultMaxPacket is the largest command plrun reads (MariaDB's default
-// max_allowed_packet, 16 MiB); a client sending more is disconnected, as
+// DefaultMaxPacket is the largest command plrun reads (its
+// max_allowed_packet, 64 MiB); a client sending more is disconnected, as
 // MySQL does, before the server allocates it.
-const DefaultMaxPacket = 16 << 20
+const DefaultMaxPacket = 64 << 20
 
 // errPacketTooLarge ends a connection whose client sent more than
 // maxPacket bytes in one command.
