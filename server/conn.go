@@ -240,6 +240,7 @@ func (c *conn) reply(r *mysql.Result, err error) error {
 func (c *conn) query(q string, binaryRows bool, args []any) error {
 	results, err := c.run(q, args)
 	c.syncStatus()
+	results = c.outParamsAllowed(results, binaryRows)
 	multiResults := c.wire.hasCapability(mysql.CLIENT_MULTI_RESULTS)
 	if multiResults && isCall(q) && err == nil && len(results) > 0 && results[len(results)-1].IsResultSet() {
 		// A CALL's result sets are followed by the OK of the CALL itself.
@@ -253,8 +254,11 @@ func (c *conn) query(q string, binaryRows bool, args []any) error {
 		if !last {
 			c.wire.setStatus(mysql.SERVER_MORE_RESULTS_EXISTS)
 		}
+		if r.OutParams {
+			c.wire.setStatus(mysql.SERVER_PS_OUT_PARAMS)
+		}
 		werr := c.wire.writeResult(toMySQLResult(r, binaryRows))
-		c.wire.unsetStatus(mysql.SERVER_MORE_RESULTS_EXISTS)
+		c.wire.unsetStatus(mysql.SERVER_MORE_RESULTS_EXISTS | mysql.SERVER_PS_OUT_PARAMS)
 		if werr != nil {
 			return werr
 		}
@@ -263,6 +267,23 @@ func (c *conn) query(q string, binaryRows bool, args []any) error {
 		return c.wire.writeError(toMyError(err))
 	}
 	return nil
+}
+
+// outParamsAllowed drops a CALL's OUT-parameter result set unless the
+// client takes one (binary protocol with CLIENT_PS_MULTI_RESULTS), as
+// MariaDB sends it only then; the CALL's OK remains.
+func (c *conn) outParamsAllowed(results []*plsql.Result, binaryRows bool) []*plsql.Result {
+	if binaryRows && c.wire.hasCapability(mysql.CLIENT_PS_MULTI_RESULTS) {
+		return results
+	}
+	kept := results[:0]
+	for _, r := range results {
+		if r.OutParams {
+			r = &plsql.Result{}
+		}
+		kept = append(kept, r)
+	}
+	return kept
 }
 
 // run executes q: several statements through ExecMulti when the client

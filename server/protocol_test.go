@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"encoding/binary"
 	gosql "database/sql"
 	"errors"
 	"fmt"
@@ -294,5 +295,47 @@ func TestLoginErrors(t *testing.T) {
 				t.Errorf("%s: %s/%q: got %v, want 1045 (28000) %s", plugin, tc.user, tc.password, err, tc.want)
 			}
 		}
+	}
+}
+
+// TestPreparedCallOutParams: a prepared CALL with ? for OUT and INOUT
+// arguments answers, as MariaDB does, with a result set of those
+// parameters (flagged SERVER_PS_OUT_PARAMS, one binary row) before the
+// CALL's OK.
+func TestPreparedCallOutParams(t *testing.T) {
+	ts := startServer(t, Config{}, nil)
+	mustExec(t, ts.open(t), "CREATE PROCEDURE p(IN a INT, OUT b INT, INOUT c INT) LANGUAGE LUA AS $$\nb = a * 2\nc = c + 1\n$$")
+	rc := dialRaw(t, ts.addr)
+	rc.login("root", "root", "test", mysql.CLIENT_PS_MULTI_RESULTS)
+	prep := rc.command(append([]byte{mysql.COM_STMT_PREPARE}, "CALL p(?, ?, ?)"...))
+	if errCode(prep[0]) != 0 || binary.LittleEndian.Uint16(prep[0][7:]) != 3 {
+		t.Fatalf("prepare: %q", prep[0])
+	}
+	b := []byte{mysql.COM_STMT_EXECUTE}
+	b = binary.LittleEndian.AppendUint32(b, binary.LittleEndian.Uint32(prep[0][1:]))
+	b = append(b, 0, 1, 0, 0, 0, 0x02) // flags, iterations, NULL bitmap: b is NULL
+	b = append(b, 1, mysql.MYSQL_TYPE_LONGLONG, 0, mysql.MYSQL_TYPE_NULL, 0, mysql.MYSQL_TYPE_LONGLONG, 0)
+	b = binary.LittleEndian.AppendUint64(b, 21)
+	b = binary.LittleEndian.AppendUint64(b, 5)
+	reply := rc.command(b)
+	// Column count, b, c, EOF, the row, EOF, then the CALL's OK.
+	if len(reply) != 7 || reply[0][0] != 2 || reply[6][0] != mysql.OK_HEADER {
+		t.Fatalf("execute of CALL: %q", reply)
+	}
+	var names []string
+	for _, def := range reply[1:3] {
+		f := &mysql.Field{}
+		if err := f.Parse(def); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, string(f.Name))
+	}
+	eof := reply[3]
+	if strings.Join(names, ",") != "b,c" || binary.LittleEndian.Uint16(eof[3:])&mysql.SERVER_PS_OUT_PARAMS == 0 {
+		t.Fatalf("OUT parameters %v, EOF %q: want b,c flagged SERVER_PS_OUT_PARAMS", names, eof)
+	}
+	row := reply[4] // 0x00, NULL bitmap, b and c as INT (4 bytes each)
+	if len(row) != 2+8 || binary.LittleEndian.Uint32(row[2:]) != 42 || binary.LittleEndian.Uint32(row[6:]) != 6 {
+		t.Fatalf("OUT row %q, want b = 42, c = 6", row)
 	}
 }

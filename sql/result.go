@@ -35,6 +35,10 @@ type Result struct {
 	// Info is MySQL's info string, e.g. "Rows matched: 1  Changed: 1  Warnings: 0"
 	// for UPDATE or "Records: 3  Duplicates: 0  Warnings: 0" for multi-row INSERT.
 	Info string
+	// OutParams marks the result set of a prepared CALL's OUT and INOUT
+	// parameters bound to ?: one row, a column per parameter (the binary
+	// protocol's SERVER_PS_OUT_PARAMS result).
+	OutParams bool
 }
 
 // IsResultSet reports whether r carries rows (a result set) rather than an OK.
