@@ -13,10 +13,10 @@ import (
 // is split, and a packet of exactly this length is followed by another.
 const maxPayload = 1<<24 - 1
 
-// DefaultMaxPacket is the largest command plrun reads (its
-// max_allowed_packet, 64 MiB); a client sending more is disconnected, as
-// MySQL does, before the server allocates it.
-const DefaultMaxPacket = 64 << 20
+// defaultMaxPacket bounds a command when nothing else does; a connection
+// takes the engine's max_allowed_packet. A client sending more is
+// disconnected with 1153, as MySQL does, before the server allocates it.
+const defaultMaxPacket = 64 << 20
 
 // errPacketTooLarge ends a connection whose client sent more than
 // maxPacket bytes in one command.
@@ -42,7 +42,7 @@ func newPacketConn(nc net.Conn) *packetConn {
 		sock:      sock,
 		r:         bufio.NewReaderSize(sock, 16<<10),
 		w:         bufio.NewWriterSize(nc, 16<<10),
-		maxPacket: DefaultMaxPacket,
+		maxPacket: defaultMaxPacket,
 	}
 }
 

@@ -105,3 +105,23 @@ func TestPanicEndsOneConnection(t *testing.T) {
 		t.Fatalf("log has no panic with its stack:\n%s", logged.String())
 	}
 }
+
+// TestPacketPastMaxAllowedPacket: a command longer than the global
+// max_allowed_packet is 1153 and ends the connection before the server
+// reads (or allocates) it; a larger setting lets it through.
+func TestPacketPastMaxAllowedPacket(t *testing.T) {
+	ts := startServer(t, Config{}, map[string]string{"max_allowed_packet": "1048576"})
+	big := append([]byte{mysql.COM_QUERY}, "SELECT '"...)
+	big = append(append(big, bytes.Repeat([]byte("x"), 2<<20)...), '\'')
+	rc := dialRaw(t, ts.addr)
+	rc.login("root", "root", "test")
+	if code := errCode(rc.command(big)[0]); code != mysql.ER_NET_PACKET_TOO_LARGE {
+		t.Fatalf("a 2 MiB command under max_allowed_packet=1M: error %d, want 1153", code)
+	}
+	mustExec(t, ts.open(t), "SET GLOBAL max_allowed_packet = 4194304")
+	rc = dialRaw(t, ts.addr)
+	rc.login("root", "root", "test")
+	if got := firstValue(t, rc.command(big)); len(got) != 2<<20 {
+		t.Fatalf("a 2 MiB command under max_allowed_packet=4M returned %d bytes", len(got))
+	}
+}

@@ -144,6 +144,7 @@ func (s *Server) ServeConn(nc net.Conn) {
 
 	c.session.OnKill(c.wake)
 	p := newPacketConn(nc)
+	p.maxPacket = s.cfg.Engine.MaxAllowedPacket()
 	w, err := s.connect(c, p)
 	if err != nil {
 		_ = p.flush() // the client's error

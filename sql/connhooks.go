@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"strconv"
 	"runtime/debug"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -119,4 +120,14 @@ func (s *Session) abandonTxns() {
 	}
 	s.stmtTxns = s.stmtTxns[:0]
 	s.rollbackOpen()
+}
+
+// MaxAllowedPacket is max_allowed_packet as a new connection takes it:
+// the global value (in MySQL the session's copy is read-only).
+func (e *Engine) MaxAllowedPacket() int {
+	n, err := strconv.Atoi(e.globals.get("max_allowed_packet"))
+	if err != nil || n <= 0 {
+		return 64 << 20
+	}
+	return n
 }
