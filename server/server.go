@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
-	"github.com/go-mysql-org/go-mysql/packet"
 
 	plsql "github.com/plrun/plrun/sql"
 )
@@ -212,12 +211,9 @@ func (s *Server) unregister(c *conn) {
 func refuseConn(nc net.Conn, e *mysql.MyError) {
 	defer nc.Close()
 	_ = nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
-	pc := packet.NewConn(nc)
-	data := make([]byte, 4, 16+len(e.Message))
-	data = append(data, mysql.ERR_HEADER, byte(e.Code), byte(e.Code>>8), '#')
-	data = append(data, e.State...)
-	data = append(data, e.Message...)
-	_ = pc.WritePacket(data)
+	w := &wire{packetConn: newPacketConn(nc)}
+	_ = w.writeError(e)
+	_ = w.flush()
 }
 
 // Shutdown stops accepting, lets in-flight statements finish and write
