@@ -94,6 +94,10 @@ func TestPrepareDescribesColumns(t *testing.T) {
 	if strings.Join(names, ",") != "c,k1" {
 		t.Fatalf("described columns %v, want [c k1]", names)
 	}
+	show := rc.command(append([]byte{mysql.COM_STMT_PREPARE}, "SHOW VARIABLES LIKE 'autocommit'"...))
+	if errCode(show[0]) != 0 || binary.LittleEndian.Uint16(show[0][5:]) != 2 {
+		t.Fatalf("prepare of SHOW VARIABLES: %q, want 2 columns", show[0])
+	}
 	if code := errCode(rc.command(append([]byte{mysql.COM_STMT_PREPARE}, "SELECT x FROM nosuch WHERE id = ?"...))[0]); code != 1146 {
 		t.Fatalf("prepare of a missing table: error %d, want 1146", code)
 	}

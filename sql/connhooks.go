@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"runtime/debug"
@@ -24,8 +25,24 @@ func (s *Session) Describe(query string) ([]Column, error) {
 	if err != nil {
 		return nil, mapError(err)
 	}
+	if p.kind != kindAST {
+		return nil, nil
+	}
+	switch p.node.(type) {
+	case *ast.ShowStmt, *ast.ExplainStmt:
+		// Read-only and without parameters: their columns are those of a
+		// run now.
+		if p.params > 0 {
+			return nil, nil
+		}
+		r, err := s.Exec(context.Background(), query, nil)
+		if err != nil {
+			return nil, err
+		}
+		return r.Columns, nil
+	}
 	n, ok := p.node.(*ast.SelectStmt)
-	if !ok || p.kind != kindAST {
+	if !ok {
 		return nil, nil
 	}
 	pi, err := s.planFor(p, func() (any, error) { return s.buildSelect(n) })
