@@ -343,3 +343,13 @@ func TestPreparedCallOutParams(t *testing.T) {
 		t.Fatalf("OUT row %q, want b = 42, c = 6", row)
 	}
 }
+
+// TestServeCompatFlag: --compat takes oceanbase (or nothing); anything
+// else is refused before the server starts.
+func TestServeCompatFlag(t *testing.T) {
+	var stderr strings.Builder
+	err := run(context.Background(), []string{"serve", "--listen", "127.0.0.1:0", "--data", t.TempDir(), "--compat", "oracle"}, &stderr, nil)
+	if err == nil || !strings.Contains(err.Error(), "oracle") {
+		t.Fatalf("--compat oracle: %v, want it refused", err)
+	}
+}
