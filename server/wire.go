@@ -2,7 +2,6 @@ package server
 
 import (
 	"encoding/binary"
-	"fmt"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 )
@@ -85,25 +84,6 @@ func (w *wire) writeResult(r *mysql.Result) error {
 		}
 	}
 	return w.writeEOF(r.Warnings)
-}
-
-// writeValue writes a reply of any kind conn.go produces.
-func (w *wire) writeValue(v any) error {
-	switch v := v.(type) {
-	case nil:
-		return w.writeOK(nil)
-	case *mysql.MyError:
-		return w.writeError(v)
-	case error:
-		return w.writeError(toMyError(v))
-	case *mysql.Result:
-		return w.writeResult(v)
-	case []*mysql.Field:
-		return w.writeFields(v)
-	case *prepareReply:
-		return w.writePrepare(v)
-	}
-	return fmt.Errorf("server: no encoding for a reply of type %T", v)
 }
 
 // prepareReply is COM_STMT_PREPARE's answer: the statement id, one
