@@ -65,7 +65,10 @@ func (c *conn) serve() {
 			return
 		}
 		c.srv.questions.Add(1)
-		stop := c.wire.watchDisconnect(c.clientGone)
+		stop := func() {}
+		if runsStatement(packet) {
+			stop = c.wire.watchDisconnect(c.clientGone)
+		}
 		quit, err := c.dispatch(packet)
 		stop()
 		if err == nil {
@@ -77,6 +80,14 @@ func (c *conn) serve() {
 			return
 		}
 	}
+}
+
+// runsStatement reports whether a command runs a statement or CALL, which
+// a client's disconnect cancels. Only those are watched: the watch reads
+// the socket, which a command such as COM_CHANGE_USER (an auth switch)
+// reads itself.
+func runsStatement(packet []byte) bool {
+	return len(packet) > 0 && (packet[0] == mysql.COM_QUERY || packet[0] == mysql.COM_STMT_EXECUTE)
 }
 
 // clientGone is called (on the watch's goroutine) when the client closed
