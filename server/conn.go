@@ -64,7 +64,9 @@ func (c *conn) serve() {
 			_ = c.wire.flush()
 			return
 		}
-		c.srv.questions.Add(1)
+		if runsStatement(packet) || packet[0] == mysql.COM_INIT_DB || packet[0] == mysql.COM_FIELD_LIST {
+			c.srv.questions.Add(1) // MySQL's Questions: what clients asked, not pings or prepares
+		}
 		stop := func() {}
 		if runsStatement(packet) {
 			stop = c.wire.watchDisconnect(c.clientGone)

@@ -122,7 +122,7 @@ func TestMysqladminStatus(t *testing.T) {
 	ts := startServer(t, Config{}, nil)
 	host, port := hostPort(t, ts.addr)
 	out := clientOutput(t, 30*time.Second, exec.Command(bin, "--protocol=TCP", "-h", host, "-P", port, "-uroot", "-proot", "status"))
-	if !regexp.MustCompile(`^Uptime: \d+  Threads: 1  Questions: [1-9]\d*  Slow queries: 0  Opens: 0  Open tables: 0  Queries per second avg: \d+\.\d{3}\n$`).MatchString(out) {
+	if !regexp.MustCompile(`^Uptime: \d+  Threads: 1  Questions: \d+  Slow queries: 0  Opens: 0  Open tables: 0  Queries per second avg: \d+\.\d{3}\n$`).MatchString(out) {
 		t.Fatalf("mysqladmin status: %q", out)
 	}
 }
