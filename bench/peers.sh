@@ -332,7 +332,7 @@ mkdir -p "$(dirname "$OUT")"
 {
 	echo "plrun vs MariaDB — $(date -u '+%Y-%m-%d %H:%M UTC'), plrun $REV, $(mariadbd --version | awk '{print $3}')," \
 		"sysbench $(sysbench --version | awk '{print $2}'); $(nproc) cores, load average at end $(cut -d' ' -f1-3 /proc/loadavg);" \
-		"ob_elr.py ${PAR}x${BATCH}; sysbench ${TIME}s per point; wall $(( $(date +%s) - START ))s"
+		"workloads: $WORKLOADS; ob_elr.py ${PAR}x${BATCH}; sysbench ${TIME}s per point; wall $(( $(date +%s) - START ))s"
 	echo
 	if [ -s "$RES" ]; then
 		echo "| workload | server | config | TPS | p95 ms | updates | server CPU s | CPU s/1000 updates | check |"
