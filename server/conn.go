@@ -64,8 +64,8 @@ func (c *conn) serve() {
 			_ = c.wire.flush()
 			return
 		}
-		if runsStatement(packet) || packet[0] == mysql.COM_INIT_DB || packet[0] == mysql.COM_FIELD_LIST {
-			c.srv.questions.Add(1) // MySQL's Questions: what clients asked, not pings or prepares
+		if isQuestion(packet) {
+			c.srv.questions.Add(1)
 		}
 		stop := func() {}
 		if runsStatement(packet) {
@@ -90,6 +90,12 @@ func (c *conn) serve() {
 // reads itself.
 func runsStatement(packet []byte) bool {
 	return len(packet) > 0 && (packet[0] == mysql.COM_QUERY || packet[0] == mysql.COM_STMT_EXECUTE)
+}
+
+// isQuestion reports whether a command counts in COM_STATISTICS'
+// Questions: as in MySQL, what clients asked, not pings or prepares.
+func isQuestion(packet []byte) bool {
+	return runsStatement(packet) || len(packet) > 0 && (packet[0] == mysql.COM_INIT_DB || packet[0] == mysql.COM_FIELD_LIST)
 }
 
 // clientGone is called (on the watch's goroutine) when the client closed

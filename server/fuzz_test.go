@@ -123,6 +123,7 @@ func FuzzCommands(f *testing.F) {
 	}
 	cmd := func(c byte, data string) []byte { return append([]byte{c}, data...) }
 	prepare := cmd(mysql.COM_STMT_PREPARE, "SELECT ?")
+	f.Add(seed([]byte{}, cmd(mysql.COM_QUERY, "SELECT 1"))) // an empty packet
 	f.Add(seed(prepare, hugeStringExecute(1)))
 	f.Add(seed(prepare, pastEndStringExecute(1)))
 	f.Add(seed(cmd(mysql.COM_QUERY, "CREATE TABLE IF NOT EXISTS f (id INT PRIMARY KEY, c VARCHAR(10))"),
@@ -140,16 +141,33 @@ func FuzzCommands(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Through the command loop, as the client's packets...
+		var script []byte
+		for rest := data; len(rest) > 0; {
+			var pkt []byte
+			pkt, rest = nextCommand(rest)
+			script = append(script, frame(0, pkt)...)
+		}
+		before := srv.Panics()
+		var logged bytes.Buffer
+		srv.cfg.Logf = func(format string, args ...any) { fmt.Fprintf(&logged, format, args...) }
+		loop := newLoggedInConn(srv)
+		loop.nc = newScriptConn(script)
+		loop.wire.packetConn = newPacketConn(loop.nc)
+		func() {
+			defer srv.recoverConn(loop)
+			defer loop.session.Close()
+			loop.serve()
+		}()
+		if srv.Panics() != before {
+			t.Fatalf("command loop panicked:\n%s", logged.String())
+		}
+		// ... and each command dispatched on its own.
 		c := newLoggedInConn(srv)
 		defer c.session.Close()
 		for len(data) > 0 {
-			n := len(data)
-			if n >= 2 {
-				n = min(int(binary.LittleEndian.Uint16(data)), len(data)-2)
-				data = data[2:]
-			}
-			pkt := data[:n]
-			data = data[n:]
+			var pkt []byte
+			pkt, data = nextCommand(data)
 			quit, err := c.dispatch(pkt)
 			_ = c.wire.flush()
 			c.wire.resetSequence()
@@ -158,6 +176,16 @@ func FuzzCommands(f *testing.F) {
 			}
 		}
 	})
+}
+
+// nextCommand splits FuzzCommands' input: [length uint16][payload].
+func nextCommand(data []byte) (pkt, rest []byte) {
+	n := len(data)
+	if n >= 2 {
+		n = min(int(binary.LittleEndian.Uint16(data)), len(data)-2)
+		data = data[2:]
+	}
+	return data[:n], data[n:]
 }
 
 var (
