@@ -12,8 +12,16 @@
 #       (and on for plrun, where the hints join hot-row group update: MariaDB 10.11
 #       reads /*+ ... */ as a comment), checking that c grew by exactly
 #       the number of writes sysbench reports.
+#   (c) general OLTP (issue 10): stock sysbench oltp_point_select and
+#       oltp_read_write with their default flags (prepared statements,
+#       1 table of 10,000 rows) at PEERS_OLTP_THREADS, prepared with
+#       --create_secondary=off on both servers (plrun has no CREATE INDEX
+#       yet, and the same schema keeps the comparison fair), checking that
+#       point_select read one row per transaction and that read_write left
+#       the row count as it was and had no errors.
 # For every workload it reads the server's utime+stime from /proc/PID/stat
-# before and after and reports server CPU seconds per 1000 updates.
+# before and after and reports server CPU seconds per 1000 updates (per
+# 1000 transactions for (c)).
 #
 # Usage: bench/peers.sh            (full: 50 x 2000, threads 1 8 64 512)
 #        PEERS_QUICK=1 bench/peers.sh   (50 x 200, threads 1 64, short runs)
@@ -24,6 +32,8 @@
 #   PEERS_PARALLEL / PEERS_BATCH   ob_elr.py threads / updates per thread
 #   PEERS_MARIADB_PORT (3307), PEERS_PLRUN_PORT (3308)
 #   PEERS_SERVERS  subset of "mariadb plrun-elr-off plrun-elr-on"
+#   PEERS_WORKLOADS subset of "hotrow oltp" (default both)
+#   PEERS_OLTP_THREADS thread counts for (c) (default "8 64")
 #   PLRUN_BIN      use this plrun binary instead of building ./cmd/plrun
 #   PEERS_KEEP=1   keep the temp dir (data dirs and logs) after the run
 set -uo pipefail
@@ -34,6 +44,8 @@ OUT=${PEERS_OUT:-$ROOT/bench/peers-latest.md}
 MPORT=${PEERS_MARIADB_PORT:-3307}
 PPORT=${PEERS_PLRUN_PORT:-3308}
 SERVERS=${PEERS_SERVERS:-"mariadb plrun-elr-off plrun-elr-on"}
+WORKLOADS=${PEERS_WORKLOADS:-"hotrow oltp"}
+OLTP_THREADS=${PEERS_OLTP_THREADS:-"8 64"}
 if [ "$QUICK" = 1 ]; then
 	PAR=${PEERS_PARALLEL:-50}; BATCH=${PEERS_BATCH:-200}
 	THREADS=${PEERS_THREADS:-"1 64"}; TIME=${PEERS_TIME:-5}
@@ -64,8 +76,9 @@ install_deps
 command -v go >/dev/null 2>&1 || [ -n "${PLRUN_BIN:-}" ] || die "go not found (or set PLRUN_BIN)"
 
 WORK=$(mktemp -d /var/tmp/plrun-peers.XXXXXX) # on disk, not tmpfs: fsync is real
-MPID= PPID_= RES=$WORK/results.tsv
+MPID= PPID_= RES=$WORK/results.tsv RES_OLTP=$WORK/results-oltp.tsv
 : >"$RES"
+: >"$RES_OLTP"
 
 stop_pid() { # pid: SIGTERM, wait up to 30 s, then SIGKILL
 	local pid=$1 i
@@ -237,6 +250,62 @@ run_sysbench() {
 	done
 }
 
+sb_oltp() { # port workload threads cmd [flags]
+	local port=$1 workload=$2 threads=$3 cmd=$4; shift 4
+	timeout $((TIME + 300)) sysbench "$workload" --db-driver=mysql --mysql-host=127.0.0.1 --mysql-port="$port" \
+		--mysql-user=root --mysql-password=root --mysql-db=test --threads="$threads" --time="$TIME" \
+		--percentile=95 --report-interval=0 "$cmd" "$@"
+}
+
+# run_oltp server config port pid: stock oltp_point_select and
+# oltp_read_write, default flags, at each of OLTP_THREADS.
+run_oltp() {
+	local server=$1 config=$2 port=$3 pid=$4 lg w t n0 n1 t0 t1 out rc tps p95 txns reads errs check per cpu
+	lg="$WORK/oltp-$server-${config// /_}.log"
+	sqlc "$port" 'DROP TABLE IF EXISTS test.sbtest1' >>"$lg" 2>&1
+	if ! sb_oltp "$port" oltp_common 1 prepare --create_secondary=off >>"$lg" 2>&1; then
+		printf '%s\t%s\t%s\t-\t-\t0\t-\t-\tFAIL prepare: %s\n' "oltp prepare" "$server" "$config" "$(tail -2 "$lg" | tr '\n' ' ')" >>"$RES_OLTP"
+		return
+	fi
+	for w in oltp_point_select oltp_read_write; do
+		for t in $OLTP_THREADS; do
+			n0=$(sqlc "$port" 'SELECT COUNT(*) FROM test.sbtest1' 2>>"$lg")
+			log "sysbench $w threads=$t time=${TIME}s against $server ($config)"
+			t0=$(cpu_ticks "$pid")
+			out=$(sb_oltp "$port" "$w" "$t" run 2>&1); rc=$?
+			t1=$(cpu_ticks "$pid")
+			printf '=== %s threads=%s rc=%s\n%s\n' "$w" "$t" "$rc" "$out" >>"$lg"
+			n1=$(sqlc "$port" 'SELECT COUNT(*) FROM test.sbtest1' 2>>"$lg")
+			tps=$(echo "$out" | awk '/^ *transactions:/{gsub(/\(/,"",$3); print $3}')
+			txns=$(echo "$out" | awk '/^ *transactions:/{print $2}')
+			reads=$(echo "$out" | awk '/^ *read:/{print $2}')
+			errs=$(echo "$out" | awk '/^ *ignored errors:/{print $3}')
+			p95=$(echo "$out" | awk '/95th percentile:/{print $3}')
+			if [ $rc -ne 0 ] || [ -z "$txns" ]; then
+				check="FAIL rc=$rc: $(echo "$out" | grep -E 'FATAL|ALERT' | sort | uniq -c | head -2 | tr '\n' ' ')"; txns=0
+			elif ! kill -0 "$pid" 2>/dev/null; then check="FAIL: server died"
+			elif [ "$w" = oltp_point_select ] && [ "$reads" != "$txns" ]; then check="FAIL: $reads reads for $txns transactions"
+			elif [ "$w" = oltp_read_write ] && [ "$n0" != "$n1" ]; then check="FAIL: rows $n0 -> $n1"
+			else check="ok: $txns txns, ${errs:-0} ignored errors (deadlocks), rows $n1"; fi
+			if [ "$t0" -ge 0 ] && [ "$t1" -ge 0 ] && [ "$txns" -gt 0 ]; then
+				cpu=$(awk -v t="$((t1 - t0))" -v h="$CLK_TCK" 'BEGIN{printf "%.2f", t/h}')
+				per=$(awk -v t="$((t1 - t0))" -v h="$CLK_TCK" -v u="$txns" 'BEGIN{printf "%.3f", t/h/u*1000}')
+			else cpu=-; per=-; fi
+			printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$w t=$t" "$server" "$config" "${tps:--}" "${p95:--}" "$txns" "$cpu" "$per" "$check" >>"$RES_OLTP"
+			log "result: $w t=$t | $server | $config | tps $tps | p95 $p95 | txns $txns | cpu ${cpu}s | ${per}s/1000 txns | $check"
+		done
+	done
+}
+
+# run_workloads server config port pid user hotspot-modes
+run_workloads() {
+	case " $WORKLOADS " in *" hotrow "*)
+		run_ob_elr "$1" "$2" "$3" "$4" "$5"
+		run_sysbench "$1" "$2" "$3" "$4" "$6" ;;
+	esac
+	case " $WORKLOADS " in *" oltp "*) run_oltp "$1" "$2" "$3" "$4" ;; esac
+}
+
 # ---------------------------------------------------------------- run
 START=$(date +%s)
 log "work dir $WORK; plrun $REV; quick=$QUICK ob_elr ${PAR}x${BATCH}; sysbench threads [$THREADS] ${TIME}s"
@@ -244,18 +313,15 @@ for s in $SERVERS; do
 	case $s in
 	mariadb)
 		start_mariadb
-		run_ob_elr mariadb "10.11 flush=1" "$MPORT" "$MPID" root
-		run_sysbench mariadb "10.11 flush=1" "$MPORT" "$MPID" "off"
+		run_workloads mariadb "10.11 flush=1" "$MPORT" "$MPID" root "off"
 		stop_pid "$MPID"; MPID= ;;
 	plrun-elr-off)
 		start_plrun "$s" --set hotspot=ON
-		run_ob_elr plrun "ELR off" "$PPORT" "$PPID_" root@test
-		run_sysbench plrun "ELR off" "$PPORT" "$PPID_" "off on"
+		run_workloads plrun "ELR off" "$PPORT" "$PPID_" root@test "off on"
 		stop_pid "$PPID_"; PPID_= ;;
 	plrun-elr-on)
 		start_plrun "$s" --set enable_early_lock_release=ON --set hotspot=ON
-		run_ob_elr plrun "ELR on" "$PPORT" "$PPID_" root@test
-		run_sysbench plrun "ELR on" "$PPORT" "$PPID_" "off on"
+		run_workloads plrun "ELR on" "$PPORT" "$PPID_" root@test "off on"
 		stop_pid "$PPID_"; PPID_= ;;
 	*) die "unknown server $s" ;;
 	esac
@@ -266,12 +332,20 @@ mkdir -p "$(dirname "$OUT")"
 {
 	echo "plrun vs MariaDB — $(date -u '+%Y-%m-%d %H:%M UTC'), plrun $REV, $(mariadbd --version | awk '{print $3}')," \
 		"sysbench $(sysbench --version | awk '{print $2}'); $(nproc) cores, load average at end $(cut -d' ' -f1-3 /proc/loadavg);" \
-		"ob_elr.py ${PAR}x${BATCH}; sysbench ${TIME}s per point; wall $(( $(date +%s) - START ))s"
+		"workloads: $WORKLOADS; ob_elr.py ${PAR}x${BATCH}; sysbench ${TIME}s per point; wall $(( $(date +%s) - START ))s"
 	echo
-	echo "| workload | server | config | TPS | p95 ms | updates | server CPU s | CPU s/1000 updates | check |"
-	echo "|---|---|---|---:|---:|---:|---:|---:|---|"
-	awk -F'\t' '{printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1,$2,$3,$4,$5,$6,$7,$8,$9}' "$RES"
+	if [ -s "$RES" ]; then
+		echo "| workload | server | config | TPS | p95 ms | updates | server CPU s | CPU s/1000 updates | check |"
+		echo "|---|---|---|---:|---:|---:|---:|---:|---|"
+		awk -F'\t' '{printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1,$2,$3,$4,$5,$6,$7,$8,$9}' "$RES"
+		echo
+	fi
+	if [ -s "$RES_OLTP" ]; then
+		echo "| stock sysbench | server | config | TPS | p95 ms | transactions | server CPU s | CPU s/1000 txns | check |"
+		echo "|---|---|---|---:|---:|---:|---:|---:|---|"
+		awk -F'\t' '{printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1,$2,$3,$4,$5,$6,$7,$8,$9}' "$RES_OLTP"
+	fi
 } >"$OUT"
 cat "$OUT"
-grep -q 'FAIL' "$RES" && { log "some workloads FAILED (see check column)"; exit 2; }
+cat "$RES" "$RES_OLTP" | grep -q 'FAIL' && { log "some workloads FAILED (see check column)"; exit 2; }
 exit 0

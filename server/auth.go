@@ -2,8 +2,6 @@ package server
 
 import (
 	"bufio"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"strings"
@@ -11,7 +9,7 @@ import (
 
 // Users maps login names to passwords. A login "user@tenant" (OceanBase's
 // form, used by the seed's ob_elr.py as root@test) that is not itself
-// configured authenticates as "user".
+// configured authenticates as "user"; both parts must be non-empty.
 type Users map[string]string
 
 // lookup returns the password of a login name.
@@ -19,7 +17,7 @@ func (u Users) lookup(login string) (string, bool) {
 	if p, ok := u[login]; ok {
 		return p, true
 	}
-	if i := strings.IndexByte(login, '@'); i > 0 {
+	if i := strings.IndexByte(login, '@'); i > 0 && i < len(login)-1 {
 		p, ok := u[login[:i]]
 		return p, ok
 	}
@@ -49,27 +47,4 @@ func ReadUsersFile(path string) (Users, error) {
 		users[name] = password
 	}
 	return users, sc.Err()
-}
-
-// credentials is the go-mysql CredentialProvider over Users.
-//
-// An unknown login gets a random password nobody can match, so that it
-// fails exactly like a wrong password does (1045 Access denied), as MySQL
-// answers, instead of revealing which names exist.
-type credentials struct{ users Users }
-
-func (c credentials) CheckUsername(login string) (bool, error) {
-	_, ok := c.users.lookup(login)
-	return ok, nil
-}
-
-func (c credentials) GetCredential(login string) (string, bool, error) {
-	if p, ok := c.users.lookup(login); ok {
-		return p, true, nil
-	}
-	var b [24]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", false, err
-	}
-	return hex.EncodeToString(b[:]), true, nil
 }

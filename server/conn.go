@@ -5,14 +5,13 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
-	"fmt"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
-	gms "github.com/go-mysql-org/go-mysql/server"
 
 	plsql "github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/sqlerr"
@@ -23,9 +22,11 @@ import (
 // its methods, except those documented as called by Server.
 type conn struct {
 	srv     *Server
+	nc      net.Conn
 	session *plsql.Session
-	wire    *gms.Conn     // nil until the handshake is done
+	wire    *wire         // nil until the handshake is done
 	sock    *countingConn // the socket under wire
+	salt    []byte        // the handshake's scramble (COM_CHANGE_USER uses it)
 
 	// consumed is how many socket bytes the commands read so far took
 	// (the connection's goroutine only); drainMark is how many had arrived
@@ -47,7 +48,9 @@ type conn struct {
 	}
 }
 
-var _ gms.Handler = (*conn)(nil)
+// testHookDispatch, set only by tests before a server starts, runs before
+// every command: a panic there is how they check recoverConn.
+var testHookDispatch func(packet []byte)
 
 // errShutdown answers commands that arrive while the server drains.
 var errShutdown = mysql.NewError(mysql.ER_SERVER_SHUTDOWN, "Server shutdown in progress")
@@ -59,31 +62,66 @@ func (c *conn) serve() {
 	c.consumed = c.sock.read.Load() // the handshake
 	for {
 		c.lingerIfDraining()
-		packet, err := c.wire.ReadPacket()
+		packet, err := c.wire.readPacket()
 		if err != nil {
+			if errors.Is(err, errPacketTooLarge) {
+				_ = c.wire.writeError(mysql.NewError(mysql.ER_NET_PACKET_TOO_LARGE, "Got a packet bigger than 'max_allowed_packet' bytes"))
+				_ = c.wire.flush()
+			}
 			return
 		}
 		c.consumed += wireSize(len(packet))
 		if !c.receivedBeforeDrain() {
-			_ = c.wire.WriteValue(errShutdown)
+			_ = c.wire.writeError(errShutdown)
+			_ = c.wire.flush()
 			return
 		}
 		c.begin()
+		if isQuestion(packet) {
+			c.srv.questions.Add(1)
+		}
+		stop := func() {}
+		if runsStatement(packet) {
+			stop = c.wire.watchDisconnect(c.clientGone)
+		}
 		quit, err := c.dispatch(packet)
-		c.wire.ResetSequence()
+		stop()
+		if err == nil {
+			err = c.wire.flush()
+		}
+		c.wire.resetSequence()
 		c.end()
 		if quit || err != nil || c.killed() {
+			_ = c.wire.flush()
 			return
 		}
 	}
 }
 
-// killed reports whether KILL CONNECTION ended the session; MySQL then
-// closes the connection. Sessions that cannot tell are never killed here.
-func (c *conn) killed() bool {
-	k, ok := any(c.session).(interface{ Killed() bool })
-	return ok && k.Killed()
+// runsStatement reports whether a command runs a statement or CALL, which
+// a client's disconnect cancels. Only those are watched: the watch reads
+// the socket, which a command such as COM_CHANGE_USER (an auth switch)
+// reads itself.
+func runsStatement(packet []byte) bool {
+	return len(packet) > 0 && (packet[0] == mysql.COM_QUERY || packet[0] == mysql.COM_STMT_EXECUTE)
 }
+
+// isQuestion reports whether a command counts in COM_STATISTICS'
+// Questions: as in MySQL, what clients asked, not pings or prepares.
+func isQuestion(packet []byte) bool {
+	return runsStatement(packet) || len(packet) > 0 && (packet[0] == mysql.COM_INIT_DB || packet[0] == mysql.COM_FIELD_LIST)
+}
+
+// clientGone is called (on the watch's goroutine) when the client closed
+// its socket while a command ran: the command is cancelled as KILL QUERY
+// would, so a disconnected client's statement or CALL does not run on.
+func (c *conn) clientGone() {
+	_ = c.srv.cfg.Engine.Kill(c.session.ID(), true)
+}
+
+// killed reports whether KILL CONNECTION ended the session; MySQL then
+// closes the connection.
+func (c *conn) killed() bool { return c.session.Killed() }
 
 // begin marks the connection busy: Shutdown then leaves its socket alone.
 func (c *conn) begin() {
@@ -99,30 +137,34 @@ func (c *conn) end() {
 	c.mu.Unlock()
 }
 
-// dispatch runs one command and writes its whole reply.
+// dispatch runs one command and writes its whole reply. A non-nil error
+// ends the connection.
 func (c *conn) dispatch(packet []byte) (quit bool, err error) {
+	if testHookDispatch != nil {
+		testHookDispatch(packet)
+	}
 	if len(packet) == 0 {
-		return false, c.wire.WriteValue(errMalformed)
+		return false, c.wire.writeError(errMalformed)
 	}
 	cmd, data := packet[0], packet[1:]
 	switch cmd {
 	case mysql.COM_QUIT:
 		return true, nil
 	case mysql.COM_PING:
-		return false, c.wire.WriteValue(nil)
+		return false, c.reply(nil, nil)
 	case mysql.COM_INIT_DB:
-		return false, c.reply(nil, c.UseDB(string(data)))
+		return false, c.reply(nil, c.useDB(string(data)))
 	case mysql.COM_QUERY:
-		return false, c.query(string(data), false, nil)
+		return false, c.query(queryText(data), false, nil)
 	case mysql.COM_FIELD_LIST:
 		table, wildcard, _ := bytes.Cut(data, []byte{0})
-		fields, err := c.HandleFieldList(string(table), string(wildcard))
+		fields, err := c.fieldList(string(table), string(wildcard))
 		if err != nil {
-			return false, c.wire.WriteValue(toMyError(err))
+			return false, c.wire.writeError(toMyError(err))
 		}
-		return false, c.wire.WriteValue(fields)
+		return false, c.wire.writeFields(fields)
 	case mysql.COM_STMT_PREPARE:
-		return false, c.prepare(string(data))
+		return false, c.prepare(queryText(data))
 	case mysql.COM_STMT_EXECUTE:
 		return false, c.execute(data)
 	case mysql.COM_STMT_SEND_LONG_DATA: // no reply
@@ -148,33 +190,59 @@ func (c *conn) dispatch(packet []byte) (quit bool, err error) {
 		}
 		return false, nil
 	case mysql.COM_SET_OPTION:
-		// Multi-statements are decided per query from the capability the
-		// client announced; MySQL answers COM_SET_OPTION with an EOF,
-		// which an empty field list is.
-		return false, c.wire.WriteValue([]*mysql.Field{})
+		return false, c.setOption(data)
 	case mysql.COM_PROCESS_KILL:
 		if len(data) < 4 {
-			return false, c.wire.WriteValue(errMalformed)
+			return false, c.wire.writeError(errMalformed)
 		}
 		id := uint64(binary.LittleEndian.Uint32(data))
 		return false, c.reply(nil, c.srv.cfg.Engine.Kill(id, false))
+	case mysql.COM_STATISTICS:
+		return false, c.wire.writePacket([]byte(c.srv.statistics()))
+	case mysql.COM_CHANGE_USER:
+		return false, c.changeUser(data)
 	case mysql.COM_RESET_CONNECTION:
-		return false, c.reply(nil, c.resetSession())
+		c.session.Reset()
+		clear(c.stmts)
+		return false, c.reply(nil, nil)
 	default:
-		return false, c.reply(nil, c.HandleOtherCommand(cmd, data))
+		return false, c.reply(nil, mysql.NewError(mysql.ER_UNKNOWN_COM_ERROR, "Unknown command"))
 	}
 }
 
+// queryText is a COM_QUERY's statement text. A trailing NUL (mysqlslap
+// and some drivers send one, as C strings) ends the text, as MariaDB
+// reads it.
+func queryText(data []byte) string {
+	return string(bytes.TrimRight(data, "\x00"))
+}
+
+// setOption is COM_SET_OPTION: multi-statements on (0) or off (1) for the
+// rest of the connection, answered with an EOF as MySQL does.
+func (c *conn) setOption(data []byte) error {
+	if len(data) < 2 {
+		return c.wire.writeError(errMalformed)
+	}
+	switch binary.LittleEndian.Uint16(data) {
+	case 0: // MYSQL_OPTION_MULTI_STATEMENTS_ON
+		c.wire.capability |= mysql.CLIENT_MULTI_STATEMENTS
+	case 1: // MYSQL_OPTION_MULTI_STATEMENTS_OFF
+		c.wire.capability &^= mysql.CLIENT_MULTI_STATEMENTS
+	default:
+		return c.wire.writeError(mysql.NewError(mysql.ER_UNKNOWN_COM_ERROR, "Unknown command"))
+	}
+	c.syncStatus()
+	return c.wire.writeEOF(0)
+}
+
 // syncStatus sets the status flags every OK and EOF carries from the
-// session: SERVER_STATUS_AUTOCOMMIT and SERVER_STATUS_IN_TRANS. The
-// handshake itself carries none (see doc.go: the seed's pymysql script
-// relies on that).
+// session: SERVER_STATUS_AUTOCOMMIT and SERVER_STATUS_IN_TRANS.
 func (c *conn) syncStatus() {
 	set := func(flag uint16, on bool) {
 		if on {
-			c.wire.SetStatus(flag)
+			c.wire.setStatus(flag)
 		} else {
-			c.wire.UnsetStatus(flag)
+			c.wire.unsetStatus(flag)
 		}
 	}
 	set(mysql.SERVER_STATUS_AUTOCOMMIT, c.session.Autocommit())
@@ -185,9 +253,9 @@ func (c *conn) syncStatus() {
 func (c *conn) reply(r *mysql.Result, err error) error {
 	c.syncStatus()
 	if err != nil {
-		return c.wire.WriteValue(toMyError(err))
+		return c.wire.writeError(toMyError(err))
 	}
-	return c.wire.WriteValue(r)
+	return c.wire.writeOK(r)
 }
 
 // query runs a COM_QUERY (binaryRows false) or a prepared statement's
@@ -196,7 +264,8 @@ func (c *conn) reply(r *mysql.Result, err error) error {
 func (c *conn) query(q string, binaryRows bool, args []any) error {
 	results, err := c.run(q, args)
 	c.syncStatus()
-	multiResults := c.wire.HasCapability(mysql.CLIENT_MULTI_RESULTS)
+	results = c.outParamsAllowed(results, binaryRows)
+	multiResults := c.wire.hasCapability(mysql.CLIENT_MULTI_RESULTS)
 	if multiResults && isCall(q) && err == nil && len(results) > 0 && results[len(results)-1].IsResultSet() {
 		// A CALL's result sets are followed by the OK of the CALL itself.
 		results = append(results, &plsql.Result{})
@@ -207,24 +276,44 @@ func (c *conn) query(q string, binaryRows bool, args []any) error {
 			continue // the client cannot take more than one result
 		}
 		if !last {
-			c.wire.SetStatus(mysql.SERVER_MORE_RESULTS_EXISTS)
+			c.wire.setStatus(mysql.SERVER_MORE_RESULTS_EXISTS)
 		}
-		werr := c.wire.WriteValue(toMySQLResult(r, binaryRows))
-		c.wire.UnsetStatus(mysql.SERVER_MORE_RESULTS_EXISTS)
+		if r.OutParams {
+			c.wire.setStatus(mysql.SERVER_PS_OUT_PARAMS)
+		}
+		werr := c.wire.writeResult(toMySQLResult(r, binaryRows))
+		c.wire.unsetStatus(mysql.SERVER_MORE_RESULTS_EXISTS | mysql.SERVER_PS_OUT_PARAMS)
 		if werr != nil {
 			return werr
 		}
 	}
 	if err != nil {
-		return c.wire.WriteValue(toMyError(err))
+		return c.wire.writeError(toMyError(err))
 	}
 	return nil
+}
+
+// outParamsAllowed drops a CALL's OUT-parameter result set unless the
+// client takes one (binary protocol with CLIENT_PS_MULTI_RESULTS), as
+// MariaDB sends it only then; the CALL's OK remains.
+func (c *conn) outParamsAllowed(results []*plsql.Result, binaryRows bool) []*plsql.Result {
+	if binaryRows && c.wire.hasCapability(mysql.CLIENT_PS_MULTI_RESULTS) {
+		return results
+	}
+	kept := results[:0]
+	for _, r := range results {
+		if r.OutParams {
+			r = &plsql.Result{}
+		}
+		kept = append(kept, r)
+	}
+	return kept
 }
 
 // run executes q: several statements through ExecMulti when the client
 // allowed multi-statements and q may hold more than one, else one.
 func (c *conn) run(q string, args []any) ([]*plsql.Result, error) {
-	if args == nil && c.wire.HasCapability(mysql.CLIENT_MULTI_STATEMENTS) && mayHoldSeveral(q) {
+	if args == nil && c.wire.hasCapability(mysql.CLIENT_MULTI_STATEMENTS) && mayHoldSeveral(q) {
 		return c.session.ExecMulti(c.ctx, q)
 	}
 	r, err := c.session.Exec(c.ctx, q, args)
@@ -246,28 +335,37 @@ func isCall(q string) bool {
 	return len(q) > 5 && strings.EqualFold(q[:4], "call") && strings.ContainsRune(" \t\r\n`", rune(q[4]))
 }
 
+// prepare is COM_STMT_PREPARE: the statement's parameter count and the
+// definitions of its result columns, which libmysqlclient (sysbench, PHP)
+// needs to read the result sets of its executions.
 func (c *conn) prepare(q string) error {
 	n, err := plsql.CountParams(q)
 	if err != nil {
-		return c.wire.WriteValue(toMyError(err))
+		return c.wire.writeError(toMyError(err))
+	}
+	cols, err := c.session.Describe(q)
+	if err != nil {
+		return c.wire.writeError(toMyError(err))
 	}
 	c.nextStmtID++
 	st := &preparedStmt{id: c.nextStmtID, query: q, params: n}
 	c.stmts[st.id] = st
-	// Columns are reported at execution: the engine has no describe step,
-	// and clients take the column definitions sent with the result set.
-	return c.wire.WriteValue(&gms.Stmt{ID: st.id, Query: q, Params: n})
+	reply := &prepareReply{id: st.id, params: n}
+	for _, col := range cols {
+		reply.columns = append(reply.columns, field(col))
+	}
+	return c.wire.writePrepare(reply)
 }
 
 func (c *conn) execute(data []byte) error {
 	st, err := c.stmt(data, "mysql_stmt_execute")
 	if err != nil {
-		return c.wire.WriteValue(toMyError(err))
+		return c.wire.writeError(toMyError(err))
 	}
 	args, err := st.executeArgs(data[4:])
 	st.longData = nil
 	if err != nil {
-		return c.wire.WriteValue(toMyError(err))
+		return c.wire.writeError(toMyError(err))
 	}
 	return c.query(st.query, true, args)
 }
@@ -284,41 +382,17 @@ func (c *conn) stmt(data []byte, op string) (*preparedStmt, error) {
 	return st, nil
 }
 
-// resetSession is COM_RESET_CONNECTION: a fresh session (no transaction,
-// default variables, no prepared statements) on the same database.
-func (c *conn) resetSession() error {
-	db := c.session.CurrentDB()
-	c.session.Close()
-	c.session = c.srv.cfg.Engine.NewSession()
-	c.session.SetClient(c.wire.GetUser(), c.wire.RemoteAddr().String())
-	clear(c.stmts)
-	if db != "" {
-		return c.session.UseDB(db)
-	}
-	return nil
-}
-
-// UseDB is COM_INIT_DB and the handshake's database.
-func (c *conn) UseDB(name string) error {
+// useDB is COM_INIT_DB.
+func (c *conn) useDB(name string) error {
 	if err := c.session.UseDB(name); err != nil {
 		return toMyError(err)
 	}
 	return nil
 }
 
-// HandleQuery runs one COM_QUERY text and returns its last result; the
-// command loop uses query instead, which also writes earlier results.
-func (c *conn) HandleQuery(q string) (*mysql.Result, error) {
-	r, err := c.session.Exec(c.ctx, q, nil)
-	if err != nil {
-		return nil, toMyError(err)
-	}
-	return toMySQLResult(r, false), nil
-}
-
-// HandleFieldList is COM_FIELD_LIST: the column definitions of a table,
-// those whose names match the LIKE pattern wildcard if it is not empty.
-func (c *conn) HandleFieldList(table, wildcard string) ([]*mysql.Field, error) {
+// fieldList is COM_FIELD_LIST: the column definitions of a table, those
+// whose names match the LIKE pattern wildcard if it is not empty.
+func (c *conn) fieldList(table, wildcard string) ([]*mysql.Field, error) {
 	r, err := c.session.Exec(c.ctx, "SELECT * FROM `"+strings.ReplaceAll(table, "`", "``")+"` LIMIT 0", nil)
 	if err != nil {
 		return nil, toMyError(err)
@@ -330,34 +404,6 @@ func (c *conn) HandleFieldList(table, wildcard string) ([]*mysql.Field, error) {
 		}
 	}
 	return fields, nil
-}
-
-// HandleStmtPrepare returns the parameter count of q (columns are sent
-// at execution).
-func (c *conn) HandleStmtPrepare(q string) (int, int, any, error) {
-	n, err := plsql.CountParams(q)
-	if err != nil {
-		return 0, 0, nil, toMyError(err)
-	}
-	return n, 0, q, nil
-}
-
-// HandleStmtExecute runs a prepared statement's text with its arguments.
-func (c *conn) HandleStmtExecute(_ any, q string, args []any) (*mysql.Result, error) {
-	r, err := c.session.Exec(c.ctx, q, args)
-	if err != nil {
-		return nil, toMyError(err)
-	}
-	return toMySQLResult(r, true), nil
-}
-
-// HandleStmtClose has nothing to free: statements are re-parsed from the
-// engine's statement cache.
-func (c *conn) HandleStmtClose(any) error { return nil }
-
-// HandleOtherCommand answers commands plrun does not implement.
-func (c *conn) HandleOtherCommand(cmd byte, _ []byte) error {
-	return mysql.NewError(mysql.ER_UNKNOWN_COM_ERROR, fmt.Sprintf("Unknown command %d", cmd))
 }
 
 // toMyError maps an error to the MySQL error sent to the client: engine

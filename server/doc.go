@@ -1,36 +1,48 @@
 // Package server speaks the MySQL client/server protocol in front of a
 // plrun engine, so that unmodified clients (the mysql/mariadb command-line
-// client, pymysql, sysbench, go-sql-driver/mysql) can use it.
+// client and mysqladmin, pymysql and SQLAlchemy, sysbench, PHP mysqli,
+// Node's mysql2, go-sql-driver/mysql) can use it.
 //
-// It is built on github.com/go-mysql-org/go-mysql/server for the
-// connection phase (handshake, mysql_native_password and
-// caching_sha2_password) and packet framing. Command dispatch is plrun's
-// own (conn.go): it must map every error to its MySQL code and SQLSTATE,
-// including errors of COM_STMT_EXECUTE, which go-mysql's dispatcher
-// wraps and so reports as 1105, and it must know when a connection is
-// between commands for graceful shutdown.
+// Every byte a client sends is read by plrun's own code: packet framing
+// (packets.go, bounded by max_allowed_packet), the connection phase
+// (handshake.go, login.go: handshake, mysql_native_password and
+// caching_sha2_password's fast path, auth switch, COM_CHANGE_USER) and
+// command dispatch (conn.go, stmt.go). Every length is checked against
+// what is left of the packet before it is used, so no input can panic
+// (fuzz_test.go). go-mysql-org/go-mysql supplies protocol constants,
+// column-definition encoding and password scrambles only; its server
+// package sliced client lengths unchecked (issue 10's two crashes).
 //
 // Shape (after go-mysql's cmd/go-mysqlserver): the embedder owns the
 // listener and the accept loop (Serve is a ready-made one, used by Main);
 // every accepted connection gets one handler value, *conn, holding that
 // connection's sql.Session, used only by the connection's own goroutine.
 //
-//	accept ─► ServeConn ─► handshake (UseDB for the handshake's database)
+//	accept ─► ServeConn ─► connect: handshake (connection id = session id,
+//	                │        status flags), auth, default database
 //	                └─► loop: read command ─► begin() ─► dispatch ─► reply ─► end()
+//	                         (a statement running past watchDelay is watched:
+//	                          a client that disconnects cancels it)
 //
 // A reply is written only when Session.Exec returns; the engine returns
 // only once what the statement committed or read is durable, and it holds
 // an engine worker only while executing, so a connection goroutine
-// waiting for the log costs no worker.
+// waiting for the log costs no worker. Replies are buffered and flushed
+// before the next read: a result set costs one write.
 //
-// Status flags. Every OK and EOF carries SERVER_STATUS_AUTOCOMMIT and
-// SERVER_STATUS_IN_TRANS as the session has them; the handshake carries
-// none. That is deliberate: pymysql decides at connect whether to send
-// SET AUTOCOMMIT=0 from the handshake's flag, and seed 000's ob_elr.py,
-// run as written, relies on its server leaving sessions in autocommit
-// (each of its UPDATEs is committed; it never calls commit()), as its
-// OceanBase run shows. A pymysql client wanting a transaction calls
-// begin() (or sends BEGIN), which works as everywhere.
+// Status flags. The handshake and every OK and EOF carry
+// SERVER_STATUS_AUTOCOMMIT and SERVER_STATUS_IN_TRANS as the session has
+// them, as MySQL does: pymysql decides at connect whether to send
+// SET autocommit=0 from the handshake's flag. CompatOceanBase
+// (--compat oceanbase) sends none in the handshake, as OceanBase does,
+// for seed 000's verbatim ob_elr.py, which relies on pymysql then leaving
+// its sessions in autocommit (it never calls commit()).
+//
+// Panics. A panic on a connection's goroutine ends that connection only
+// (ServeConn's recoverConn logs it with its stack and counts it,
+// Server.Panics); the engine has already released the statement's
+// worker and rolled back its transactions (sql.PanicError), and the
+// session's Close rolls back what is left, so no row lock stays held.
 //
 // Concurrency and shutdown. Server.mu guards the set of connections and
 // the draining flag; conn.mu guards one connection's busy flag. Lock
@@ -39,7 +51,9 @@
 // ones finish their statement and write its reply; a command that
 // arrives while draining gets ER_SERVER_SHUTDOWN (1053). If the context
 // ends first, in-flight statements are cancelled through their context
-// and their sockets closed. Every connection goroutine closes its own
-// session; Main closes the engine (which syncs the log) only after all
-// connection goroutines have ended.
+// and their sockets closed. KILL of a connection wakes it the same way
+// (sql.Session.OnKill), so an idle killed connection closes at once.
+// Every connection goroutine closes its own session; Main closes the
+// engine (which syncs the log) only after all connection goroutines have
+// ended.
 package server

@@ -56,6 +56,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	procsDir := fs.String("procs", "", "folder of *.lua / *.js procedures loaded at start")
 	workers := fs.Int("workers", 0, "engine worker pool size (0 = engine default)")
 	authPlugin := fs.String("auth-plugin", "mysql_native_password", "mysql_native_password or caching_sha2_password")
+	compat := fs.String("compat", "", "compatibility mode: oceanbase announces no status in the handshake, as OceanBase does (seed 000's ob_elr.py relies on it; see README)")
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long in-flight statements may run after SIGTERM before they are cancelled")
 	settings := settingsFlag{}
 	fs.Var(settings, "set", "global setting name=value, e.g. enable_early_lock_release=ON (repeatable)")
@@ -94,7 +95,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	if err != nil {
 		return err
 	}
-	srv, err := New(Config{Engine: engine, Users: users, MaxConnections: *maxConns, AuthPlugin: *authPlugin})
+	srv, err := New(Config{Engine: engine, Users: users, MaxConnections: *maxConns, AuthPlugin: *authPlugin, Compat: *compat})
 	if err != nil {
 		engine.Close()
 		return err

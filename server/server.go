@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"log"
 	"net"
-	"reflect"
+	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
-	"github.com/go-mysql-org/go-mysql/packet"
-	gms "github.com/go-mysql-org/go-mysql/server"
 
 	plsql "github.com/plrun/plrun/sql"
 )
@@ -33,20 +31,24 @@ type Config struct {
 	// past it a client gets 1040 Too many connections.
 	MaxConnections int
 	// AuthPlugin is the authentication method the server asks for:
-	// "mysql_native_password" (default) or "caching_sha2_password".
-	// Clients that start with the other one are switched. Under
-	// caching_sha2_password (no TLS, so fast authentication only), a
-	// "user@tenant" login must be configured under that exact name.
+	// "mysql_native_password" (default) or "caching_sha2_password"
+	// (fast authentication: plrun knows the passwords, so it never needs
+	// the full exchange over TLS or RSA). Clients that start with the other
+	// one are switched.
 	AuthPlugin string
+	// Compat is CompatMySQL (default) or CompatOceanBase: see there.
+	Compat string
 	// Logf reports connection-level failures; nil logs with package log.
 	Logf func(format string, args ...any)
 }
 
 // Server serves the MySQL protocol for one engine.
 type Server struct {
-	cfg   Config
-	proto *gms.Server
-	creds gms.CredentialProvider
+	cfg     Config
+	started time.Time
+
+	questions atomic.Uint64 // commands received (COM_STATISTICS)
+	panics    atomic.Uint64 // connections ended by a panic
 
 	mu struct {
 		sync.Mutex
@@ -79,47 +81,24 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logf == nil {
 		cfg.Logf = log.Printf
 	}
-	s := &Server{cfg: cfg}
 	switch cfg.AuthPlugin {
-	case mysql.AUTH_NATIVE_PASSWORD:
-		s.creds = credentials{users: cfg.Users}
-	case mysql.AUTH_CACHING_SHA2_PASSWORD:
-		// go-mysql answers caching_sha2_password's fast path itself only
-		// for its in-memory provider; anything else needs a full
-		// authentication over TLS or RSA, which plrun does not set up.
-		p := gms.NewInMemoryProvider()
-		for name, pw := range cfg.Users {
-			p.AddUser(name, pw)
-		}
-		s.creds = p
+	case mysql.AUTH_NATIVE_PASSWORD, mysql.AUTH_CACHING_SHA2_PASSWORD:
 	default:
 		return nil, fmt.Errorf("server: unsupported auth plugin %q", cfg.AuthPlugin)
 	}
-	s.proto = gms.NewServer(ServerVersion, charsetUTF8MB4, cfg.AuthPlugin, nil, nil)
-	if err := addCapabilities(s.proto, mysql.CLIENT_MULTI_STATEMENTS|mysql.CLIENT_MULTI_RESULTS|mysql.CLIENT_PS_MULTI_RESULTS); err != nil {
-		return nil, err
+	switch cfg.Compat {
+	case CompatMySQL, CompatOceanBase:
+	default:
+		return nil, fmt.Errorf("server: unknown compatibility mode %q (want oceanbase or none)", cfg.Compat)
 	}
+	s := &Server{cfg: cfg, started: time.Now()}
 	s.mu.conns = map[*conn]struct{}{}
 	s.mu.listeners = map[net.Listener]struct{}{}
 	return s, nil
 }
 
-// addCapabilities adds capability flags to those go-mysql announces.
-//
-// Clients keep only the capabilities the server announces, and go-mysql
-// (v1.13.0) announces neither multi-statements nor multi-results, nor
-// offers a setter; without them go-sql-driver and libmariadb would refuse
-// multi-statement batches and CALL's several results. The flags describe
-// what plrun's own dispatch (conn.go) implements.
-func addCapabilities(proto *gms.Server, flags uint32) error {
-	f := reflect.ValueOf(proto).Elem().FieldByName("capability")
-	if !f.IsValid() || f.Kind() != reflect.Uint32 {
-		return errors.New("server: go-mysql's Server has no capability field; update addCapabilities")
-	}
-	p := (*uint32)(unsafe.Pointer(f.UnsafeAddr()))
-	*p |= flags
-	return nil
-}
+// Panics is how many connections a panic ended (each logged with its stack).
+func (s *Server) Panics() uint64 { return s.panics.Load() }
 
 // Serve accepts connections on ln until Shutdown (then it returns nil)
 // or an accept error.
@@ -148,6 +127,9 @@ func (s *Server) Serve(ln net.Listener) error {
 }
 
 // ServeConn serves one accepted connection until it ends; it closes nc.
+// A panic while serving it ends this connection alone: it is logged with
+// its stack and counted (Panics), and the session's transactions are
+// rolled back, so no row lock stays held; other sessions go on.
 func (s *Server) ServeConn(nc net.Conn) {
 	c, ok := s.register(nc)
 	if !ok {
@@ -156,17 +138,36 @@ func (s *Server) ServeConn(nc net.Conn) {
 	defer s.active.Done()
 	defer s.unregister(c)
 	defer nc.Close()
-	defer func() { c.session.Close() }() // resetSession may replace it
+	defer func() { c.session.Close() }()
+	defer s.recoverConn(c)
 
-	wire, err := s.proto.NewCustomizedConn(c.sock, s.creds, c)
+	c.session.OnKill(c.wake)
+	p := newPacketConn(c.sock)
+	p.maxPacket = s.cfg.Engine.MaxAllowedPacket()
+	w, err := s.connect(c, p)
 	if err != nil {
-		return // go-mysql already sent the client its error (1045 ...)
+		_ = p.flush() // the client's error
+		return
 	}
 	c.mu.Lock()
-	c.wire = wire
+	c.wire = w
 	c.mu.Unlock()
-	c.session.SetClient(wire.GetUser(), nc.RemoteAddr().String())
+	c.session.SetClient(w.user, nc.RemoteAddr().String())
 	c.serve()
+}
+
+// recoverConn is ServeConn's last line of defence against a panic.
+func (s *Server) recoverConn(c *conn) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	stack := debug.Stack()
+	if pe, ok := r.(*plsql.PanicError); ok {
+		r, stack = pe.Value, pe.Stack
+	}
+	n := s.panics.Add(1)
+	s.cfg.Logf("plrun: connection %d (%s) ended by a panic (%d so far): %v\n%s", c.session.ID(), c.nc.RemoteAddr(), n, r, stack)
 }
 
 // register admits a connection, or answers 1040 / 1053 and closes it.
@@ -184,9 +185,18 @@ func (s *Server) register(nc net.Conn) (*conn, bool) {
 		go refuseConn(nc, refuse) // never block the lock on a slow client
 		return nil, false
 	}
+	c := newConn(s, nc)
+	s.mu.conns[c] = struct{}{}
+	s.active.Add(1)
+	return c, true
+}
+
+// newConn is the handler of a new connection on nc, with a new session.
+func newConn(s *Server, nc net.Conn) *conn {
 	ctx, cancel := context.WithCancel(context.Background())
 	c := &conn{
 		srv:     s,
+		nc:      nc,
 		session: s.cfg.Engine.NewSession(),
 		sock:    &countingConn{Conn: nc},
 		ctx:     ctx,
@@ -194,9 +204,7 @@ func (s *Server) register(nc net.Conn) (*conn, bool) {
 		stmts:   map[uint32]*preparedStmt{},
 	}
 	c.drainMark.Store(noDrainMark)
-	s.mu.conns[c] = struct{}{}
-	s.active.Add(1)
-	return c, true
+	return c
 }
 
 func (s *Server) unregister(c *conn) {
@@ -211,12 +219,9 @@ func (s *Server) unregister(c *conn) {
 func refuseConn(nc net.Conn, e *mysql.MyError) {
 	defer nc.Close()
 	_ = nc.SetWriteDeadline(time.Now().Add(5 * time.Second))
-	pc := packet.NewConn(nc)
-	data := make([]byte, 4, 16+len(e.Message))
-	data = append(data, mysql.ERR_HEADER, byte(e.Code), byte(e.Code>>8), '#')
-	data = append(data, e.State...)
-	data = append(data, e.Message...)
-	_ = pc.WritePacket(data)
+	w := &wire{packetConn: newPacketConn(nc)}
+	_ = w.writeError(e)
+	_ = w.flush()
 }
 
 // Shutdown stops accepting, runs every statement already received (also
@@ -257,7 +262,16 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 // wake makes the connection's blocked read return at once. Called by
-// Shutdown with c.mu held.
+// Shutdown with c.mu held, and by KILL (OnKill) from the killer's goroutine.
 func (c *conn) wake() {
 	_ = c.sock.SetReadDeadline(time.Now())
+}
+
+// statistics is COM_STATISTICS's reply (mysqladmin status), in MySQL's form.
+func (s *Server) statistics() string {
+	up := time.Since(s.started).Seconds()
+	q := s.questions.Load()
+	threads := len(s.cfg.Engine.Sessions())
+	return fmt.Sprintf("Uptime: %d  Threads: %d  Questions: %d  Slow queries: 0  Opens: 0  Open tables: 0  Queries per second avg: %.3f",
+		int64(up), threads, q, float64(q)/max(up, 1))
 }

@@ -127,16 +127,16 @@ func decodeParam(typ byte, unsigned bool, b []byte) (any, int, error) {
 	case mysql.MYSQL_TYPE_TIME:
 		return decodeTime(b)
 	}
-	// Strings, DECIMAL, BLOBs, ENUM, SET, JSON ...: length-encoded bytes.
+	// Strings, DECIMAL, BLOBs, ENUM, SET, JSON ...: length-encoded bytes,
+	// whose length is checked against the packet before it is used (a
+	// length of 2^64-1 must be malformed, not a wrapped slice bound).
 	// plrun has no binary string type, so they bind as text.
-	s, isNull, n, err := mysql.LengthEncodedString(b)
-	if err != nil {
+	d := decoder{b: b}
+	s, ok := d.lenEncBytes()
+	if !ok {
 		return nil, 0, errMalformed
 	}
-	if isNull {
-		return nil, n, nil
-	}
-	return string(s), n, nil
+	return string(s), d.pos, nil
 }
 
 // decodeDatetime reads MYSQL_TYPE_DATE/DATETIME's binary form: a length

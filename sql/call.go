@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/test_driver"
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
@@ -150,16 +151,26 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 	ec := &evalCtx{s: s, args: args}
 	in := make([]any, len(def.Params))
 	outVars := make([]string, len(def.Params))
+	var outMarkers []int // arguments that are a prepared statement's ?
 	for i, a := range n.Procedure.Args {
 		prm := def.Params[i]
 		if prm.Mode != procs.ModeIn {
-			v, ok := a.(*ast.VariableExpr)
-			if !ok || v.IsSystem {
-				return nil, 0, sqlerr.New(sqlerr.ErSPNotVarArg, "OUT or INOUT argument %d for routine %s.%s is not a variable or NEW pseudo-variable in BEFORE trigger", i+1, db, def.Name)
-			}
-			outVars[i] = strings.ToLower(v.Name)
-			if prm.Mode == procs.ModeOut {
-				continue
+			if _, marker := a.(*test_driver.ParamMarkerExpr); marker {
+				// A prepared CALL's ? (binary protocol): the value goes
+				// back to the client in an OUT-parameter result set.
+				outMarkers = append(outMarkers, i)
+				if prm.Mode == procs.ModeOut {
+					continue
+				}
+			} else {
+				v, ok := a.(*ast.VariableExpr)
+				if !ok || v.IsSystem {
+					return nil, 0, sqlerr.New(sqlerr.ErSPNotVarArg, "OUT or INOUT argument %d for routine %s.%s is not a variable or NEW pseudo-variable in BEFORE trigger", i+1, db, def.Name)
+				}
+				outVars[i] = strings.ToLower(v.Name)
+				if prm.Mode == procs.ModeOut {
+					continue
+				}
 			}
 		}
 		ce, err := sc.compile(a)
@@ -181,6 +192,9 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 			v, _ := goValue(outs[i])
 			s.userVars[name] = v
 		}
+	}
+	if len(outMarkers) > 0 {
+		return outParamsResult(db, def, outMarkers, outs), ack, nil
 	}
 	return &Result{}, ack, nil
 }

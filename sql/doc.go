@@ -9,7 +9,11 @@
 // Engine is shared by every session and safe for concurrent use. A Session
 // belongs to one goroutine at a time (one connection, one REPL, one Go
 // caller); KILL may reach it from another goroutine through its cancel
-// function only.
+// function only (and the OnKill hook a server registers). What a
+// protocol server needs beyond Exec is in connhooks.go: Describe for
+// COM_STMT_PREPARE, Reset and ClearDB, OnKill, MaxAllowedPacket, and the
+// panic guard: a statement that panics releases its worker and rolls back
+// its transactions before the panic (as *PanicError) leaves Exec.
 //
 // Errors leave this package as *sqlerr.Error: lockmgr, txn and asynccommit
 // sentinel errors are mapped here, once, to MySQL codes.

@@ -392,6 +392,9 @@ func (e *Engine) Kill(id uint64, queryOnly bool) error {
 		s.killed.Store(true)
 	}
 	s.cancelRunning(errKilled)
+	if !queryOnly {
+		s.notifyKilled()
+	}
 	return nil
 }
 

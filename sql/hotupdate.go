@@ -74,7 +74,7 @@ func (s *Session) execHotUpdate(ctx context.Context, row hotRow, p *parsed, n *a
 	// Only the leader's transaction is used: followers begin none.
 	var x *txn.Txn
 	lead := func() error {
-		x = s.e.txm.Begin()
+		x = s.beginTxn(nil)
 		return x.Lock(gctx, row.t, row.rowKey)
 	}
 	run := func(members []*hotrow.Member) { s.e.runHotGroup(gctx, x, members) }

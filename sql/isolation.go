@@ -48,6 +48,7 @@ func (s *Session) beginTxn(forceRO *bool) *txn.Txn {
 	x := s.e.txm.Begin()
 	x.SetIsolation(txnIsolation(iso))
 	s.txnReadOnly = ro
+	s.stmtTxns = append(s.stmtTxns, x) // rolled back if the statement panics (connhooks.go)
 	return x
 }
 

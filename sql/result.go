@@ -37,6 +37,10 @@ type Result struct {
 	Info string
 	// foundRows is what FOUND_ROWS() reports after a SELECT.
 	foundRows int64
+	// OutParams marks the result set of a prepared CALL's OUT and INOUT
+	// parameters bound to ?: one row, a column per parameter (the binary
+	// protocol's SERVER_PS_OUT_PARAMS result).
+	OutParams bool
 }
 
 // IsResultSet reports whether r carries rows (a result set) rather than an OK.

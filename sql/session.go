@@ -75,6 +75,11 @@ type Session struct {
 	query   string
 	killed  atomic.Bool
 	closed  bool
+	onKill  func() // see OnKill
+
+	// stmtTxns are the transactions the running statement began (see
+	// beginTxn): a panic rolls them back.
+	stmtTxns []*txn.Txn
 }
 
 // NewSession opens a session on database "test".
@@ -256,7 +261,9 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	}
 	nested := s.callDepth > 0
 	if nested {
+		mark := len(s.stmtTxns) // a statement's transactions end with it
 		res, ack, err := s.execParsed(ctx, p, args)
+		s.stmtTxns = s.stmtTxns[:mark]
 		if ack > s.callAck {
 			s.callAck = ack
 		}
@@ -268,8 +275,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 		return nil, mapError(context.Cause(ctx))
 	}
 	s.stmtNotes, s.stmtWarnings = s.stmtNotes[:0], 0
-	res, ack, err := s.execParsed(ctx, p, args)
-	s.e.workers.release()
+	res, ack, err := s.execHoldingWorker(func() (*Result, uint64, error) { return s.execParsed(ctx, p, args) })
 	if s.stmtWarnings > 0 && err == nil && res != nil {
 		res.Notes = append(res.Notes, s.stmtNotes...)
 		res.Warnings = uint16(min(int(res.Warnings)+s.stmtWarnings, 65535))

@@ -88,6 +88,9 @@ var sysVars = func() map[string]*varDef {
 		{name: "character_set_server", kind: varString, def: "utf8mb4", global: true, session: true},
 		{name: "collation_connection", kind: varString, def: "utf8mb4_general_ci", global: true, session: true},
 		{name: "collation_server", kind: varString, def: "utf8mb4_general_ci", global: true, session: true},
+		// Every database is utf8mb4 (the mysql client's `status` reads these).
+		{name: "character_set_database", kind: varString, def: "utf8mb4", readOnly: true},
+		{name: "collation_database", kind: varString, def: "utf8mb4_general_ci", readOnly: true},
 		{name: "names", kind: varString, def: "utf8mb4", session: true},
 		{name: "time_zone", kind: varString, def: "SYSTEM", global: true, session: true},
 		{name: "system_time_zone", kind: varString, def: "UTC", readOnly: true},

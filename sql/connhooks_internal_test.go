@@ -1,0 +1,58 @@
+package sql
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/types"
+)
+
+// TestPanicInStatementLeavesNoLocks: a statement that panics after its
+// autocommit transaction took a row lock, inside a BEGIN that holds
+// another, must release the engine worker and both locks before the panic
+// reaches the server; the panic arrives as a *PanicError with its stack.
+func TestPanicInStatementLeavesNoLocks(t *testing.T) {
+	e, s := openWith(t, "CREATE TABLE t (id INT PRIMARY KEY, k INT)", "INSERT INTO t VALUES (1, 0), (2, 0)")
+	ctx := context.Background()
+	for _, q := range []string{"BEGIN", "UPDATE t SET k = 1 WHERE id = 1"} {
+		if _, err := s.Exec(ctx, q, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tab := e.txm.Catalog().Table("test", "t")
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		if err := e.workers.acquire(ctx); err != nil {
+			t.Fatal(err)
+		}
+		s.execHoldingWorker(func() (*Result, uint64, error) {
+			x := s.beginTxn(nil)
+			if err := x.Lock(ctx, tab, storage.KeyOf([]types.Value{types.IntValue(2)})); err != nil {
+				t.Fatal(err)
+			}
+			panic("injected")
+		})
+	}()
+	pe, ok := got.(*PanicError)
+	if !ok || pe.Value != "injected" || len(pe.Stack) == 0 {
+		t.Fatalf("recovered %#v, want *PanicError{injected} with a stack", got)
+	}
+	if n := e.workers.busyCount(); n != 0 {
+		t.Fatalf("%d workers busy after the panic, want 0", n)
+	}
+	if s.InTransaction() {
+		t.Fatal("the session's transaction is still open after the panic")
+	}
+	other := e.NewSession()
+	defer other.Close()
+	lctx := lockmgr.WithLockWaitTimeout(ctx, 200*time.Millisecond)
+	for _, q := range []string{"UPDATE t SET k = 5 WHERE id = 1", "UPDATE t SET k = 5 WHERE id = 2"} {
+		if _, err := other.Exec(lctx, q, nil); err != nil {
+			t.Fatalf("%s after the panic: %v (a lock outlived it)", q, err)
+		}
+	}
+}
