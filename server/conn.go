@@ -339,7 +339,7 @@ func isCall(q string) bool {
 // definitions of its result columns, which libmysqlclient (sysbench, PHP)
 // needs to read the result sets of its executions.
 func (c *conn) prepare(q string) error {
-	n, err := plsql.CountParams(q)
+	n, err := c.session.CountParams(q) // parsed under the session's sql_mode (ANSI_QUOTES)
 	if err != nil {
 		return c.wire.writeError(toMyError(err))
 	}
