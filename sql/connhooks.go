@@ -65,6 +65,10 @@ func (s *Session) Reset() {
 	s.vars = map[string]string{}
 	s.userVars = map[string]types.Value{}
 	s.lastInsertID, s.rowCount, s.foundRows = 0, 0, 0
+	// SET TRANSACTION's one-shot characteristics and the parsed sql_mode
+	// are session state too.
+	s.oneShot, s.txnReadOnly = txnTraits{}, false
+	s.mode, s.modeText, s.modeParsed = sqlMode(0), "", false
 }
 
 // OnKill registers fn, called on the killer's goroutine when KILL

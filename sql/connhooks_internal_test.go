@@ -56,3 +56,24 @@ func TestPanicInStatementLeavesNoLocks(t *testing.T) {
 		}
 	}
 }
+
+// TestResetClearsTransactionTraits: COM_RESET_CONNECTION (Session.Reset)
+// forgets a one-shot SET TRANSACTION and the session's sql_mode, as MySQL's
+// reset does.
+func TestResetClearsTransactionTraits(t *testing.T) {
+	_, s := openWith(t)
+	ctx := context.Background()
+	for _, q := range []string{"SET TRANSACTION READ ONLY", "SET SESSION sql_mode = 'ANSI_QUOTES'"} {
+		if _, err := s.Exec(ctx, q, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.Reset()
+	if _, err := s.Exec(ctx, "CREATE TABLE t (id INT PRIMARY KEY)", nil); err != nil {
+		t.Fatalf("after Reset the one-shot READ ONLY still applies: %v", err)
+	}
+	r, err := s.Exec(ctx, "SELECT \"x\" AS v", nil)
+	if err != nil || r.Rows[0][0].String() != "x" {
+		t.Fatalf("after Reset ANSI_QUOTES still applies: %v", err)
+	}
+}
