@@ -16,6 +16,9 @@ import (
 // ORDER BY here, nor at functional dependence on a key, and neither does
 // plrun.
 func (s *Session) checkFullGroupBy(n *ast.SelectStmt, pl *selectPlan, alias string) error {
+	if n.Fields == nil {
+		return nil
+	}
 	tables := groupTables(pl, alias)
 	type colRef struct{ table, col string }
 	grouped := map[colRef]bool{}

@@ -90,8 +90,10 @@ func (x *Txn) BeginStatement(atLeast uint64, consistent bool) {
 	x.EndStatement()
 	if consistent && x.isolation == RepeatableRead {
 		x.TakeReadView(atLeast)
-		x.snap, x.hasSnap, x.ownSnap = x.view, true, false
-		return
+		if x.hasView {
+			x.snap, x.hasSnap, x.ownSnap = x.view, true, false
+			return
+		}
 	}
 	x.snap = x.m.vis.acquire(atLeast)
 	x.hasSnap, x.ownSnap = true, true
