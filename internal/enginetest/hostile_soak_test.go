@@ -67,7 +67,10 @@ func hostileStatements(join30 string) []hostileStmt {
 		{"js_repeat", "CALL js_repeat()", stopped},
 		{"js_doubling", "CALL js_doubling()", stopped},
 		{"js_array_growth", "CALL js_array_growth()", stopped},
-		{"js_loop", "CALL js_loop()", []uint16{3024}},
+		// 3170 too: the heap watch is process-wide, so a procedure running
+		// beside several that grow past their budgets together may be
+		// stopped with them (rare: 5 of 300 in a 10-minute run).
+		{"js_loop", "CALL js_loop()", stopped},
 	}
 }
 
