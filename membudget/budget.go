@@ -44,6 +44,10 @@ func (b *Budget) Used() int64 {
 	return b.used.Load()
 }
 
+// charged is what every budget of the process has charged: the heap
+// growth of the SQL buffers, which a Watch must not blame on its VM.
+var charged atomic.Int64
+
 // Grow charges n bytes, or fails (charging nothing) if they do not fit.
 func (b *Budget) Grow(n int64) error {
 	if b == nil || n <= 0 {
@@ -53,6 +57,7 @@ func (b *Budget) Grow(n int64) error {
 		b.used.Add(-n)
 		return b.exceeded()
 	}
+	charged.Add(n)
 	return nil
 }
 
@@ -60,6 +65,7 @@ func (b *Budget) Grow(n int64) error {
 func (b *Budget) Shrink(n int64) {
 	if b != nil && n > 0 {
 		b.used.Add(-n)
+		charged.Add(-n)
 	}
 }
 

@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -403,14 +404,23 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 		}
 		vals[c] = v
 		if col.AutoIncrement && !v.IsNull() {
-			if n, ok := v.ToInt64(); ok && n > 0 {
+			if v.K == types.KindUint {
+				t.SeenAutoInc(v.Uint()) // a BIGINT UNSIGNED past 2^63 too
+			} else if n, ok := v.ToInt64(); ok && n > 0 {
 				t.SeenAutoInc(uint64(n))
 			}
 		}
 	}
 	if autoCol >= 0 {
+		if t.AutoInc() == math.MaxUint64 {
+			return 0, sqlerr.New(sqlerr.ErAutoincReadFailed, "Failed to read auto-increment value from storage engine")
+		}
 		gen = t.NextAutoInc()
 		v, err := s.coerceColumn(def, autoCol, types.UintValue(gen), rowNum)
+		if e, ok := sqlerr.As(err); ok && e.Code == sqlerr.ErWarnDataOutOfRange {
+			// The counter is past the column's range: MariaDB's 167.
+			return 0, sqlerr.New(sqlerr.ErAutoincRange, "%s", e.Message)
+		}
 		if err != nil {
 			return 0, err
 		}

@@ -15,6 +15,14 @@
 // panic guard: a statement that panics releases its worker and rolls back
 // its transactions before the panic (as *PanicError) leaves Exec.
 //
+// Every loop over rows (scans, joins, projection, GROUP BY, DISTINCT,
+// ORDER BY's merge sort) calls evalCtx.poll, which looks at the
+// statement's context every few hundred rows (KILL, max_execution_time)
+// and yields the core; what a statement buffers is charged to its memory
+// budget (membudget, plrun_max_statement_memory) until it ends, error 3170
+// past it. Integer arguments are read with saturatingInt/rowCountArg
+// (intclamp.go), never by truncating ToInt64.
+//
 // Errors leave this package as *sqlerr.Error: lockmgr, txn and asynccommit
 // sentinel errors are mapped here, once, to MySQL codes.
 package sql

@@ -135,6 +135,10 @@ const (
 	// ErWarnAllowedPacketOverflowed: a function's result would pass
 	// max_allowed_packet, so it is NULL (a warning, as MySQL).
 	ErWarnAllowedPacketOverflowed uint16 = 1301
+	// An AUTO_INCREMENT value past its column's range (MariaDB's
+	// HA_ERR_AUTOINC_ERANGE), and a counter that has no next value.
+	ErAutoincRange      uint16 = 167
+	ErAutoincReadFailed uint16 = 1467
 )
 
 var states = map[uint16]string{
@@ -182,6 +186,7 @@ var states = map[uint16]string{
 	ErDataTooLong:          "22001",
 	ErWarnDataOutOfRange:   "22003",
 	ErNetPacketTooLarge:    "08S01",
+	ErAutoincRange:         "22003",
 	ErWarnDataTruncated:    "01000",
 	ErTruncatedWrongValue:  "22007",
 	ErDataOutOfRange:       "22003",

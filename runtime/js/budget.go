@@ -24,6 +24,9 @@ func (v *vm) budget() *membudget.Budget {
 
 // fits throws the budget's error (3170) in the script unless n bytes fit.
 func (v *vm) fits(n float64) {
+	if !(n > 0) { // NaN: a length that is not a number builds nothing
+		return
+	}
 	if n > math.MaxInt64/2 {
 		n = math.MaxInt64 / 2
 	}
@@ -32,9 +35,9 @@ func (v *vm) fits(n float64) {
 	}
 }
 
-// wrapBuiltins replaces String.prototype.repeat, padStart, padEnd and
-// Array.prototype.join with versions that check their result's size
-// first; it runs before the globals are frozen.
+// wrapBuiltins replaces String.prototype.repeat, padStart, padEnd,
+// Array.prototype.join and fill, and Array.from with versions that check
+// their result's size first; it runs before the globals are frozen.
 func (v *vm) wrapBuiltins() {
 	r := v.r
 	strProto := r.Get("String").ToObject(r).Get("prototype").ToObject(r)
@@ -76,6 +79,28 @@ func (v *vm) wrapBuiltins() {
 	}
 	wrap(strProto, "padStart", pad)
 	wrap(strProto, "padEnd", pad)
+	// fill and Array.from write every index of a length the script
+	// chose (new Array(2 ** 32 - 1).fill(0)) in one Go loop: 16 bytes each.
+	wrap(arrProto, "fill", func(call goja.FunctionCall) float64 {
+		return 16 * call.This.ToObject(r).Get("length").ToFloat()
+	})
+	arrayCtor := r.Get("Array").ToObject(r)
+	from, ok := goja.AssertFunction(arrayCtor.Get("from"))
+	if !ok {
+		panic("Array.from is not a function")
+	}
+	must(arrayCtor.Set("from", func(call goja.FunctionCall) goja.Value {
+		if o, ok := call.Argument(0).(*goja.Object); ok {
+			if l := o.Get("length"); l != nil {
+				v.fits(16 * l.ToFloat())
+			}
+		}
+		res, err := from(call.This, call.Arguments...)
+		if err != nil {
+			panic(err)
+		}
+		return res
+	}))
 	wrap(arrProto, "join", func(call goja.FunctionCall) float64 {
 		o := call.This.ToObject(r)
 		n := o.Get("length").ToFloat()

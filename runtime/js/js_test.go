@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/runtime/js"
 	"github.com/plrun/plrun/runtime/rttest"
@@ -36,7 +37,27 @@ func TestMemoryBudget(t *testing.T) {
 		"join_sparse":    "let a = []; a.length = 2 ** 31; let s = a.join('xxxxxxxx');",
 		"doubling":       "let s = 'x'; for (let i = 0; i < 60; i++) { s += s; }",
 		"array_growth":   "let a = []; for (;;) { a.push({n: a.length}); }",
+		"fill":           "let a = new Array(2 ** 32 - 1); a.fill(0);",
+		"array_from":     "let a = Array.from({length: 2 ** 32 - 1});",
 	})
+}
+
+// The wrapped builtins answer as goja's own, under a budget too.
+func TestBudgetedBuiltinsBehave(t *testing.T) {
+	prog := rttest.Compile(t, js.New(js.Options{}), "builtins", "OUT s VARCHAR(200)", `
+s = [
+	'ab'.repeat(3), 'x'.repeat(0), '5'.padStart(3, '0'), 'a'.padEnd(3), [1, 'b', null, 2.5].join('-'),
+	[1, 2].join(), new Array(3).fill(7).join(''), Array.from('abc').join('|'), Array.from(new Set([1, 2])).length,
+	Array.from({length: 2}, (_, i) => i * 2).join(','),
+].join(';');`)
+	ctx := membudget.With(context.Background(), membudget.New(1<<20))
+	outs, err := prog.Call(ctx, &rttest.FakeHost{}, []any{nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "ababab;;005;a  ;1-b--2.5;1,2;777;a|b|c;2;0,2"; outs[0] != want {
+		t.Errorf("got %v, want %v", outs[0], want)
+	}
 }
 
 func TestConcurrentCalls(t *testing.T) {

@@ -39,6 +39,7 @@ func TestMemoryBudget(t *testing.T) {
 		"concat_chain": "local s = string.rep('x', 1000)\nfor i = 1, 20 do s = s .. '-' .. s .. s end",
 		"table_join":   "local t = {}\nfor i = 1, 2000 do t[i] = string.rep('y', 1000) end\nlocal s = table.concat(t, ',')",
 		"format":       "local s = string.rep('x', 600000)\ns = string.format('%s%s', s, s)",
+		"format_width": "local s = string.format(string.rep('%999999s', 4), 'a', 'b', 'c', 'd')",
 		"gsub_grows":   "local s = string.rep('x', 100000)\ns = s:gsub('x', 'yyyyyyyyyyyyyyyyyyyy')",
 		"gsub_capture": "local s = string.rep('ab', 100000)\ns = s:gsub('(a)(b)', '%0%0%1%2%0%0')",
 		// Grown one element at a time: caught by the heap watch.

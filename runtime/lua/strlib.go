@@ -298,13 +298,15 @@ func (v *vm) strRep(L *glua.LState) int {
 }
 
 // strFormat checks a bound on string.format's result (the format, every
-// argument as text, and room for widths and precisions, which Lua caps at
-// 99) before the library formats it.
+// argument as text, and every conversion's width and precision, which
+// gopher-lua hands to Go's fmt: up to a million bytes each) before the
+// library formats it.
 func (v *vm) strFormat(format glua.LGFunction) glua.LGFunction {
 	return func(L *glua.LState) int {
-		n := int64(len(L.CheckString(1)))
+		f := L.CheckString(1)
+		n := int64(len(f)) + formatPadding(f)
 		for i := 2; i <= L.GetTop(); i++ {
-			n += 100
+			n += 32
 			if s, ok := L.Get(i).(glua.LString); ok {
 				n += 2 * int64(len(s)) // %q may escape every byte
 			}
@@ -312,6 +314,37 @@ func (v *vm) strFormat(format glua.LGFunction) glua.LGFunction {
 		v.fits(L, n)
 		return format(L)
 	}
+}
+
+// formatPadding is the most bytes the widths and precisions of format's
+// conversions may add (Go's fmt refuses either past 1e6).
+func formatPadding(format string) int64 {
+	var n int64
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(format) && strings.IndexByte("-+ #0", format[i]) >= 0 {
+			i++
+		}
+		for part := 0; part < 2; part++ { // width, then .precision
+			num := int64(0)
+			for i < len(format) && format[i] >= '0' && format[i] <= '9' {
+				num = min(num*10+int64(format[i]-'0'), 1_000_001)
+				i++
+			}
+			if num <= 1_000_000 {
+				n += num
+			}
+			if part == 0 && i < len(format) && format[i] == '.' {
+				i++
+				continue
+			}
+			break
+		}
+	}
+	return n
 }
 
 // tableConcat checks the joined length before table.concat builds it.
