@@ -78,8 +78,8 @@
 //
 // gopher-lua builds strings and matches patterns in Go, out of reach of
 // its per-instruction context check and with no size limit, so
-// string.find/match/gmatch/gsub run on runtime/lua/pattern (gopher-lua's
-// matcher, checking the context every few thousand steps) and
+// string.find/match/gmatch/gsub run on runtime/lua/pattern (plrun's own
+// Lua 5.1 matcher, checking the context every few thousand steps) and
 // string.rep/format/gsub, table.concat and every `..` (rewritten by
 // Compile into a call of __plrun_concat, concat.go) check the size of
 // what they build against the CALL's memory budget (membudget, the
