@@ -21,6 +21,10 @@ var settings = []struct{ name, def, what string }{
 	{"hotspot_lock_type", "OFF", "accepted for PolarDB compatibility; group members never queue on the row lock"},
 	{"consensus_large_trx", "ON", "log a transaction past consensus_max_log_size (20M) in chunks of consensus_large_trx_split_size (2M) (seed 004)"},
 	{"max_execution_time", "0", "milliseconds a statement or CALL may run before error 3024 (0 = no limit)"},
+	{"plrun_max_statement_memory", "1G", "bytes one statement or CALL may hold (rows, sorts, hash tables, Lua/JS strings and tables); past it error 3170"},
+	{"max_allowed_packet", "64M", "largest statement (1153) and largest string a function builds (NULL with warning 1301)"},
+	{"transaction_isolation", "REPEATABLE-READ", "REPEATABLE-READ (one read view per transaction) or READ-COMMITTED; session or global"},
+	{"sql_mode", "STRICT_TRANS_TABLES,...", "MariaDB's modes that plrun honours (README: SQL); others are refused with 1231"},
 	{"plrun_checkpoint_log_size", "67108864", "log bytes past which a checkpoint runs in the background"},
 	{"secure_file_priv", "\"\"", "which files LOAD PROCEDURE may read: \"\" any, a folder, or NULL (open-time only)"},
 }
