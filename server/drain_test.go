@@ -30,17 +30,7 @@ func TestShutdownRunsPipelinedStatements(t *testing.T) {
 	mustExec(t, db, "CREATE TABLE f (id INT PRIMARY KEY, k INT)")
 	mustExec(t, db, "INSERT INTO f VALUES (1, 0), (2, 0)")
 	ctx := context.Background()
-	holder, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Close()
-	if _, err := holder.ExecContext(ctx, "BEGIN"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := holder.ExecContext(ctx, "UPDATE f SET k = 100 WHERE id = 1"); err != nil {
-		t.Fatal(err)
-	}
+	holdLock(t, db, "UPDATE f SET k = 100 WHERE id = 1")
 
 	raw, err := client.Connect(ts.addr, "root", "root", "test")
 	if err != nil {

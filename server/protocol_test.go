@@ -217,16 +217,7 @@ func TestDisconnectCancelsStatement(t *testing.T) {
 	mustExec(t, db, "CREATE TABLE dc (id INT PRIMARY KEY, k INT)")
 	mustExec(t, db, "INSERT INTO dc VALUES (1, 0)")
 	ctx := context.Background()
-	holder, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Close()
-	for _, q := range []string{"BEGIN", "UPDATE dc SET k = 1 WHERE id = 1"} {
-		if _, err := holder.ExecContext(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	holder := holdLock(t, db, "UPDATE dc SET k = 1 WHERE id = 1")
 	rc := dialRaw(t, ts.addr)
 	rc.login("root", "root", "test")
 	rc.write(append([]byte{mysql.COM_QUERY}, "UPDATE dc SET k = 100 WHERE id = 1 /* client-gone */"...))

@@ -402,6 +402,24 @@ func TestConcurrentHotRow(t *testing.T) {
 
 // processID returns the id SHOW PROCESSLIST gives the session running a
 // statement that contains marker.
+// holdLock opens a connection that begins a transaction and runs update,
+// so the transaction holds that row's lock until the connection closes.
+func holdLock(t *testing.T, db *gosql.DB, update string) *gosql.Conn {
+	t.Helper()
+	ctx := context.Background()
+	holder, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { holder.Close() })
+	for _, q := range []string{"BEGIN", update} {
+		if _, err := holder.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return holder
+}
+
 func processID(t *testing.T, db *gosql.DB, marker string) uint64 {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -443,17 +461,7 @@ func TestKill(t *testing.T) {
 	mustExec(t, db, "INSERT INTO hot VALUES (1, 0)")
 
 	ctx := context.Background()
-	holder, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Close()
-	if _, err := holder.ExecContext(ctx, "BEGIN"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := holder.ExecContext(ctx, "UPDATE hot SET k = k + 1 WHERE id = 1"); err != nil {
-		t.Fatal(err)
-	}
+	holder := holdLock(t, db, "UPDATE hot SET k = k + 1 WHERE id = 1")
 
 	waiter, err := db.Conn(ctx)
 	if err != nil {
@@ -533,17 +541,7 @@ func TestGracefulShutdown(t *testing.T) {
 	ctx := context.Background()
 	// An idle connection with an open transaction holding the row lock,
 	// and a statement in flight waiting for that lock.
-	holder, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer holder.Close()
-	if _, err := holder.ExecContext(ctx, "BEGIN"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := holder.ExecContext(ctx, "UPDATE g SET k = 5 WHERE id = 1"); err != nil {
-		t.Fatal(err)
-	}
+	holder := holdLock(t, db, "UPDATE g SET k = 5 WHERE id = 1")
 	waiter, err := db.Conn(ctx)
 	if err != nil {
 		t.Fatal(err)

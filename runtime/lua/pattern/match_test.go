@@ -10,24 +10,16 @@ import (
 	gpm "github.com/yuin/gopher-lua/pm"
 )
 
-// flatten is a match list as comparable values.
-func flatten(mds []*MatchData) [][]int {
-	out := [][]int{}
-	for _, md := range mds {
-		row := []int{}
-		for i := 0; i < md.CaptureLength(); i++ {
-			v := md.Capture(i)
-			if md.IsPosCapture(i) {
-				v = -v
-			}
-			row = append(row, v)
-		}
-		out = append(out, row)
-	}
-	return out
+// captured is what both matchers' match data answer.
+type captured interface {
+	CaptureLength() int
+	IsPosCapture(int) bool
+	Capture(int) int
 }
 
-func flattenUpstream(mds []*gpm.MatchData) [][]int {
+// flatten is a match list as comparable values (a position capture
+// negated).
+func flatten[M captured](mds []M) [][]int {
 	out := [][]int{}
 	for _, md := range mds {
 		row := []int{}
@@ -73,12 +65,12 @@ func compare(t *testing.T, pat, src string) {
 		return
 	case err != nil && werr == nil:
 		if !strings.HasSuffix(pat, "%") && !strings.HasSuffix(pat, "%b") {
-			t.Fatalf("Find(%q, %q): error %v; gopher-lua found %v", pat, src, err, flattenUpstream(want))
+			t.Fatalf("Find(%q, %q): error %v; gopher-lua found %v", pat, src, err, flatten(want))
 		}
 		return
 	}
-	if err == nil && !reflect.DeepEqual(flatten(got), flattenUpstream(want)) {
-		t.Fatalf("Find(%q, %q) = %v, gopher-lua's %v", pat, src, flatten(got), flattenUpstream(want))
+	if err == nil && !reflect.DeepEqual(flatten(got), flatten(want)) {
+		t.Fatalf("Find(%q, %q) = %v, gopher-lua's %v", pat, src, flatten(got), flatten(want))
 	}
 }
 
