@@ -235,10 +235,14 @@ func (c *scriptConn) Read(b []byte) (int, error) {
 	}
 	return c.r.Read(b)
 }
-func (c *scriptConn) Write(b []byte) (int, error)      { return len(b), nil }
-func (c *scriptConn) Close() error                     { return nil }
-func (c *scriptConn) LocalAddr() net.Addr              { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 3306} }
-func (c *scriptConn) RemoteAddr() net.Addr             { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 40000} }
+func (c *scriptConn) Write(b []byte) (int, error) { return len(b), nil }
+func (c *scriptConn) Close() error                { return nil }
+func (c *scriptConn) LocalAddr() net.Addr {
+	return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 3306}
+}
+func (c *scriptConn) RemoteAddr() net.Addr {
+	return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 40000}
+}
 func (c *scriptConn) SetDeadline(time.Time) error      { return nil }
 func (c *scriptConn) SetReadDeadline(time.Time) error  { return nil }
 func (c *scriptConn) SetWriteDeadline(time.Time) error { return nil }

@@ -2,8 +2,8 @@ package server
 
 import (
 	"context"
-	"encoding/binary"
 	gosql "database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -52,7 +52,7 @@ func TestConnectionIDIsSessionID(t *testing.T) {
 }
 
 // TestHandshakeWithoutDatabase: an empty database name (Node's mysql2
-// sends one) is no default database, not 1049 Unknown database ''.
+// sends one) is no default database, not 1049 Unknown database ”.
 func TestHandshakeWithoutDatabase(t *testing.T) {
 	ts := startServer(t, Config{}, nil)
 	rc := dialRaw(t, ts.addr)

@@ -14,10 +14,10 @@ import (
 type rawClient struct {
 	t         *testing.T
 	handshake []byte // the server's initial handshake
-	nc   net.Conn
-	pc   *packetConn
-	salt []byte
-	id   uint32
+	nc        net.Conn
+	pc        *packetConn
+	salt      []byte
+	id        uint32
 }
 
 // dialRaw connects and reads the initial handshake.
