@@ -3,8 +3,8 @@ package sql
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"runtime/debug"
+	"strconv"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/types"

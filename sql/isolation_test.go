@@ -95,4 +95,3 @@ func TestRepeatableReadUnderTransfers(t *testing.T) {
 	}
 	t.Log("READ COMMITTED never showed a torn total in 1000 transactions (a quiet machine); the REPEATABLE READ half still holds")
 }
-

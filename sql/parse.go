@@ -52,7 +52,7 @@ type parsed struct {
 	ifExists bool
 	assigns  [][2]string // ALTER SYSTEM SET name = value
 	like     string
-	body     string // DO LANGUAGE name $$ body $$ (name in name)
+	body     string     // DO LANGUAGE name $$ body $$ (name in name)
 	begin    beginChars // START TRANSACTION's characteristics
 
 	planMu sync.Mutex // serializes plan builds (they annotate the AST)
