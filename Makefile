@@ -22,6 +22,7 @@ build:
 	$(GO) build -o $(BIN) ./cmd/plrun
 
 test:
+	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -timeout 15m ./...
 
