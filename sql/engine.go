@@ -76,6 +76,11 @@ type Engine struct {
 	sessions map[uint64]*Session
 	nextSess atomic.Uint64
 
+	// persisted is plrun-auto.cnf's content (persist.go), guarded by
+	// persistMu for writers.
+	persistMu sync.Mutex
+	persisted map[string]string
+
 	ckptMu  sync.Mutex
 	ckptRun atomic.Bool
 	bg      sync.WaitGroup
@@ -107,6 +112,11 @@ func Open(cfg Config) (*Engine, error) {
 	e.hot = hotrow.New()
 	e.runtimes = []procs.Runtime{luart.New(luart.Options{}), jsrt.New(jsrt.Options{})}
 	e.procs = procs.NewCatalog(e.runtimes...)
+	// Persisted settings first (ALTER SYSTEM SET, SET PERSIST), then --set,
+	// which wins for this run.
+	if err := e.applyPersisted(); err != nil {
+		return nil, err
+	}
 	for name, val := range cfg.Settings {
 		if strings.EqualFold(name, "secure_file_priv") {
 			// Read-only at run time, like MySQL's: only set at open.

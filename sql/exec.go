@@ -21,10 +21,13 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 		return s.execCreateProc(ctx, p)
 	case kindDropProc:
 		return s.execDropProc(ctx, p)
-	case kindAlterSystem:
+	case kindAlterSystem, kindSetPersist:
+		// OceanBase's ALTER SYSTEM SET and MySQL 8's SET PERSIST both
+		// set the global value and keep it across restarts (persist.go);
+		// SET PERSIST_ONLY only keeps it, for the next start.
 		res := &Result{}
 		for _, a := range p.assigns {
-			warn, err := s.e.setGlobal(a[0], settingLiteral(a[1]))
+			warn, err := s.e.persistSetting(a[0], settingLiteral(a[1]), p.persistOnly)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -34,6 +37,8 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 			}
 		}
 		return res, 0, nil
+	case kindResetPersist:
+		return &Result{}, 0, s.e.resetPersisted(p.name, p.ifExists)
 	case kindCheckpoint:
 		lsn, err := s.e.Checkpoint(ctx)
 		if err != nil {

@@ -30,6 +30,8 @@ const (
 	kindShowCreateProc
 	kindLoadProc
 	kindDoBlock
+	kindSetPersist   // SET PERSIST / SET PERSIST_ONLY (persist.go)
+	kindResetPersist // RESET PERSIST [[IF EXISTS] name]
 )
 
 // hints are the PolarDB hot-row hints of an UPDATE.
@@ -50,6 +52,8 @@ type parsed struct {
 	// pre-scanned statements
 	name     string
 	ifExists bool
+	// SET PERSIST_ONLY: keep the value for the next start, change nothing now
+	persistOnly bool
 	assigns  [][2]string // ALTER SYSTEM SET name = value
 	like     string
 	body     string     // DO LANGUAGE name $$ body $$ (name in name)
@@ -70,6 +74,8 @@ type planEntry struct {
 var (
 	reDropProc      = regexp.MustCompile(`(?is)^drop\s+procedure\s+(if\s+exists\s+)?((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
 	reAlterSystem   = regexp.MustCompile(`(?is)^alter\s+system\s+set\s+(.+?)\s*;?\s*$`)
+	reSetPersist    = regexp.MustCompile(`(?is)^set\s+(persist|persist_only)\s+(.+?)\s*;?\s*$`)
+	reResetPersist  = regexp.MustCompile(`(?is)^reset\s+persist(?:\s+(if\s+exists\s+)?([\w$]+))?\s*;?\s*$`)
 	reAssign        = regexp.MustCompile(`(?is)^\s*([\w$]+)\s*=\s*('[^']*'|"[^"]*"|[^\s,]+)\s*`)
 	reTenant        = regexp.MustCompile(`(?is)^\s*tenant\s*=\s*('[^']*'|"[^"]*"|[\w$]+)\s*`)
 	reCheckpoint    = regexp.MustCompile(`(?is)^checkpoint\s*;?\s*$`)
@@ -161,8 +167,21 @@ func parseStatement(text string, mode mysql.SQLMode) (*parsed, error) {
 		p.kind, p.name = kindShowCreateProc, m[1]
 		return p, nil
 	}
-	if m := reAlterSystem.FindStringSubmatch(s); m != nil {
-		rest := m[1]
+	if m := reResetPersist.FindStringSubmatch(s); m != nil {
+		p.kind, p.ifExists, p.name = kindResetPersist, m[1] != "", m[2]
+		return p, nil
+	}
+	alter := reAlterSystem.FindStringSubmatch(s)
+	persist := reSetPersist.FindStringSubmatch(s)
+	if alter != nil || persist != nil {
+		rest := ""
+		p.kind = kindAlterSystem
+		if alter != nil {
+			rest = alter[1]
+		} else {
+			rest, p.kind = persist[2], kindSetPersist
+			p.persistOnly = strings.EqualFold(persist[1], "persist_only")
+		}
 		for rest != "" {
 			a := reAssign.FindStringSubmatch(rest)
 			if a == nil {
@@ -175,7 +194,6 @@ func parseStatement(text string, mode mysql.SQLMode) (*parsed, error) {
 			}
 			rest = strings.TrimLeft(rest, " ,")
 		}
-		p.kind = kindAlterSystem
 		return p, nil
 	}
 	if m := reHint.FindStringSubmatch(s); m != nil {

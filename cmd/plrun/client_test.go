@@ -232,3 +232,12 @@ func TestScriptModes(t *testing.T) {
 		t.Errorf("an error in lua mode: %d %q", st, errOut)
 	}
 }
+
+func TestVersion(t *testing.T) {
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		st, out, errOut := plrunCLI(t, "", args...)
+		if st != 0 || errOut != "" || !strings.HasPrefix(out, "plrun ") || !strings.Contains(out, "go1.") || !strings.Contains(out, "8.0.36-plrun") {
+			t.Errorf("plrun %v: %d %q %q", args, st, out, errOut)
+		}
+	}
+}

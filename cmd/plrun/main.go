@@ -44,6 +44,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	batch := fs.Bool("B", false, "batch output (tab-separated, no prompts) even on a terminal")
 	settings := settingsFlag{}
 	fs.Var(settings, "set", "set a global variable at open, as SET GLOBAL name = value (repeatable)")
+	showVersion := fs.Bool("version", false, "print plrun's version and exit")
 	opts := &clientOptions{}
 	opts.register(fs)
 	fs.Usage = func() {} // --help prints to stdout below; a bad flag gets a hint
@@ -55,6 +56,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintln(stderr, "Try plrun --help.")
 		return 2
+	}
+	if *showVersion {
+		return printVersion(stdout)
 	}
 	if err := opts.validate(); err != nil {
 		fmt.Fprintf(stderr, "plrun: %v\n", err)
@@ -72,6 +76,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fs.SetOutput(stdout)
 		usage(fs)
 		return 0
+	case "version":
+		return printVersion(stdout)
 	default:
 		fmt.Fprintf(stderr, "plrun: unknown command %q (try plrun --help)\n", cmd)
 		return 2

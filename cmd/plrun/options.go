@@ -75,7 +75,7 @@ func expandShortFlags(args []string, boolLetters string) []string {
 
 func isSubcommand(a string) bool {
 	switch a {
-	case "bench", "serve", "recover", "help":
+	case "bench", "serve", "recover", "help", "version":
 		return true
 	}
 	return false
