@@ -54,10 +54,10 @@ type parsed struct {
 	ifExists bool
 	// SET PERSIST_ONLY: keep the value for the next start, change nothing now
 	persistOnly bool
-	assigns  [][2]string // ALTER SYSTEM SET name = value
-	like     string
-	body     string     // DO LANGUAGE name $$ body $$ (name in name)
-	begin    beginChars // START TRANSACTION's characteristics
+	assigns     [][2]string // ALTER SYSTEM SET name = value
+	like        string
+	body        string     // DO LANGUAGE name $$ body $$ (name in name)
+	begin       beginChars // START TRANSACTION's characteristics
 
 	planMu sync.Mutex // serializes plan builds (they annotate the AST)
 	cached atomic.Pointer[planEntry]
