@@ -147,17 +147,7 @@ func RunHotrow(ctx context.Context, cfg HotrowConfig) (*HotrowResult, error) {
 }
 
 func hotrowSettings(cfg HotrowConfig) map[string]string {
-	settings := map[string]string{"enable_early_lock_release": "OFF"}
-	if cfg.ELR {
-		settings["enable_early_lock_release"] = "ON"
-	}
-	if cfg.SyncDelay > 0 {
-		settings["plrun_log_sync_delay_us"] = strconv.FormatInt(cfg.SyncDelay.Microseconds(), 10)
-	}
-	for name, value := range cfg.Settings {
-		settings[name] = value
-	}
-	return settings
+	return runSettings(map[string]string{"enable_early_lock_release": switchValue(cfg.ELR)}, cfg.SyncDelay, cfg.Settings)
 }
 
 // runHotrowThreads opens every session first, then drives them; the
@@ -187,7 +177,7 @@ func hotrowLabel(cfg HotrowConfig) string {
 	if cfg.Load.Time > 0 {
 		bound = "for " + cfg.Load.Time.String()
 	}
-	return fmt.Sprintf("hotrow elr=%s: %d threads, %s, sync delay %v", onOff(cfg.ELR), cfg.Threads, bound, cfg.SyncDelay)
+	return fmt.Sprintf("hotrow elr=%s: %d threads, %s, sync delay %v", switchValue(cfg.ELR), cfg.Threads, bound, cfg.SyncDelay)
 }
 
 func fillHotrow(res *HotrowResult, run *driveResult, before, after Status) {

@@ -69,16 +69,7 @@ func RunInventory(ctx context.Context, cfg InventoryConfig) (*InventoryResult, e
 	if err := freshDir(cfg.Dir); err != nil {
 		return nil, err
 	}
-	settings := map[string]string{"hotspot": "OFF"}
-	if cfg.Hotspot {
-		settings["hotspot"] = "ON"
-	}
-	if cfg.SyncDelay > 0 {
-		settings["plrun_log_sync_delay_us"] = strconv.FormatInt(cfg.SyncDelay.Microseconds(), 10)
-	}
-	for k, v := range cfg.Settings {
-		settings[k] = v
-	}
+	settings := runSettings(map[string]string{"hotspot": switchValue(cfg.Hotspot)}, cfg.SyncDelay, cfg.Settings)
 	db, err := plrun.Open(cfg.Dir, &plrun.Options{Settings: settings, Workers: cfg.Workers})
 	if err != nil {
 		return nil, err
@@ -132,7 +123,7 @@ func runInventoryPoint(ctx context.Context, db *plrun.DB, admin *plrun.Session, 
 		bound = "for " + cfg.Load.Time.String()
 	}
 	run := drive(ctx, cfg.Load, driveSpec{
-		Label:   fmt.Sprintf("inventory hotspot=%s: %d threads, %s", onOff(cfg.Hotspot), threads, bound),
+		Label:   fmt.Sprintf("inventory hotspot=%s: %d threads, %s", switchValue(cfg.Hotspot), threads, bound),
 		Threads: threads, Count: cfg.Updates,
 		AtStart: func() { before, _ = ReadStatus(ctx, admin) },
 		Op: func(ctx context.Context, t int) error {

@@ -52,16 +52,13 @@ func RunLargeTrx(ctx context.Context, cfg LargeTrxConfig) (*LargeTrxResult, erro
 	if err := freshDir(cfg.Dir); err != nil {
 		return nil, err
 	}
-	settings := map[string]string{"consensus_large_trx": "OFF"}
+	own := map[string]string{"consensus_large_trx": switchValue(cfg.Split)}
 	if cfg.Split {
-		settings["consensus_large_trx"] = "ON"
-		settings["consensus_max_log_size"] = strconv.Itoa(max(cfg.SplitSize, 1<<20))
-		settings["consensus_large_trx_split_size"] = strconv.Itoa(cfg.SplitSize)
-		settings["consensus_large_event_split_size"] = strconv.Itoa(cfg.SplitSize)
+		own["consensus_max_log_size"] = strconv.Itoa(max(cfg.SplitSize, 1<<20))
+		own["consensus_large_trx_split_size"] = strconv.Itoa(cfg.SplitSize)
+		own["consensus_large_event_split_size"] = strconv.Itoa(cfg.SplitSize)
 	}
-	for k, v := range cfg.Settings {
-		settings[k] = v
-	}
+	settings := runSettings(own, 0, cfg.Settings)
 	db, err := plrun.Open(cfg.Dir, &plrun.Options{Settings: settings, Workers: cfg.Workers})
 	if err != nil {
 		return nil, err

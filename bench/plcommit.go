@@ -72,13 +72,7 @@ func RunPlcommit(ctx context.Context, cfg PlcommitConfig) (*PlcommitResult, erro
 	if err := freshDir(cfg.Dir); err != nil {
 		return nil, err
 	}
-	settings := map[string]string{}
-	if cfg.SyncDelay > 0 {
-		settings["plrun_log_sync_delay_us"] = strconv.FormatInt(cfg.SyncDelay.Microseconds(), 10)
-	}
-	for name, value := range cfg.Settings {
-		settings[name] = value
-	}
+	settings := runSettings(nil, cfg.SyncDelay, cfg.Settings)
 	db, err := plrun.Open(cfg.Dir, &plrun.Options{Settings: settings, Workers: cfg.Workers})
 	if err != nil {
 		return nil, err
