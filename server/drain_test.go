@@ -2,16 +2,14 @@ package server
 
 import (
 	"context"
-	gosql "database/sql"
-	"errors"
 	"fmt"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-mysql-org/go-mysql/client"
 	"github.com/go-mysql-org/go-mysql/mysql"
-	mysqldrv "github.com/go-sql-driver/mysql"
+
+	"github.com/plrun/plrun/internal/mysqlload"
 )
 
 // comQuery is one COM_QUERY packet as a client puts it on the wire.
@@ -91,42 +89,14 @@ func TestShutdownUnderLoad(t *testing.T) {
 	for i := 1; i <= clients; i++ {
 		mustExec(t, db, "INSERT INTO f VALUES (?, 0)", i)
 	}
-	var wg sync.WaitGroup
-	acked := make([]int, clients+1)
-	var mu sync.Mutex
-	endings := map[string]int{}
-	for i := 1; i <= clients; i++ {
-		wg.Add(1)
-		go func(id int) {
-			defer wg.Done()
-			c, _ := gosql.Open("mysql", ts.dsn("root", "root", "test"))
-			defer c.Close()
-			c.SetMaxOpenConns(1)
-			for {
-				_, err := c.Exec("UPDATE f SET k = k + 1 WHERE id = ?", id)
-				if err == nil {
-					acked[id]++
-					continue
-				}
-				ending := "lost connection"
-				var me *mysqldrv.MySQLError
-				if errors.As(err, &me) {
-					ending = fmt.Sprintf("error %d", me.Number)
-				}
-				mu.Lock()
-				endings[ending]++
-				mu.Unlock()
-				return
-			}
-		}(i)
-	}
+	load := mysqlload.StartUpdaters(ts.dsn("root", "root", "test"), clients)
 	time.Sleep(300 * time.Millisecond)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := ts.srv.Shutdown(ctx); err != nil {
 		t.Fatal(err)
 	}
-	wg.Wait()
+	acked, endings := load.Wait()
 	<-ts.served
 	ts.served <- nil
 	s := ts.engine.NewSession()

@@ -2,19 +2,19 @@ package main
 
 import (
 	gosql "database/sql"
-	"errors"
 	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
-	mysqldrv "github.com/go-sql-driver/mysql"
+	_ "github.com/go-sql-driver/mysql"
+
+	"github.com/plrun/plrun/internal/mysqlload"
 )
 
 // TestServeSIGTERMUnderLoad: clients update rows through `plrun serve`
@@ -63,35 +63,7 @@ func TestServeSIGTERMUnderLoad(t *testing.T) {
 			t.Fatalf("server never answered: %v\n%s", err, serverLog.String())
 		}
 	}
-	acked := make([]int, clients+1)
-	var mu sync.Mutex
-	endings := map[string]int{}
-	var wg sync.WaitGroup
-	for i := 1; i <= clients; i++ {
-		wg.Add(1)
-		go func(id int) {
-			defer wg.Done()
-			db, _ := gosql.Open("mysql", dsn)
-			defer db.Close()
-			db.SetMaxOpenConns(1)
-			for n := 0; n < 100000; n++ {
-				_, err := db.Exec("UPDATE f SET k = k + 1 WHERE id = ?", id)
-				if err == nil {
-					acked[id]++
-					continue
-				}
-				ending := "lost connection"
-				var me *mysqldrv.MySQLError
-				if errors.As(err, &me) {
-					ending = fmt.Sprintf("error %d", me.Number)
-				}
-				mu.Lock()
-				endings[ending]++
-				mu.Unlock()
-				return
-			}
-		}(i)
-	}
+	load := mysqlload.StartUpdaters(dsn, clients)
 	time.Sleep(500 * time.Millisecond)
 	if err := srv.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -99,7 +71,7 @@ func TestServeSIGTERMUnderLoad(t *testing.T) {
 	if err := srv.Wait(); err != nil {
 		t.Fatalf("serve after SIGTERM: %v\n%s", err, serverLog.String())
 	}
-	wg.Wait()
+	acked, endings := load.Wait()
 	st, out, errOut := plrunCLI(t, "", "--data", dir, "-N", "-e", "select k from f order by id")
 	if st != 0 {
 		t.Fatal(errOut)
