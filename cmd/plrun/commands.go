@@ -27,6 +27,7 @@ func commandWord(line string) (word, arg string) {
 // than SQL, as the mysql client does at the start of a statement. done
 // reports whether the line was one; ok whether it worked.
 func (sh *shell) clientCommand(ctx context.Context, line string, lineNo int) (done, ok bool) {
+	fields := strings.Fields(line)
 	if d := sh.delimiter(); d != ";" {
 		line = strings.TrimSuffix(strings.TrimSpace(line), d)
 	}
@@ -50,15 +51,14 @@ func (sh *shell) clientCommand(ctx context.Context, line string, lineNo int) (do
 		}
 		return true, sh.source(ctx, arg)
 	case "delimiter", `\d`:
-		// The delimiter is the first word of the rest of the line, as in
-		// mysql; a ';' typed after it belongs to it.
-		d := strings.Fields(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), strings.Fields(line)[0])))
-		if len(d) == 0 || strings.ContainsRune(d[0], '\\') {
+		// The delimiter is the word after the command, as typed (a ';'
+		// after it belongs to it, and so does the current delimiter).
+		if len(fields) < 2 || strings.ContainsRune(fields[1], '\\') {
 			sh.printMessage("DELIMITER must be followed by a 'delimiter' character or string")
 			return true, false
 		}
-		sh.run.delim = d[0]
-		if d[0] == ";" {
+		sh.run.delim = fields[1]
+		if fields[1] == ";" {
 			sh.run.delim = ""
 		}
 		return true, true

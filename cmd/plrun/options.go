@@ -8,16 +8,15 @@ import (
 
 // clientOptions are the mysql client's output and error-handling flags.
 type clientOptions struct {
-	force         bool   // -f: go on after an error
-	skipNames     bool   // -N: no column names
-	table         bool   // -t: boxed tables in batch mode too
-	vertical      bool   // -E: every result vertically
-	silent        bool   // -s: tab-separated, no column names in batch mode
-	abortSource   bool   // --abort-source-on-error
-	format        string // --format table|tsv|csv|json|vertical
-	create        bool   // --create: make a new database at --data
-	noAutoRehash  bool   // -A: no table/column names in tab completion
-	noWelcomeLine bool
+	force        bool   // -f: go on after an error
+	skipNames    bool   // -N: no column names
+	table        bool   // -t: boxed tables in batch mode too
+	vertical     bool   // -E: every result vertically
+	silent       bool   // -s: tab-separated, no column names in batch mode
+	abortSource  bool   // --abort-source-on-error
+	format       string // --format table|tsv|csv|json|vertical
+	create       bool   // --create: make a new database at --data
+	noAutoRehash bool   // -A: no table/column names in tab completion
 }
 
 // outputFormats are the values --format takes.
