@@ -193,17 +193,13 @@ func (sh *shell) runChunk(ctx context.Context, chunk string, line int) bool {
 		return false
 	}
 	do := func(body string) string { return "DO LANGUAGE " + sh.lang + " " + tag + " " + body + " " + tag }
-	saved := sh.delimiter()
-	sh.run.delim = ""
-	defer func() {
-		if saved != ";" {
-			sh.run.delim = saved
-		}
-	}()
+	ctx, done := sh.cancellable(ctx)
+	defer done()
 	start := time.Now()
 	res, err := sh.sess.Exec(ctx, do("result = ("+chunk+")"))
 	if e, ok := sqlerr.As(err); ok && e.Code == sqlerr.ErParse {
-		return sh.exec(ctx, sql.Statement{Text: do(chunk)}, line)
+		start = time.Now()
+		res, err = sh.sess.Exec(ctx, do(chunk))
 	}
 	if err != nil {
 		sh.printError(err, line)
@@ -224,16 +220,8 @@ func (sh *shell) delimiter() string {
 // Under a DELIMITER other than ';' the text goes to the engine whole, as
 // the mysql client sends it, and may hold several statements.
 func (sh *shell) exec(ctx context.Context, st sql.Statement, line int) bool {
-	ctx, cancel := context.WithCancel(ctx)
-	sh.run.mu.Lock()
-	sh.run.cancel = cancel
-	sh.run.mu.Unlock()
-	defer func() {
-		sh.run.mu.Lock()
-		sh.run.cancel = nil
-		sh.run.mu.Unlock()
-		cancel()
-	}()
+	ctx, done := sh.cancellable(ctx)
+	defer done()
 	vertical := st.Vertical || sh.opts.vertical
 	start := time.Now()
 	if sh.delimiter() != ";" {
@@ -256,6 +244,21 @@ func (sh *shell) exec(ctx context.Context, st sql.Statement, line int) bool {
 	}
 	sh.out.write(sh.printer.render(st.Text, res, elapsed, vertical))
 	return true
+}
+
+// cancellable is ctx for one statement that Ctrl-C (interrupt) cancels;
+// done ends it.
+func (sh *shell) cancellable(ctx context.Context) (context.Context, func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	sh.run.mu.Lock()
+	sh.run.cancel = cancel
+	sh.run.mu.Unlock()
+	return ctx, func() {
+		sh.run.mu.Lock()
+		sh.run.cancel = nil
+		sh.run.mu.Unlock()
+		cancel()
+	}
 }
 
 // printError prints err as mysql does: ERROR code (state): message, and in
