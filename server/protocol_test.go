@@ -242,31 +242,8 @@ func TestDisconnectCancelsStatement(t *testing.T) {
 // hasProcess reports whether SHOW PROCESSLIST has a statement holding marker.
 func hasProcess(t *testing.T, db *gosql.DB, marker string) bool {
 	t.Helper()
-	rows, err := db.Query("SELECT Info FROM information_schema.processlist")
-	if err != nil {
-		rows, err = db.Query("SHOW PROCESSLIST")
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	for rows.Next() {
-		vals := make([]gosql.NullString, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		for _, v := range vals {
-			if strings.Contains(v.String, marker) && !strings.Contains(v.String, "PROCESSLIST") {
-				return true
-			}
-		}
-	}
-	return false
+	_, ok := findProcess(t, db, marker)
+	return ok
 }
 
 // TestLoginErrors: 1045 worded as MySQL's: the host without the client's

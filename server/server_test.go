@@ -424,34 +424,43 @@ func processID(t *testing.T, db *gosql.DB, marker string) uint64 {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for time.Now().Before(deadline) {
-		rows, err := db.Query("SHOW PROCESSLIST")
-		if err != nil {
-			t.Fatal(err)
+		if id, ok := findProcess(t, db, marker); ok {
+			return id
 		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]gosql.NullString, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			var id uint64
-			fmt.Sscan(vals[0].String, &id)
-			for i, c := range cols {
-				if strings.EqualFold(c, "Info") && strings.Contains(vals[i].String, marker) {
-					rows.Close()
-					return id
-				}
-			}
-		}
-		rows.Close()
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Fatalf("no process running %q", marker)
 	return 0
+}
+
+// findProcess returns the SHOW PROCESSLIST Id of a statement whose Info
+// holds marker, if one runs now.
+func findProcess(t *testing.T, db *gosql.DB, marker string) (uint64, bool) {
+	t.Helper()
+	rows, err := db.Query("SHOW PROCESSLIST")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	for rows.Next() {
+		vals := make([]gosql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range cols {
+			if strings.EqualFold(c, "Info") && strings.Contains(vals[i].String, marker) {
+				var id uint64
+				fmt.Sscan(vals[0].String, &id)
+				return id, true
+			}
+		}
+	}
+	return 0, false
 }
 
 func TestKill(t *testing.T) {
