@@ -129,7 +129,7 @@ func (s *Session) showCreateProc(name string) (*Result, error) {
 		return nil, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s does not exist", n)
 	}
 	return stringRows([]string{"Procedure", "sql_mode", "Create Procedure", "character_set_client", "collation_connection", "Database Collation"},
-		[][]string{{def.Name, s.e.globals.get("sql_mode"), procs.FormatCreate(def), "utf8mb4", "utf8mb4_general_ci", "utf8mb4_general_ci"}}), nil
+		[][]string{{def.Name, s.e.globals.Get("sql_mode"), procs.FormatCreate(def), "utf8mb4", "utf8mb4_general_ci", "utf8mb4_general_ci"}}), nil
 }
 
 // execCall runs CALL p(args). OUT and INOUT arguments must be user
@@ -417,7 +417,7 @@ func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) 
 // MySQL does for LOAD DATA: "" allows any path, "NULL" none, a folder
 // only paths inside it.
 func (e *Engine) checkFilePriv(path string) error {
-	priv := e.globals.get("secure_file_priv")
+	priv := e.globals.Get("secure_file_priv")
 	if priv == "" {
 		return nil
 	}

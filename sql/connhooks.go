@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/types"
 )
 
@@ -20,7 +21,7 @@ import (
 // if the prepare announced columns), or nil for a statement that returns
 // no rows or whose columns are known only when it runs.
 func (s *Session) Describe(query string) ([]Column, error) {
-	p, err := s.e.plans.get(query, s.sqlMode().parserMode())
+	p, err := s.e.plans.get(query, s.sqlMode().ParserMode())
 	if err != nil {
 		return nil, mapError(err)
 	}
@@ -68,7 +69,7 @@ func (s *Session) Reset() {
 	// SET TRANSACTION's one-shot characteristics and the parsed sql_mode
 	// are session state too.
 	s.oneShot, s.txnReadOnly = txnTraits{}, false
-	s.mode, s.modeText, s.modeParsed = sqlMode(0), "", false
+	s.mode, s.modeText, s.modeParsed = sysvar.SQLMode(0), "", false
 }
 
 // OnKill registers fn, called on the killer's goroutine when KILL
@@ -137,7 +138,7 @@ func (s *Session) abandonTxns() {
 // MaxAllowedPacket is max_allowed_packet as a new connection takes it:
 // the global value (in MySQL the session's copy is read-only).
 func (e *Engine) MaxAllowedPacket() int {
-	n, err := strconv.Atoi(e.globals.get("max_allowed_packet"))
+	n, err := strconv.Atoi(e.globals.Get("max_allowed_packet"))
 	if err != nil || n <= 0 {
 		return 64 << 20
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -385,7 +386,7 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 		if col.AutoIncrement {
 			v := vals[c]
 			zero := !given[c] || v.IsNull()
-			if !zero && s.sqlMode()&modeNoAutoValueOnZero == 0 {
+			if !zero && s.sqlMode()&sysvar.ModeNoAutoValueOnZero == 0 {
 				// 0 generates a value too, unless NO_AUTO_VALUE_ON_ZERO
 				if n, ok := v.ToInt64(); ok && n == 0 && v.K != types.KindString {
 					zero = true

@@ -20,6 +20,7 @@ import (
 	"github.com/plrun/plrun/procs"
 	jsrt "github.com/plrun/plrun/runtime/js"
 	luart "github.com/plrun/plrun/runtime/lua"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -48,7 +49,7 @@ type Engine struct {
 	// runtimes compile procedure bodies (Lua, JavaScript).
 	runtimes []procs.Runtime
 
-	globals *globalVars
+	globals *sysvar.Globals
 	// hot settings mirrored for lock-free reads
 	elr         atomic.Bool
 	maxDeps     atomic.Int64
@@ -101,7 +102,7 @@ func Open(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Engine{cfg: cfg, globals: newGlobalVars(), sessions: map[uint64]*Session{}, started: time.Now(), dirLock: dirLock}
+	e := &Engine{cfg: cfg, globals: sysvar.NewGlobals(), sessions: map[uint64]*Session{}, started: time.Now(), dirLock: dirLock}
 	opened := false
 	defer func() {
 		if !opened && dirLock != nil {
@@ -120,7 +121,7 @@ func Open(cfg Config) (*Engine, error) {
 	for name, val := range cfg.Settings {
 		if strings.EqualFold(name, "secure_file_priv") {
 			// Read-only at run time, like MySQL's: only set at open.
-			e.globals.vals["secure_file_priv"] = val
+			e.globals.Vals["secure_file_priv"] = val
 			continue
 		}
 		if err := e.setOpenSetting(name, val); err != nil {
@@ -133,7 +134,7 @@ func Open(cfg Config) (*Engine, error) {
 		}
 	}
 	e.syncSettings()
-	n, _ := strconv.Atoi(e.globals.get("plrun_workers"))
+	n, _ := strconv.Atoi(e.globals.Get("plrun_workers"))
 	e.workers = newWorkerPool(n)
 
 	cat, err := e.recover()
@@ -167,16 +168,16 @@ func Open(cfg Config) (*Engine, error) {
 // syncSettings mirrors the hot global variables into atomics.
 func (e *Engine) syncSettings() {
 	g := e.globals
-	e.elr.Store(g.get("enable_early_lock_release") == "ON")
-	e.hotspot.Store(g.get("hotspot") == "ON")
-	e.hotspotAutocommit.Store(g.get("hotspot_for_autocommit") == "ON")
-	atoi := func(n string) int64 { v, _ := strconv.ParseInt(g.get(n), 10, 64); return v }
+	e.elr.Store(g.Get("enable_early_lock_release") == "ON")
+	e.hotspot.Store(g.Get("hotspot") == "ON")
+	e.hotspotAutocommit.Store(g.Get("hotspot_for_autocommit") == "ON")
+	atoi := func(n string) int64 { v, _ := strconv.ParseInt(g.Get(n), 10, 64); return v }
 	e.maxDeps.Store(atoi("_max_elr_dependent_trx_count"))
 	e.flushMode.Store(atoi("innodb_flush_log_at_trx_commit"))
 	e.lockWait.Store(atoi("innodb_lock_wait_timeout"))
 	e.syncDelay.Store(atoi("plrun_log_sync_delay_us"))
 	e.hotspotWait.Store(atoi("hotspot_update_max_wait_time"))
-	e.largeTrx.Store(g.get("consensus_large_trx") == "ON")
+	e.largeTrx.Store(g.Get("consensus_large_trx") == "ON")
 	e.largeTrxMax.Store(atoi("consensus_max_log_size"))
 	e.largeTrxSplit.Store(min(atoi("consensus_large_trx_split_size"), atoi("consensus_large_event_split_size")))
 	e.ckptSize.Store(atoi("plrun_checkpoint_log_size"))

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/plrun/plrun/asynccommit"
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
@@ -28,7 +27,7 @@ func mapError(err error) error {
 		return e
 	}
 	switch {
-	case errors.Is(err, txn.ErrNotCommitted) && errors.Is(err, asynccommit.ErrClosed):
+	case errors.Is(err, txn.ErrNotCommitted) && errors.Is(err, txn.ErrClosed):
 		return sqlerr.Wrap(err, sqlerr.ErServerShutdown, "Server shutdown in progress; the transaction was rolled back")
 	case errors.Is(err, txn.ErrNotCommitted):
 		return sqlerr.Wrap(err, sqlerr.ErOutcomeUnknown, "Got error during COMMIT: the log failed earlier, so this transaction was rolled back (%v)", err)
@@ -36,9 +35,9 @@ func mapError(err error) error {
 		return sqlerr.Wrap(err, sqlerr.ErLockDeadlock, "Deadlock found when trying to get lock; try restarting transaction")
 	case errors.Is(err, lockmgr.ErrLockWaitTimeout):
 		return sqlerr.Wrap(err, sqlerr.ErLockWaitTimeout, "Lock wait timeout exceeded; try restarting transaction")
-	case errors.Is(err, asynccommit.ErrOutcomeUnknown):
+	case errors.Is(err, txn.ErrOutcomeUnknown):
 		return sqlerr.Wrap(err, sqlerr.ErOutcomeUnknown, "Got error during COMMIT: the log failed, the outcome of this transaction is unknown (%v)", err)
-	case errors.Is(err, asynccommit.ErrClosed):
+	case errors.Is(err, txn.ErrClosed):
 		return sqlerr.Wrap(err, sqlerr.ErServerShutdown, "Server shutdown in progress")
 	case errors.Is(err, errTargetAffectRow):
 		// PolarDB's wording and number, whatever n and the count were.

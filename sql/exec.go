@@ -8,6 +8,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -27,7 +28,7 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 		// SET PERSIST_ONLY only keeps it, for the next start.
 		res := &Result{}
 		for _, a := range p.assigns {
-			warn, err := s.e.persistSetting(a[0], settingLiteral(a[1]), p.persistOnly)
+			warn, err := s.e.persistSetting(a[0], sysvar.Literal(a[1]), p.persistOnly)
 			if err != nil {
 				return nil, 0, err
 			}

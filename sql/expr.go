@@ -11,6 +11,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/format"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -752,19 +753,19 @@ func (sc *scope) compileVariable(x *ast.VariableExpr) (*cexpr, error) {
 			return c.s.userVars[name], nil
 		}, typ: tUnknown, col: -1, isConst: true, param: -1}, nil
 	}
-	d, err := lookupVar(name)
+	d, err := sysvar.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
 	global := x.IsGlobal
-	if global && !d.global && !d.readOnly {
+	if global && !d.Global && !d.ReadOnly {
 		return nil, sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable", name)
 	}
 	e := &cexpr{fn: func(c *evalCtx) (types.Value, error) {
-		return varValue(d, c.s.getVar(d, global)), nil
+		return sysvar.ValueOf(d, c.s.getVar(d, global)), nil
 	}, typ: tUnknown, col: -1, isConst: true, param: -1}
-	switch d.kind {
-	case varInt, varBool:
+	switch d.Kind {
+	case sysvar.KindInt, sysvar.KindBool:
 		e.typ = tBigInt
 	default:
 		e.typ = tVarchar

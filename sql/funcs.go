@@ -13,6 +13,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
@@ -110,7 +111,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		}), nil
 	case "version":
 		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
-			return types.StringValue(sysVars["version"].def), nil
+			return types.StringValue(sysvar.Defs["version"].Def), nil
 		}), nil
 	case "connection_id":
 		return mk(types.ColType{Base: types.TBigInt, Unsigned: true}, func(c *evalCtx, vs []types.Value) (types.Value, error) {

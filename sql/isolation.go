@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 )
@@ -25,7 +26,7 @@ var reSetTransaction = regexp.MustCompile(`(?is)^set\s+transaction\b`)
 
 // nextTraits are the characteristics the session's next transaction gets.
 func (s *Session) nextTraits() (isolation string, readOnly bool) {
-	isolation = s.getVar(sysVars["transaction_isolation"], false)
+	isolation = s.getVar(sysvar.Defs["transaction_isolation"], false)
 	readOnly = s.varOn("transaction_read_only")
 	if s.oneShot.isolation != "" {
 		isolation = s.oneShot.isolation
@@ -61,17 +62,6 @@ func txnIsolation(level string) txn.Isolation {
 	return txn.RepeatableRead
 }
 
-// checkIsolation refuses the levels plrun does not implement (see
-// txn.Isolation): READ UNCOMMITTED would let a not-yet-durable, even
-// rolled-back, write leave the engine; SERIALIZABLE needs shared locks.
-func checkIsolation(name, level string) error {
-	switch level {
-	case "READ-UNCOMMITTED", "SERIALIZABLE":
-		return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support '%s' isolation (%s): use READ-COMMITTED or REPEATABLE-READ", level, name)
-	}
-	return nil
-}
-
 // checkWritable refuses a write in a READ ONLY transaction (error 1792):
 // the open one, or the one the statement would start.
 func (s *Session) checkWritable() error {
@@ -92,7 +82,7 @@ func (s *Session) setOneShot(name string, text string) error {
 	}
 	switch name {
 	case "transaction_isolation":
-		if err := checkIsolation("tx_isolation", text); err != nil {
+		if err := sysvar.CheckIsolation("tx_isolation", text); err != nil {
 			return err
 		}
 		s.oneShot.isolation = text

@@ -68,3 +68,6 @@ func likeMatchEscape(pattern, s string, esc rune) bool {
 	}
 	return pi == len(p)
 }
+
+// likeMatch implements SQL LIKE with % and _ (case-insensitive) and \ escapes.
+func likeMatch(pattern, s string) bool { return likeMatchEscape(pattern, s, '\\') }

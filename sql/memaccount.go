@@ -5,12 +5,13 @@ import (
 	"strconv"
 
 	"github.com/plrun/plrun/membudget"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/types"
 )
 
 // statementMemoryLimit is plrun_max_statement_memory for this session.
 func (s *Session) statementMemoryLimit() int64 {
-	n, _ := strconv.ParseInt(s.getVar(sysVars[membudget.Setting], false), 10, 64)
+	n, _ := strconv.ParseInt(s.getVar(sysvar.Defs[membudget.Setting], false), 10, 64)
 	return n
 }
 

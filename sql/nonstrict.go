@@ -3,6 +3,7 @@ package sql
 import (
 	"fmt"
 
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/types"
@@ -66,7 +67,7 @@ func typeWord(t types.ColType) string {
 // as in MariaDB: nothing without ERROR_FOR_DIVISION_BY_ZERO; with it,
 // error 1365 in an INSERT or UPDATE under strict mode, else warning 1365.
 func (c *evalCtx) divisionByZero() error {
-	if c.s == nil || c.s.sqlMode()&modeErrorDivByZero == 0 {
+	if c.s == nil || c.s.sqlMode()&sysvar.ModeErrorDivByZero == 0 {
 		return nil
 	}
 	if c.strict {
@@ -94,7 +95,7 @@ func (s *Session) nullAsDefault(col *storage.Column) (types.Value, bool) {
 // strictWrites reports whether the running INSERT or UPDATE converts
 // values strictly: strict mode on, and no IGNORE (which turns conversion
 // errors into warnings, as in MySQL).
-func (s *Session) strictWrites() bool { return s.sqlMode().strict() && !s.ignoreErrors }
+func (s *Session) strictWrites() bool { return s.sqlMode().Strict() && !s.ignoreErrors }
 
 // skipDuplicate is UPDATE IGNORE's answer to a row whose new values
 // collide with another's key: the row is left as it was, without a

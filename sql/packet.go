@@ -3,13 +3,14 @@ package sql
 import (
 	"strconv"
 
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 )
 
 // maxAllowedPacket is the session's max_allowed_packet: the longest
 // statement it accepts and the longest string a function may return.
 func (s *Session) maxAllowedPacket() int64 {
-	n, _ := strconv.ParseInt(s.getVar(sysVars["max_allowed_packet"], false), 10, 64)
+	n, _ := strconv.ParseInt(s.getVar(sysvar.Defs["max_allowed_packet"], false), 10, 64)
 	return n
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/test_driver" // value expressions for the parser
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 )
 
@@ -68,7 +69,7 @@ type planEntry struct {
 	plan  any
 	epoch uint64
 	db    string
-	mode  sqlMode // the sql_mode flags the build checked (planModes)
+	mode  sysvar.SQLMode // the sql_mode flags the build checked (planModes)
 }
 
 var (

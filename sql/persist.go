@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
@@ -74,21 +75,21 @@ func (e *Engine) applyPersisted() error {
 // persistSetting sets a global variable (unless only) and persists the
 // value it took.
 func (e *Engine) persistSetting(name string, v types.Value, only bool) (*Note, error) {
-	d, err := lookupVar(name)
+	d, err := sysvar.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
 	var warn *Note
 	var text string
 	if only {
-		if d.readOnly || !d.global {
-			return nil, sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.name)
+		if d.ReadOnly || !d.Global {
+			return nil, sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.Name)
 		}
-		if text, warn, err = normalizeVar(d, v); err == nil {
-			err = checkSetting(d, text)
+		if text, warn, err = sysvar.Normalize(d, v); err == nil {
+			err = sysvar.Check(d, text)
 		}
 	} else if warn, err = e.setGlobal(name, v); err == nil {
-		text = e.globals.get(d.key())
+		text = e.globals.Get(d.Key())
 	}
 	if err != nil {
 		return nil, err
@@ -99,7 +100,7 @@ func (e *Engine) persistSetting(name string, v types.Value, only bool) (*Note, e
 	for k, val := range e.persisted {
 		next[k] = val
 	}
-	next[d.key()] = text
+	next[d.Key()] = text
 	if err := writePersisted(e.cfg.Dir, next); err != nil {
 		return nil, err
 	}
@@ -115,8 +116,8 @@ func (e *Engine) resetPersisted(name string, ifExists bool) error {
 	next := map[string]string{}
 	if name != "" {
 		key := strings.ToLower(name)
-		if d, err := lookupVar(name); err == nil {
-			key = d.key()
+		if d, err := sysvar.Lookup(name); err == nil {
+			key = d.Key()
 		}
 		if _, ok := e.persisted[key]; !ok {
 			if ifExists {

@@ -3,6 +3,7 @@ package sql
 import (
 	"fmt"
 
+	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
 
@@ -47,11 +48,7 @@ type Result struct {
 func (r *Result) IsResultSet() bool { return r != nil && r.Columns != nil }
 
 // Note is one SHOW WARNINGS row.
-type Note struct {
-	Level   string // "Note", "Warning" or "Error"
-	Code    uint16
-	Message string
-}
+type Note = sqlerr.Note
 
 // noted returns an OK result carrying one note.
 func noted(level string, code uint16, format string, args ...any) *Result {

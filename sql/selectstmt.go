@@ -8,6 +8,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -188,7 +189,7 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 		}
 	}
 	pl.grouped = len(pl.aggs) > 0 || len(pl.groupBy) > 0
-	if pl.grouped && s.sqlMode()&modeOnlyFullGroup != 0 {
+	if pl.grouped && s.sqlMode()&sysvar.ModeOnlyFullGroup != 0 {
 		if err := s.checkFullGroupBy(n, pl, alias); err != nil {
 			return nil, err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/membudget"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -35,7 +36,7 @@ type Session struct {
 	userVars map[string]types.Value
 
 	// sql_mode as flags, for the text it was parsed from (sqlMode)
-	mode       sqlMode
+	mode       sysvar.SQLMode
 	modeText   string
 	modeParsed bool
 	// stmtNotes are warnings raised while the statement ran (division by
@@ -156,17 +157,17 @@ func (s *Session) cancelRunning(cause error) {
 }
 
 // getVar reads a system variable in the session (or global) scope.
-func (s *Session) getVar(d *varDef, global bool) string {
-	if !global && d.session {
-		if v, ok := s.vars[d.key()]; ok {
+func (s *Session) getVar(d *sysvar.Def, global bool) string {
+	if !global && d.Session {
+		if v, ok := s.vars[d.Key()]; ok {
 			return v
 		}
 	}
-	return s.e.globals.get(d.key())
+	return s.e.globals.Get(d.Key())
 }
 
 func (s *Session) varOn(name string) bool {
-	return s.getVar(sysVars[name], false) == "ON"
+	return s.getVar(sysvar.Defs[name], false) == "ON"
 }
 
 // autocommit reports the session's autocommit mode.
@@ -252,7 +253,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if err := s.checkStatementSize(query); err != nil {
 		return nil, err
 	}
-	p, err := s.e.plans.get(query, s.sqlMode().parserMode())
+	p, err := s.e.plans.get(query, s.sqlMode().ParserMode())
 	if err != nil {
 		return nil, err
 	}
@@ -366,7 +367,7 @@ func (s *Session) end(cancel context.CancelCauseFunc) {
 }
 
 func (s *Session) maxExecTime() int64 {
-	n, _ := strconv.ParseInt(s.getVar(sysVars["max_execution_time"], false), 10, 64)
+	n, _ := strconv.ParseInt(s.getVar(sysvar.Defs["max_execution_time"], false), 10, 64)
 	return n
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -16,44 +17,35 @@ import (
 // setGlobal sets a global variable and applies it to the running engine.
 // It returns MySQL's warning when the value was clamped into range.
 func (e *Engine) setGlobal(name string, v types.Value) (*Note, error) {
-	d, err := lookupVar(name)
+	d, err := sysvar.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	if d.readOnly {
-		return nil, sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.name)
+	if d.ReadOnly {
+		return nil, sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.Name)
 	}
-	if !d.global {
-		return nil, sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", d.name)
+	if !d.Global {
+		return nil, sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", d.Name)
 	}
-	text, warn, err := normalizeVar(d, v)
+	text, warn, err := sysvar.Normalize(d, v)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSetting(d, text); err != nil {
+	if err := sysvar.Check(d, text); err != nil {
 		return nil, err
 	}
-	e.globals.mu.Lock()
-	e.globals.vals[d.key()] = text
-	e.globals.mu.Unlock()
+	e.globals.Mu.Lock()
+	e.globals.Vals[d.Key()] = text
+	e.globals.Mu.Unlock()
 	e.syncSettings()
 	return warn, nil
-}
-
-// checkSetting refuses values plrun accepts as MySQL's but does not
-// implement (transaction_isolation's READ-UNCOMMITTED and SERIALIZABLE).
-func checkSetting(d *varDef, text string) error {
-	if d.key() == "transaction_isolation" {
-		return checkIsolation(d.name, text)
-	}
-	return nil
 }
 
 // setOpenSetting is --set name=value at open (and a DSN parameter): the
 // text is read as SET reads a literal, and a value MySQL would clamp with
 // a warning is an error here, since no one would see the warning.
 func (e *Engine) setOpenSetting(name, text string) error {
-	warn, err := e.setGlobal(name, settingLiteral(text))
+	warn, err := e.setGlobal(name, sysvar.Literal(text))
 	if err != nil {
 		return err
 	}
@@ -63,52 +55,52 @@ func (e *Engine) setOpenSetting(name, text string) error {
 	return nil
 }
 
-func (s *Session) setSession(d *varDef, v types.Value) (*Note, error) {
-	if d.readOnly {
-		return nil, sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.name)
+func (s *Session) setSession(d *sysvar.Def, v types.Value) (*Note, error) {
+	if d.ReadOnly {
+		return nil, sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.Name)
 	}
-	if !d.session {
-		return nil, sqlerr.New(sqlerr.ErGlobalVariable, "Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", d.name)
+	if !d.Session {
+		return nil, sqlerr.New(sqlerr.ErGlobalVariable, "Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", d.Name)
 	}
-	text, warn, err := normalizeVar(d, v)
+	text, warn, err := sysvar.Normalize(d, v)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkSetting(d, text); err != nil {
+	if err := sysvar.Check(d, text); err != nil {
 		return nil, err
 	}
-	if d.name == "autocommit" && text == "ON" && s.txn != nil && !s.explicit {
+	if d.Name == "autocommit" && text == "ON" && s.txn != nil && !s.explicit {
 		// Turning autocommit on commits the implicit transaction.
 		if _, err := s.finishOpen(context.Background()); err != nil {
 			return nil, err
 		}
 	}
-	s.vars[d.key()] = text
+	s.vars[d.Key()] = text
 	return warn, nil
 }
 
 // setDefault is SET [GLOBAL] x = DEFAULT: the compiled-in default
 // globally; for the session, the global value (MySQL's meaning), which is
 // what the session reads once it has no value of its own.
-func (s *Session) setDefault(d *varDef, global bool) error {
-	if d.readOnly {
-		return sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.name)
+func (s *Session) setDefault(d *sysvar.Def, global bool) error {
+	if d.ReadOnly {
+		return sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.Name)
 	}
-	if global || !d.session {
-		if !d.global {
-			return sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", d.name)
+	if global || !d.Session {
+		if !d.Global {
+			return sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", d.Name)
 		}
-		s.e.globals.mu.Lock()
-		s.e.globals.vals[d.key()] = d.def
-		s.e.globals.mu.Unlock()
+		s.e.globals.Mu.Lock()
+		s.e.globals.Vals[d.Key()] = d.Def
+		s.e.globals.Mu.Unlock()
 		s.e.syncSettings()
 		return nil
 	}
-	if d.name == "autocommit" {
-		_, err := s.setSession(d, types.StringValue(s.e.globals.get(d.key())))
+	if d.Name == "autocommit" {
+		_, err := s.setSession(d, types.StringValue(s.e.globals.Get(d.Key())))
 		return err
 	}
-	delete(s.vars, d.key())
+	delete(s.vars, d.Key())
 	return nil
 }
 
@@ -131,8 +123,8 @@ func (s *Session) execSet(ctx context.Context, p *parsed, n *ast.SetStmt, args [
 		isDefault := false
 		if v.Value != nil {
 			if _, isDefault = v.Value.(*ast.DefaultExpr); isDefault {
-				if d, ok := sysVars[name]; ok {
-					val = settingLiteral(d.def)
+				if d, ok := sysvar.Defs[name]; ok {
+					val = sysvar.Literal(d.Def)
 				}
 			} else if cn, ok := v.Value.(*ast.ColumnNameExpr); ok && v.IsSystem {
 				// SET x = ON / OFF / word: an identifier is a string here.
@@ -151,7 +143,7 @@ func (s *Session) execSet(ctx context.Context, p *parsed, n *ast.SetStmt, args [
 			s.userVars[name] = val
 			continue
 		}
-		d, err := lookupVar(name)
+		d, err := sysvar.Lookup(name)
 		if err != nil {
 			return nil, err
 		}
@@ -159,17 +151,17 @@ func (s *Session) execSet(ctx context.Context, p *parsed, n *ast.SetStmt, args [
 		switch {
 		case isDefault:
 			err = s.setDefault(d, v.IsGlobal)
-		case oneShot && !v.IsGlobal && (d.key() == "transaction_isolation" || d.key() == "transaction_read_only"):
-			text, _, err := normalizeVar(d, val)
+		case oneShot && !v.IsGlobal && (d.Key() == "transaction_isolation" || d.Key() == "transaction_read_only"):
+			text, _, err := sysvar.Normalize(d, val)
 			if err == nil {
-				err = s.setOneShot(d.key(), text)
+				err = s.setOneShot(d.Key(), text)
 			}
 			if err != nil {
 				return nil, err
 			}
 		case v.IsGlobal:
 			warn, err = s.e.setGlobal(name, val)
-		case !d.session && d.global && !d.readOnly:
+		case !d.Session && d.Global && !d.ReadOnly:
 			// OceanBase and PolarDB settings are global; a plain SET of one
 			// sets it globally, as their tenants' SET does.
 			warn, err = s.e.setGlobal(name, val)
@@ -275,11 +267,11 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 		return stringRows([]string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Index_type"}, rows), nil
 	case ast.ShowVariables:
 		var rows [][]string
-		for _, name := range sortedVarNames() {
+		for _, name := range sysvar.SortedNames() {
 			if !match(name) {
 				continue
 			}
-			d := sysVars[name]
+			d := sysvar.Defs[name]
 			rows = append(rows, []string{name, s.getVar(d, n.GlobalScope)})
 		}
 		return stringRows([]string{"Variable_name", "Value"}, rows), nil

@@ -18,6 +18,10 @@ import (
 // was handed to it: the commit may or may not survive a restart.
 var ErrOutcomeUnknown = asynccommit.ErrOutcomeUnknown
 
+// ErrClosed is returned for a commit attempted after the log was closed
+// (shutdown): the layers above map it without importing asynccommit.
+var ErrClosed = asynccommit.ErrClosed
+
 // ErrNotCommitted is returned by a commit the log refused before giving it
 // an LSN (the log had already failed, or the engine is closing): the
 // transaction was rolled back.

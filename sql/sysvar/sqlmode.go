@@ -1,16 +1,14 @@
-package sql
+package sysvar
 
 import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/mysql"
-	"github.com/plrun/plrun/sqlerr"
-	"github.com/plrun/plrun/storage"
 )
 
 // sqlMode is a session's sql_mode as flags, in MariaDB's bit order (the
 // order @@sql_mode lists them in).
-type sqlMode uint64
+type SQLMode uint64
 
 // defaultSQLMode is MariaDB 10.11's default.
 const defaultSQLMode = "STRICT_TRANS_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_AUTO_CREATE_USER,NO_ENGINE_SUBSTITUTION"
@@ -66,7 +64,7 @@ var sqlModeFlags = []sqlModeFlag{
 	{"TIME_ROUND_FRACTIONAL", false},
 }
 
-func modeBit(name string) sqlMode {
+func modeBit(name string) SQLMode {
 	for i, f := range sqlModeFlags {
 		if f.name == name {
 			return 1 << i
@@ -80,12 +78,12 @@ var (
 	modePipesAsConcat     = modeBit("PIPES_AS_CONCAT")
 	modeANSIQuotes        = modeBit("ANSI_QUOTES")
 	modeIgnoreSpace       = modeBit("IGNORE_SPACE")
-	modeOnlyFullGroup     = modeBit("ONLY_FULL_GROUP_BY")
+	ModeOnlyFullGroup     = modeBit("ONLY_FULL_GROUP_BY")
 	modeStrictTrans       = modeBit("STRICT_TRANS_TABLES")
 	modeStrictAll         = modeBit("STRICT_ALL_TABLES")
-	modeErrorDivByZero    = modeBit("ERROR_FOR_DIVISION_BY_ZERO")
-	modeNoAutoValueOnZero = modeBit("NO_AUTO_VALUE_ON_ZERO")
-	modeNoEngineSubst     = modeBit("NO_ENGINE_SUBSTITUTION")
+	ModeErrorDivByZero    = modeBit("ERROR_FOR_DIVISION_BY_ZERO")
+	ModeNoAutoValueOnZero = modeBit("NO_AUTO_VALUE_ON_ZERO")
+	ModeNoEngineSubst     = modeBit("NO_ENGINE_SUBSTITUTION")
 )
 
 // sqlModeCombinations are the names that stand for several flags (and set
@@ -103,11 +101,11 @@ func (e errBadSQLMode) Error() string { return "sql_mode flag " + e.elem }
 
 // parseSQLMode reads a sql_mode value: a comma list of names, case
 // insensitive, or 0 (no flags).
-func parseSQLMode(text string) (sqlMode, error) {
+func ParseSQLMode(text string) (SQLMode, error) {
 	if text == "" || text == "0" {
 		return 0, nil
 	}
-	var m sqlMode
+	var m SQLMode
 	for _, elem := range strings.Split(text, ",") {
 		if elem == "" {
 			continue
@@ -138,7 +136,7 @@ func flagIndex(name string) int {
 }
 
 // String is the canonical text @@sql_mode shows.
-func (m sqlMode) String() string {
+func (m SQLMode) String() string {
 	var names []string
 	for i, f := range sqlModeFlags {
 		if m&(1<<i) != 0 {
@@ -151,11 +149,11 @@ func (m sqlMode) String() string {
 // strict reports whether conversion errors in INSERT/UPDATE are errors
 // (STRICT_TRANS_TABLES or STRICT_ALL_TABLES: every plrun table is
 // transactional, so the two mean the same).
-func (m sqlMode) strict() bool { return m&(modeStrictTrans|modeStrictAll) != 0 }
+func (m SQLMode) Strict() bool { return m&(modeStrictTrans|modeStrictAll) != 0 }
 
 // parserMode is the part of the mode that changes how text parses; the
 // plan cache is keyed by it beside the text.
-func (m sqlMode) parserMode() mysql.SQLMode {
+func (m SQLMode) ParserMode() mysql.SQLMode {
 	var p mysql.SQLMode
 	if m&modeRealAsFloat != 0 {
 		p |= mysql.ModeRealAsFloat
@@ -170,48 +168,4 @@ func (m sqlMode) parserMode() mysql.SQLMode {
 		p |= mysql.ModeIgnoreSpace
 	}
 	return p
-}
-
-// sqlMode is the session's sql_mode now. The text is parsed once per
-// change (it was validated when set).
-func (s *Session) sqlMode() sqlMode {
-	text := s.getVar(sysVars["sql_mode"], false)
-	if text != s.modeText || !s.modeParsed {
-		s.mode, _ = parseSQLMode(text)
-		s.modeText, s.modeParsed = text, true
-	}
-	return s.mode
-}
-
-// CountParams is the number of ? placeholders in one statement, parsed as
-// this session's sql_mode reads it.
-func (s *Session) CountParams(query string) (int, error) {
-	p, err := s.e.plans.get(query, s.sqlMode().parserMode())
-	if err != nil {
-		return 0, err
-	}
-	return p.params, nil
-}
-
-// planModes are the flags a plan's build depends on: a plan built under
-// other ones is rebuilt.
-var planModes = modeOnlyFullGroup
-
-// substituteEngine is NO_ENGINE_SUBSTITUTION: plrun's one engine is
-// InnoDB (SHOW ENGINES), so ENGINE=MyISAM (or any other) is error 1286
-// under the flag, and without it the table is InnoDB with warnings 1286
-// and 1266, as MariaDB does for an engine it does not have. Never a table
-// that claims an engine it is not.
-func (s *Session) substituteEngine(def *storage.TableDef) error {
-	if strings.EqualFold(def.Engine, "InnoDB") {
-		def.Engine = "InnoDB"
-		return nil
-	}
-	if s.sqlMode()&modeNoEngineSubst != 0 {
-		return sqlerr.New(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", def.Engine)
-	}
-	s.warn(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", def.Engine)
-	s.warn(sqlerr.WarnUsingOtherHandler, "Using storage engine InnoDB for table '%s'", def.Name)
-	def.Engine = "InnoDB"
-	return nil
 }
