@@ -3,6 +3,9 @@ package plrun
 import (
 	"context"
 
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
+
 	"github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/types"
 )
@@ -30,7 +33,7 @@ type Options struct {
 
 // DB is an open plrun database.
 type DB struct {
-	engine *sql.Engine
+	engine *engine.Engine
 }
 
 // Open opens (creating if needed) the database in dir and recovers it from
@@ -39,7 +42,7 @@ func Open(dir string, opts *Options) (*DB, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	e, err := sql.Open(sql.Config{Dir: dir, Settings: opts.Settings, ProcsDir: opts.ProcsDir, Workers: opts.Workers})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, Settings: opts.Settings, ProcsDir: opts.ProcsDir, Workers: opts.Workers})
 	if err != nil {
 		return nil, err
 	}
@@ -47,7 +50,7 @@ func Open(dir string, opts *Options) (*DB, error) {
 }
 
 // Engine exposes the SQL engine to plrun's own server and tools.
-func (db *DB) Engine() *sql.Engine { return db.engine }
+func (db *DB) Engine() *engine.Engine { return db.engine }
 
 // Session opens a new session (a connection's state: current database,
 // transaction, session variables). Close it when done.

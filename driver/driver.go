@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/plrun/plrun/engine"
+
 	plsql "github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/types"
 )
@@ -86,7 +88,7 @@ func (c *Connector) Close() error {
 }
 
 // Engine returns the engine the connector's connections use.
-func (c *Connector) Engine() *plsql.Engine { return c.shared.engine }
+func (c *Connector) Engine() *engine.Engine { return c.shared.engine }
 
 // conn is one database/sql connection: one session.
 type conn struct {
@@ -106,7 +108,7 @@ var (
 	_ driver.Validator          = (*conn)(nil)
 )
 
-func newConn(e *plsql.Engine) *conn {
+func newConn(e *engine.Engine) *conn {
 	return &conn{session: e.NewSession()}
 }
 

@@ -9,13 +9,15 @@ import (
 	"strings"
 	"sync"
 
-	plsql "github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/runtime/builtin"
+
+	"github.com/plrun/plrun/engine"
 )
 
 // parseDSN turns "file:DIR?name=value..." (or "DIR?...") into an engine
 // configuration.
-func parseDSN(dsn string) (plsql.Config, error) {
-	var cfg plsql.Config
+func parseDSN(dsn string) (engine.Config, error) {
+	var cfg engine.Config
 	path, rawQuery, _ := strings.Cut(strings.TrimPrefix(dsn, "file:"), "?")
 	if path == "" {
 		return cfg, fmt.Errorf("plrun driver: DSN %q names no directory", dsn)
@@ -48,8 +50,8 @@ func parseDSN(dsn string) (plsql.Config, error) {
 
 // sharedEngine is one open engine and how many holders it has.
 type sharedEngine struct {
-	engine *plsql.Engine
-	cfg    plsql.Config
+	engine *engine.Engine
+	cfg    engine.Config
 	refs   int
 }
 
@@ -60,7 +62,7 @@ var engines struct {
 }
 
 // acquire returns the engine for cfg.Dir, opening it if no one holds it.
-func acquire(cfg plsql.Config) (*sharedEngine, error) {
+func acquire(cfg engine.Config) (*sharedEngine, error) {
 	engines.Lock()
 	defer engines.Unlock()
 	if se, ok := engines.byDir[cfg.Dir]; ok {
@@ -71,7 +73,8 @@ func acquire(cfg plsql.Config) (*sharedEngine, error) {
 		se.refs++
 		return se, nil
 	}
-	e, err := plsql.Open(cfg)
+	cfg.Runtimes = builtin.Runtimes()
+	e, err := engine.Open(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -95,6 +98,6 @@ func (se *sharedEngine) release() error {
 	return se.engine.Close()
 }
 
-func sameConfig(a, b plsql.Config) bool {
+func sameConfig(a, b engine.Config) bool {
 	return a.ProcsDir == b.ProcsDir && a.Workers == b.Workers && maps.Equal(a.Settings, b.Settings)
 }

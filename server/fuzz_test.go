@@ -11,9 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-mysql-org/go-mysql/mysql"
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
 
-	plsql "github.com/plrun/plrun/sql"
+	"github.com/go-mysql-org/go-mysql/mysql"
 )
 
 // Fuzz targets for every byte plrun reads from a client: the handshake
@@ -189,15 +190,15 @@ func nextCommand(data []byte) (pkt, rest []byte) {
 
 var (
 	fuzzEngineOnce sync.Once
-	fuzzEngineVal  *plsql.Engine
+	fuzzEngineVal  *engine.Engine
 )
 
 // fuzzEngine is one engine per fuzzing process, shared by its inputs. No
 // file may be read (secure_file_priv) and no statement may run long
 // (max_execution_time), so that no input can stall the fuzzer.
-func fuzzEngine(f *testing.F) *plsql.Engine {
+func fuzzEngine(f *testing.F) *engine.Engine {
 	fuzzEngineOnce.Do(func() {
-		e, err := plsql.Open(plsql.Config{Dir: f.TempDir(), Settings: map[string]string{
+		e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: f.TempDir(), Settings: map[string]string{
 			"secure_file_priv": "NULL", "max_execution_time": "200", "innodb_lock_wait_timeout": "1",
 		}})
 		if err != nil {

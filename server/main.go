@@ -13,7 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	plsql "github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
 )
 
 // Main is `plrun serve`: it opens the engine in --data, serves the MySQL
@@ -91,7 +92,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 			settings["secure_file_priv"] = *procsDir
 		}
 	}
-	engine, err := plsql.Open(plsql.Config{Dir: *dataDir, Settings: settings, ProcsDir: *procsDir, Workers: *workers})
+	engine, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: *dataDir, Settings: settings, ProcsDir: *procsDir, Workers: *workers})
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/plrun/plrun/engine"
+
 	"github.com/go-mysql-org/go-mysql/mysql"
 
 	plsql "github.com/plrun/plrun/sql"
@@ -24,7 +26,7 @@ const DefaultMaxConnections = 1000
 
 // Config configures a Server.
 type Config struct {
-	Engine *plsql.Engine
+	Engine *engine.Engine
 	// Users are the accepted logins; there is no anonymous access.
 	Users Users
 	// MaxConnections bounds concurrent connections (0 = DefaultMaxConnections);

@@ -11,22 +11,23 @@ import (
 	"testing"
 	"time"
 
-	"github.com/go-sql-driver/mysql"
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
 
-	plsql "github.com/plrun/plrun/sql"
+	"github.com/go-sql-driver/mysql"
 )
 
 // testServer is a server on a free 127.0.0.1 port over a fresh engine.
 type testServer struct {
 	srv    *Server
-	engine *plsql.Engine
+	engine *engine.Engine
 	addr   string
 	served chan error
 }
 
 func startServer(t *testing.T, cfg Config, settings map[string]string) *testServer {
 	t.Helper()
-	engine, err := plsql.Open(plsql.Config{Dir: t.TempDir(), Settings: settings})
+	engine, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: t.TempDir(), Settings: settings})
 	if err != nil {
 		t.Fatal(err)
 	}

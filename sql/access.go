@@ -16,7 +16,7 @@ import (
 // planFor returns p's compiled plan for the session's database and the
 // current schema, building it once.
 func (s *Session) planFor(p *parsed, build func() (any, error)) (any, error) {
-	epoch := s.e.schemaEpoch.Load()
+	epoch := s.database.schemaEpoch.Load()
 	mode := s.sqlMode() & planModes
 	if c := p.cached.Load(); c != nil && c.epoch == epoch && c.db == s.db && c.mode == mode {
 		return c.plan, nil
@@ -52,7 +52,7 @@ func (s *Session) resolveTable(tn *ast.TableName) (*storage.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := s.e.txm.Catalog().Table(db, tn.Name.O)
+	t := s.database.Txns.Catalog().Table(db, tn.Name.O)
 	if t == nil {
 		return nil, sqlerr.New(sqlerr.ErNoSuchTable, "Table '%s.%s' doesn't exist", db, tn.Name.O)
 	}

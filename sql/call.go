@@ -30,7 +30,7 @@ func (s *Session) procDB(db string) (string, error) {
 	if db == "" {
 		return "", sqlerr.New(sqlerr.ErNoDB, "No database selected")
 	}
-	cat := s.e.txm.Catalog()
+	cat := s.database.Txns.Catalog()
 	if !cat.HasDatabase(db) {
 		return "", sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
 	}
@@ -46,12 +46,12 @@ func (s *Session) execCreateProc(ctx context.Context, p *parsed) (*Result, uint6
 	if err != nil {
 		return nil, ack, err
 	}
-	return &Result{}, ack, s.createProcedure(ctx, def, orReplace)
+	return &Result{}, ack, s.CreateProcedure(ctx, def, orReplace)
 }
 
 // createProcedure compiles def (syntax is checked here), logs it and adds
 // it to the catalog.
-func (s *Session) createProcedure(ctx context.Context, def *procs.Definition, orReplace bool) error {
+func (s *Session) CreateProcedure(ctx context.Context, def *procs.Definition, orReplace bool) error {
 	db, name := splitProcName(def.Name, s.db)
 	db, err := s.procDB(db)
 	if err != nil {
@@ -59,7 +59,7 @@ func (s *Session) createProcedure(ctx context.Context, def *procs.Definition, or
 	}
 	d := *def
 	d.Name = name
-	old, _, exists := s.e.procs.Get(db, name)
+	old, _, exists := s.database.Procs.Get(db, name)
 	if exists && !orReplace {
 		return sqlerr.New(sqlerr.ErSPAlreadyExists, "PROCEDURE %s already exists", name)
 	}
@@ -71,15 +71,15 @@ func (s *Session) createProcedure(ctx context.Context, def *procs.Definition, or
 		d.Created = old.Created
 	}
 	// Compile before logging so a body with a syntax error is never logged.
-	if err := procs.NewCatalog(s.e.runtimes...).CreateIn(db, &d, true); err != nil {
+	if err := procs.NewCatalog(s.database.Runtimes...).CreateIn(db, &d, true); err != nil {
 		return err
 	}
 	raw, err := json.Marshal(&d)
 	if err != nil {
 		return err
 	}
-	return s.e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "create_proc", DB: db, Name: name, Proc: raw}, func() error {
-		return s.e.procs.CreateIn(db, &d, orReplace)
+	return s.database.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "create_proc", DB: db, Name: name, Proc: raw}, func() error {
+		return s.database.Procs.CreateIn(db, &d, orReplace)
 	})
 }
 
@@ -89,14 +89,14 @@ func (s *Session) execDropProc(ctx context.Context, p *parsed) (*Result, uint64,
 	if err != nil {
 		return nil, 0, err
 	}
-	if _, _, ok := s.e.procs.Get(db, name); !ok {
+	if _, _, ok := s.database.Procs.Get(db, name); !ok {
 		if p.ifExists {
 			return noted("Note", sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name), 0, nil
 		}
 		return nil, 0, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name)
 	}
-	err = s.e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "drop_proc", DB: db, Name: name}, func() error {
-		return s.e.procs.Drop(db, name, true)
+	err = s.database.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "drop_proc", DB: db, Name: name}, func() error {
+		return s.database.Procs.Drop(db, name, true)
 	})
 	return &Result{}, 0, err
 }
@@ -106,8 +106,8 @@ func (s *Session) showProcStatus(like string) *Result {
 	for _, c := range []string{"Db", "Name", "Type", "Language", "Definer", "Modified", "Created", "Security_type", "Comment"} {
 		r.Columns = append(r.Columns, Column{Name: c, Type: tVarchar})
 	}
-	for _, db := range s.e.txm.Catalog().Databases() {
-		for _, d := range s.e.procs.ListIn(db) {
+	for _, db := range s.database.Txns.Catalog().Databases() {
+		for _, d := range s.database.Procs.ListIn(db) {
 			if like != "" && !likeMatch(like, d.Name) {
 				continue
 			}
@@ -124,12 +124,12 @@ func (s *Session) showProcStatus(like string) *Result {
 
 func (s *Session) showCreateProc(name string) (*Result, error) {
 	db, n := splitProcName(name, s.db)
-	def, _, ok := s.e.procs.Get(db, n)
+	def, _, ok := s.database.Procs.Get(db, n)
 	if !ok {
 		return nil, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s does not exist", n)
 	}
 	return stringRows([]string{"Procedure", "sql_mode", "Create Procedure", "character_set_client", "collation_connection", "Database Collation"},
-		[][]string{{def.Name, s.e.globals.Get("sql_mode"), procs.FormatCreate(def), "utf8mb4", "utf8mb4_general_ci", "utf8mb4_general_ci"}}), nil
+		[][]string{{def.Name, s.database.Globals.Get("sql_mode"), procs.FormatCreate(def), "utf8mb4", "utf8mb4_general_ci", "utf8mb4_general_ci"}}), nil
 }
 
 // execCall runs CALL p(args). OUT and INOUT arguments must be user
@@ -140,7 +140,7 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 		db = s.db
 	}
 	name := n.Procedure.FnName.O
-	def, _, ok := s.e.procs.Get(db, name)
+	def, _, ok := s.database.Procs.Get(db, name)
 	if !ok {
 		return nil, 0, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name)
 	}
@@ -204,7 +204,7 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 // every version it read (invariant 3). On error the open transaction is
 // rolled back.
 func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]any, uint64, error) {
-	return s.runProgram(ctx, func(host procs.Host) ([]any, error) { return s.e.procs.Call(ctx, host, db, name, in) })
+	return s.runProgram(ctx, func(host procs.Host) ([]any, error) { return s.database.Procs.Call(ctx, host, db, name, in) })
 }
 
 // runProgram runs procedure code (a CALL, a DO block) with this session as
@@ -244,18 +244,18 @@ func (s *Session) Call(ctx context.Context, name string, args []any) ([]types.Va
 	db, n := splitProcName(name, s.db)
 	ctx, cancel := s.begin(ctx, "CALL "+name)
 	defer s.end(cancel)
-	if err := s.e.workers.acquire(ctx); err != nil {
-		return nil, mapError(context.Cause(ctx))
+	if err := s.database.Engine.AcquireWorker(ctx); err != nil {
+		return nil, MapError(context.Cause(ctx))
 	}
 	outs, ack, err := s.callProc(ctx, db, n, args)
-	s.e.workers.release()
+	s.database.Engine.ReleaseWorker()
 	if ack > 0 {
 		if werr := s.waitAck(ctx, ack); werr != nil && err == nil {
 			err = werr
 		}
 	}
 	if err != nil {
-		return nil, mapError(err)
+		return nil, MapError(err)
 	}
 	vals := make([]types.Value, len(outs))
 	for i, o := range outs {
@@ -321,7 +321,7 @@ func (h *procHost) StartTransaction(ctx context.Context) error {
 	ack, err := s.finishOpen(ctx)
 	s.noteAck(ack)
 	if err != nil {
-		return mapError(err)
+		return MapError(err)
 	}
 	s.txn = s.beginTxn(nil)
 	s.explicit = true
@@ -339,10 +339,10 @@ func (h *procHost) Commit(ctx context.Context, wait procs.CommitWait) error {
 	ack, err := s.finishOpen(ctx)
 	s.noteAck(ack)
 	if err != nil {
-		return mapError(err)
+		return MapError(err)
 	}
 	if wait == procs.WaitComplete && ack > 0 {
-		return mapError(s.e.txm.WaitDurable(ctx, ack))
+		return MapError(s.database.Txns.WaitDurable(ctx, ack))
 	}
 	return nil
 }
@@ -379,7 +379,7 @@ func (h *procHost) ReleaseSavepoint(ctx context.Context, name string) error {
 // loadProcedures runs LOAD PROCEDURE 'path': a *.lua / *.js file, or every
 // such file of a folder, each a CREATE OR REPLACE PROCEDURE.
 func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) {
-	if err := s.e.checkFilePriv(path); err != nil {
+	if err := s.database.checkFilePriv(path); err != nil {
 		return 0, err
 	}
 	st, err := os.Stat(path)
@@ -406,7 +406,7 @@ func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) 
 		return 0, err
 	}
 	for _, d := range defs {
-		if err := s.createProcedure(ctx, d, true); err != nil {
+		if err := s.CreateProcedure(ctx, d, true); err != nil {
 			return 0, err
 		}
 	}
@@ -416,8 +416,8 @@ func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) 
 // checkFilePriv applies secure_file_priv to a file a statement reads, as
 // MySQL does for LOAD DATA: "" allows any path, "NULL" none, a folder
 // only paths inside it.
-func (e *Engine) checkFilePriv(path string) error {
-	priv := e.globals.Get("secure_file_priv")
+func (db *Database) checkFilePriv(path string) error {
+	priv := db.Globals.Get("secure_file_priv")
 	if priv == "" {
 		return nil
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
-	"strconv"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/sysvar"
@@ -21,9 +20,9 @@ import (
 // if the prepare announced columns), or nil for a statement that returns
 // no rows or whose columns are known only when it runs.
 func (s *Session) Describe(query string) ([]Column, error) {
-	p, err := s.e.plans.get(query, s.sqlMode().ParserMode())
+	p, err := s.database.plans.get(query, s.sqlMode().ParserMode())
 	if err != nil {
-		return nil, mapError(err)
+		return nil, MapError(err)
 	}
 	if p.kind != kindAST {
 		return nil, nil
@@ -47,7 +46,7 @@ func (s *Session) Describe(query string) ([]Column, error) {
 	}
 	pi, err := s.planFor(p, func() (any, error) { return s.buildSelect(n) })
 	if err != nil {
-		return nil, mapError(err)
+		return nil, MapError(err)
 	}
 	return pi.(*selectPlan).cols, nil
 }
@@ -116,12 +115,12 @@ func (s *Session) execHoldingWorker(run func() (*Result, uint64, error)) (*Resul
 		if !ok {
 			pe = &PanicError{Value: r, Stack: debug.Stack()}
 		}
-		s.e.workers.release()
+		s.database.Engine.ReleaseWorker()
 		s.abandonTxns()
 		panic(pe)
 	}()
 	res, ack, err := run()
-	s.e.workers.release()
+	s.database.Engine.ReleaseWorker()
 	return res, ack, err
 }
 
@@ -133,14 +132,4 @@ func (s *Session) abandonTxns() {
 	}
 	s.stmtTxns = s.stmtTxns[:0]
 	s.rollbackOpen()
-}
-
-// MaxAllowedPacket is max_allowed_packet as a new connection takes it:
-// the global value (in MySQL the session's copy is read-only).
-func (e *Engine) MaxAllowedPacket() int {
-	n, err := strconv.Atoi(e.globals.Get("max_allowed_packet"))
-	if err != nil || n <= 0 {
-		return 64 << 20
-	}
-	return n
 }

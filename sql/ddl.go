@@ -14,8 +14,8 @@ import (
 )
 
 func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) {
-	e := s.e
-	cat := e.txm.Catalog()
+	e := s.database
+	cat := e.Txns.Catalog()
 	defer e.schemaEpoch.Add(1)
 	switch x := n.(type) {
 	case *ast.CreateDatabaseStmt:
@@ -25,7 +25,7 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 			}
 			return nil, sqlerr.New(sqlerr.ErDBCreateExists, "Can't create database '%s'; database exists", x.Name.O)
 		}
-		err := e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "create_db", DB: x.Name.O}, func() error {
+		err := e.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "create_db", DB: x.Name.O}, func() error {
 			cat.CreateDatabase(x.Name.O)
 			return nil
 		})
@@ -38,8 +38,8 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 			return nil, sqlerr.New(sqlerr.ErDBDropExists, "Can't drop database '%s'; database doesn't exist", x.Name.O)
 		}
 		n := len(cat.Tables(x.Name.O))
-		err := e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O}, func() error {
-			e.applyDDL(cat, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O})
+		err := e.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O}, func() error {
+			ApplyDDL(cat, e.Procs, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O})
 			return nil
 		})
 		if strings.EqualFold(s.db, x.Name.O) {
@@ -75,7 +75,7 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 			}
 		}
 		if len(rec.Tables) > 0 {
-			err := e.txm.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
+			err := e.Txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
 			if err != nil {
 				return nil, err
 			}
@@ -95,13 +95,13 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 		// One record, one catalog step: readers and recovery see the old
 		// table or the new empty one, never no table.
 		rec := &txn.DDLRecord{Op: "truncate_table", DB: def.DB, Name: def.Name, Def: &def}
-		return &Result{}, e.txm.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
+		return &Result{}, e.Txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this DDL")
 }
 
 func (s *Session) createTable(ctx context.Context, x *ast.CreateTableStmt) (*Result, error) {
-	cat := s.e.txm.Catalog()
+	cat := s.database.Txns.Catalog()
 	if x.ReferTable != nil || x.Select != nil {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CREATE TABLE ... LIKE/SELECT")
 	}
@@ -127,7 +127,7 @@ func (s *Session) createTable(ctx context.Context, x *ast.CreateTableStmt) (*Res
 		return nil, err
 	}
 	def.ID = cat.AllocTableID()
-	err = s.e.txm.LogDDL(ctx, &txn.DDLRecord{Op: "create_table", DB: db, Name: def.Name, Def: def}, func() error {
+	err = s.database.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "create_table", DB: db, Name: def.Name, Def: def}, func() error {
 		t, ok := cat.AddTable(def)
 		if !ok {
 			return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)

@@ -13,13 +13,13 @@ import (
 // error). A body that sets result returns it as a one-row result set with
 // the column result; otherwise it is an OK.
 func (s *Session) execDoBlock(ctx context.Context, lang, body string) (*Result, uint64, error) {
-	def, prog, err := s.e.procs.CompileBlock(lang, body)
+	def, prog, err := s.database.Procs.CompileBlock(lang, body)
 	if err != nil {
 		return nil, 0, err
 	}
 	var out any
 	_, ack, err := s.runProgram(ctx, func(host procs.Host) ([]any, error) {
-		v, err := s.e.procs.CallBlock(ctx, host, def, prog)
+		v, err := s.database.Procs.CallBlock(ctx, host, def, prog)
 		out = v
 		return nil, err
 	})

@@ -6,7 +6,13 @@
 // operations on primary and unique keys, and executes statements in a
 // Session over the txn layer.
 //
-// Engine is shared by every session and safe for concurrent use. A Session
+// A Database (database.go) is what the sessions of one open database
+// share: the transaction manager, the procedure catalog, the hot-row
+// batcher, the global settings and the parsed-statement cache; the engine
+// package builds it and implements the Engine interface a session calls
+// for the database around it (worker pool, registry, checkpoints, KILL,
+// SET GLOBAL, status). This package never imports wal, asynccommit or a
+// language runtime. A Session
 // belongs to one goroutine at a time (one connection, one REPL, one Go
 // caller); KILL may reach it from another goroutine through its cancel
 // function only (and the OnKill hook a server registers). What a

@@ -19,7 +19,7 @@ var (
 
 // mapError turns any error from below into an *sqlerr.Error. It is the one
 // place sentinel errors become MySQL codes.
-func mapError(err error) error {
+func MapError(err error) error {
 	if err == nil {
 		return nil
 	}

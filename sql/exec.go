@@ -28,7 +28,7 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 		// SET PERSIST_ONLY only keeps it, for the next start.
 		res := &Result{}
 		for _, a := range p.assigns {
-			warn, err := s.e.persistSetting(a[0], sysvar.Literal(a[1]), p.persistOnly)
+			warn, err := s.database.Engine.PersistSetting(a[0], sysvar.Literal(a[1]), p.persistOnly)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -39,9 +39,9 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 		}
 		return res, 0, nil
 	case kindResetPersist:
-		return &Result{}, 0, s.e.resetPersisted(p.name, p.ifExists)
+		return &Result{}, 0, s.database.Engine.ResetPersisted(p.name, p.ifExists)
 	case kindCheckpoint:
-		lsn, err := s.e.Checkpoint(ctx)
+		lsn, err := s.database.Engine.Checkpoint(ctx)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -134,7 +134,7 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 	case *ast.CallStmt:
 		return s.execCall(ctx, n, args)
 	case *ast.KillStmt:
-		return &Result{}, 0, s.e.Kill(n.ConnectionID, n.Query)
+		return &Result{}, 0, s.database.Engine.Kill(n.ConnectionID, n.Query)
 	case *ast.DoStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*Result, error) {
 			sc := &scope{db: s.db}

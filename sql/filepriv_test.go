@@ -6,7 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	plsql "github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
+
 	"github.com/plrun/plrun/sqlerr"
 )
 
@@ -34,7 +36,7 @@ func TestLoadProcedureFilePriv(t *testing.T) {
 		{procs, filepath.Join(procs, "..", filepath.Base(outside), "p_priv.lua"), 1290},
 		{"NULL", filepath.Join(procs, "p_priv.lua"), 1290},
 	} {
-		e, err := plsql.Open(plsql.Config{Dir: t.TempDir(), Settings: map[string]string{"secure_file_priv": c.priv}})
+		e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: t.TempDir(), Settings: map[string]string{"secure_file_priv": c.priv}})
 		if err != nil {
 			t.Fatal(err)
 		}

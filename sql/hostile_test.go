@@ -8,14 +8,17 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
+
 	"github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/sqlerr"
 )
 
 // newHostileSession opens an engine in a temporary folder with one session.
-func newHostileSession(t testing.TB) (*sql.Engine, *sql.Session) {
+func newHostileSession(t testing.TB) (*engine.Engine, *sql.Session) {
 	t.Helper()
-	e, err := sql.Open(sql.Config{Dir: t.TempDir()})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,10 +38,10 @@ func (h hotRow) groupKey() string { return strconv.FormatUint(h.t.Def.ID, 10) + 
 // no transaction is open, it runs outside a procedure, and it names the
 // whole primary key.
 func (s *Session) hotRowOf(p *parsed, n *ast.UpdateStmt, args []types.Value) (hotRow, bool) {
-	if s.txn != nil || s.callDepth > 0 || !s.e.hotspot.Load() {
+	if s.txn != nil || s.callDepth > 0 || !s.database.Hotspot.Load() {
 		return hotRow{}, false
 	}
-	if !p.hints.commitOnSuccess && !(s.autocommit() && s.e.hotspotAutocommit.Load()) {
+	if !p.hints.commitOnSuccess && !(s.autocommit() && s.database.HotspotAutocommit.Load()) {
 		return hotRow{}, false
 	}
 	pi, err := s.planFor(p, func() (any, error) { return s.buildUpdate(n) })
@@ -77,9 +77,9 @@ func (s *Session) execHotUpdate(ctx context.Context, row hotRow, p *parsed, n *a
 		x = s.beginTxn(nil)
 		return x.Lock(gctx, row.t, row.rowKey)
 	}
-	run := func(members []*hotrow.Member) { s.e.runHotGroup(gctx, x, members) }
-	maxWait := time.Duration(s.e.hotspotWait.Load()) * time.Microsecond
-	s.e.hot.Submit(row.groupKey(), maxWait, m, lead, run)
+	run := func(members []*hotrow.Member) { s.database.runHotGroup(gctx, x, members) }
+	maxWait := time.Duration(s.database.HotspotWait.Load()) * time.Microsecond
+	s.database.Hot.Submit(row.groupKey(), maxWait, m, lead, run)
 	if m.Err != nil {
 		return nil, hm.ack, m.Err
 	}
@@ -87,7 +87,7 @@ func (s *Session) execHotUpdate(ctx context.Context, row hotRow, p *parsed, n *a
 }
 
 // runHotGroup executes the members' statements in x and commits once.
-func (e *Engine) runHotGroup(ctx context.Context, x *txn.Txn, members []*hotrow.Member) {
+func (db *Database) runHotGroup(ctx context.Context, x *txn.Txn, members []*hotrow.Member) {
 	ok := 0
 	for _, m := range members {
 		hm := m.Payload.(*hotMember)
@@ -110,7 +110,7 @@ func (e *Engine) runHotGroup(ctx context.Context, x *txn.Txn, members []*hotrow.
 		x.Rollback()
 		return
 	}
-	ack, err := x.Commit(ctx, txn.CommitOptions{EarlyRelease: e.elr.Load()})
+	ack, err := x.Commit(ctx, txn.CommitOptions{EarlyRelease: db.ELR.Load()})
 	for _, m := range members {
 		hm := m.Payload.(*hotMember)
 		if m.Err != nil {

@@ -46,7 +46,7 @@ func (s *Session) beginTxn(forceRO *bool) *txn.Txn {
 	if forceRO != nil {
 		ro = *forceRO
 	}
-	x := s.e.txm.Begin()
+	x := s.database.Txns.Begin()
 	x.SetIsolation(txnIsolation(iso))
 	s.txnReadOnly = ro
 	s.stmtTxns = append(s.stmtTxns, x) // rolled back if the statement panics (connhooks.go)

@@ -7,7 +7,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
 )
 
 // TestRepeatableReadUnderTransfers runs transfers between accounts while
@@ -19,7 +20,7 @@ import (
 // checks can happen, so the first half cannot pass by accident. Run with
 // -race.
 func TestRepeatableReadUnderTransfers(t *testing.T) {
-	e, err := sql.Open(sql.Config{Dir: t.TempDir(), Settings: map[string]string{"enable_early_lock_release": "ON"}})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: t.TempDir(), Settings: map[string]string{"enable_early_lock_release": "ON"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ import (
 
 // Session is one connection's state.
 type Session struct {
-	e          *Engine
+	database   *Database
 	id         uint64
 	db         string
 	user, host string
@@ -84,12 +84,10 @@ type Session struct {
 }
 
 // NewSession opens a session on database "test".
-func (e *Engine) NewSession() *Session {
-	s := &Session{e: e, id: e.nextSess.Add(1), db: "test", user: "root", host: "localhost",
+func (db *Database) NewSession() *Session {
+	s := &Session{database: db, id: db.nextSess.Add(1), db: "test", user: "root", host: "localhost",
 		vars: map[string]string{}, userVars: map[string]types.Value{}, command: "Sleep", since: time.Now()}
-	e.sessMu.Lock()
-	e.sessions[s.id] = s
-	e.sessMu.Unlock()
+	db.Engine.Register(s)
 	return s
 }
 
@@ -119,10 +117,10 @@ func (s *Session) CurrentDB() string { return s.db }
 
 // UseDB changes the default database.
 func (s *Session) UseDB(name string) error {
-	if !s.e.txm.Catalog().HasDatabase(name) {
+	if !s.database.Txns.Catalog().HasDatabase(name) {
 		return sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", name)
 	}
-	s.db = s.e.txm.Catalog().DatabaseName(name)
+	s.db = s.database.Txns.Catalog().DatabaseName(name)
 	return nil
 }
 
@@ -136,17 +134,40 @@ func (s *Session) Close() {
 		s.txn.Rollback()
 		s.txn = nil
 	}
-	s.e.sessMu.Lock()
-	delete(s.e.sessions, s.id)
-	s.e.sessMu.Unlock()
+	s.database.Engine.Unregister(s)
 }
 
-func (s *Session) info() SessionInfo {
+// SessionInfo is one SHOW PROCESSLIST row.
+type SessionInfo struct {
+	ID                      uint64
+	User, Host, DB, Command string
+	Time                    int64
+	State, Info             string
+}
+
+// Info is the session's PROCESSLIST row now; safe from any goroutine.
+func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.db, Command: s.command,
 		Time: int64(time.Since(s.since).Seconds()), State: "", Info: s.query}
 }
+
+// Interrupt stops the running statement, as KILL QUERY (queryOnly) or
+// KILL does; KILL also ends the session: its next statement fails and
+// the OnKill hook runs. Safe from any goroutine.
+func (s *Session) Interrupt(queryOnly bool) {
+	if !queryOnly {
+		s.killed.Store(true)
+	}
+	s.cancelRunning(errKilled)
+	if !queryOnly {
+		s.notifyKilled()
+	}
+}
+
+// Shutdown stops the running statement because the database closes.
+func (s *Session) Shutdown() { s.cancelRunning(errKilled) }
 
 func (s *Session) cancelRunning(cause error) {
 	s.mu.Lock()
@@ -163,7 +184,7 @@ func (s *Session) getVar(d *sysvar.Def, global bool) string {
 			return v
 		}
 	}
-	return s.e.globals.Get(d.Key())
+	return s.database.Globals.Get(d.Key())
 }
 
 func (s *Session) varOn(name string) bool {
@@ -244,7 +265,7 @@ func (s *Session) Exec(ctx context.Context, query string, args []any) (*Result, 
 }
 
 func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*Result, error) {
-	if s.closed || s.e.closed.Load() {
+	if s.closed || s.database.Engine.Closed() {
 		return nil, sqlerr.New(sqlerr.ErServerShutdown, "Server shutdown in progress")
 	}
 	if s.killed.Load() {
@@ -253,7 +274,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if err := s.checkStatementSize(query); err != nil {
 		return nil, err
 	}
-	p, err := s.e.plans.get(query, s.sqlMode().ParserMode())
+	p, err := s.database.plans.get(query, s.sqlMode().ParserMode())
 	if err != nil {
 		return nil, err
 	}
@@ -268,12 +289,12 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 		if ack > s.callAck {
 			s.callAck = ack
 		}
-		return res, mapError(err)
+		return res, MapError(err)
 	}
 	ctx, cancel := s.begin(ctx, query)
 	defer s.end(cancel)
-	if err := s.e.workers.acquire(ctx); err != nil {
-		return nil, mapError(context.Cause(ctx))
+	if err := s.database.Engine.AcquireWorker(ctx); err != nil {
+		return nil, MapError(context.Cause(ctx))
 	}
 	s.stmtNotes, s.stmtWarnings = s.stmtNotes[:0], 0
 	res, ack, err := s.execHoldingWorker(func() (*Result, uint64, error) { return s.execParsed(ctx, p, args) })
@@ -295,8 +316,8 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 			err = werr
 		}
 	}
-	s.e.maybeCheckpoint()
-	err = mapError(err)
+	s.database.Engine.StatementDone()
+	err = MapError(err)
 	s.noteDiagnostics(p, res, err)
 	return res, err
 }
@@ -318,13 +339,13 @@ func (s *Session) noteDiagnostics(p *parsed, res *Result, err error) {
 // waitAck waits for lsn to be durable; a kill or timeout does not cut the
 // wait short unless the log fails: a commit that happened is reported.
 func (s *Session) waitAck(ctx context.Context, lsn uint64) error {
-	if s.e.pipe.DurableLSN() >= lsn {
+	if s.database.Engine.DurableLSN() >= lsn {
 		return nil
 	}
 	if lsn > s.stmtCommitLSN {
-		s.e.txm.NoteReaderWait()
+		s.database.Txns.NoteReaderWait()
 	}
-	return s.e.txm.WaitDurable(context.WithoutCancel(ctx), lsn)
+	return s.database.Txns.WaitDurable(context.WithoutCancel(ctx), lsn)
 }
 
 // begin sets up the statement's cancellable context.
@@ -404,7 +425,7 @@ func (s *Session) currentTxn() (x *txn.Txn, auto bool) {
 
 // commitOpts are the options for a commit made now by this session.
 func (s *Session) commitOpts() txn.CommitOptions {
-	early := s.e.elr.Load()
+	early := s.database.ELR.Load()
 	if s.callDepth > 0 && s.asyncPL() {
 		early = true
 	}

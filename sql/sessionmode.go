@@ -22,7 +22,7 @@ func (s *Session) sqlMode() sysvar.SQLMode {
 // CountParams is the number of ? placeholders in one statement, parsed as
 // this session's sql_mode reads it.
 func (s *Session) CountParams(query string) (int, error) {
-	p, err := s.e.plans.get(query, s.sqlMode().ParserMode())
+	p, err := s.database.plans.get(query, s.sqlMode().ParserMode())
 	if err != nil {
 		return 0, err
 	}

@@ -14,47 +14,6 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// setGlobal sets a global variable and applies it to the running engine.
-// It returns MySQL's warning when the value was clamped into range.
-func (e *Engine) setGlobal(name string, v types.Value) (*Note, error) {
-	d, err := sysvar.Lookup(name)
-	if err != nil {
-		return nil, err
-	}
-	if d.ReadOnly {
-		return nil, sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.Name)
-	}
-	if !d.Global {
-		return nil, sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", d.Name)
-	}
-	text, warn, err := sysvar.Normalize(d, v)
-	if err != nil {
-		return nil, err
-	}
-	if err := sysvar.Check(d, text); err != nil {
-		return nil, err
-	}
-	e.globals.Mu.Lock()
-	e.globals.Vals[d.Key()] = text
-	e.globals.Mu.Unlock()
-	e.syncSettings()
-	return warn, nil
-}
-
-// setOpenSetting is --set name=value at open (and a DSN parameter): the
-// text is read as SET reads a literal, and a value MySQL would clamp with
-// a warning is an error here, since no one would see the warning.
-func (e *Engine) setOpenSetting(name, text string) error {
-	warn, err := e.setGlobal(name, sysvar.Literal(text))
-	if err != nil {
-		return err
-	}
-	if warn != nil {
-		return sqlerr.New(sqlerr.ErWrongValueForVar, "Variable '%s' can't be set to the value of '%s' (out of range)", strings.ToLower(name), text)
-	}
-	return nil
-}
-
 func (s *Session) setSession(d *sysvar.Def, v types.Value) (*Note, error) {
 	if d.ReadOnly {
 		return nil, sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.Name)
@@ -90,14 +49,11 @@ func (s *Session) setDefault(d *sysvar.Def, global bool) error {
 		if !d.Global {
 			return sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", d.Name)
 		}
-		s.e.globals.Mu.Lock()
-		s.e.globals.Vals[d.Key()] = d.Def
-		s.e.globals.Mu.Unlock()
-		s.e.syncSettings()
+		s.database.Engine.ResetGlobal(d)
 		return nil
 	}
 	if d.Name == "autocommit" {
-		_, err := s.setSession(d, types.StringValue(s.e.globals.Get(d.Key())))
+		_, err := s.setSession(d, types.StringValue(s.database.Globals.Get(d.Key())))
 		return err
 	}
 	delete(s.vars, d.Key())
@@ -160,11 +116,11 @@ func (s *Session) execSet(ctx context.Context, p *parsed, n *ast.SetStmt, args [
 				return nil, err
 			}
 		case v.IsGlobal:
-			warn, err = s.e.setGlobal(name, val)
+			warn, err = s.database.Engine.SetGlobal(name, val)
 		case !d.Session && d.Global && !d.ReadOnly:
 			// OceanBase and PolarDB settings are global; a plain SET of one
 			// sets it globally, as their tenants' SET does.
-			warn, err = s.e.setGlobal(name, val)
+			warn, err = s.database.Engine.SetGlobal(name, val)
 		default:
 			warn, err = s.setSession(d, val)
 		}
@@ -203,7 +159,7 @@ func likeFilter(p *ast.PatternLikeOrIlikeExpr) func(string) bool {
 }
 
 func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*Result, error) {
-	cat := s.e.txm.Catalog()
+	cat := s.database.Txns.Catalog()
 	match := likeFilter(n.Pattern)
 	switch n.Tp {
 	case ast.ShowDatabases:
@@ -277,7 +233,7 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 		return stringRows([]string{"Variable_name", "Value"}, rows), nil
 	case ast.ShowStatus:
 		var rows [][]string
-		for _, r := range s.e.statusRows() {
+		for _, r := range s.database.Engine.Status() {
 			if match(r[0]) {
 				rows = append(rows, []string{r[0], r[1]})
 			}
@@ -288,7 +244,7 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 			{Name: "Id", Type: types.ColType{Base: types.TBigInt, Unsigned: true}}, {Name: "User", Type: tVarchar}, {Name: "Host", Type: tVarchar},
 			{Name: "db", Type: tVarchar}, {Name: "Command", Type: tVarchar}, {Name: "Time", Type: tBigInt},
 			{Name: "State", Type: tVarchar}, {Name: "Info", Type: tVarchar}}}
-		for _, si := range s.e.Sessions() {
+		for _, si := range s.database.Engine.Processlist() {
 			info := types.Null
 			if si.Info != "" {
 				info = types.StringValue(si.Info)

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
 )
 
 // TestOpenSettingsValidated: --set at open (and a DSN parameter) follows
@@ -21,7 +22,7 @@ func TestOpenSettingsValidated(t *testing.T) {
 		"no_such_setting":                "1",
 	}
 	for name, val := range bad {
-		e, err := sql.Open(sql.Config{Dir: t.TempDir(), Settings: map[string]string{name: val}})
+		e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: t.TempDir(), Settings: map[string]string{name: val}})
 		if err == nil {
 			e.Close()
 			t.Errorf("--set %s=%s: opened, want an error", name, val)
@@ -38,7 +39,7 @@ func TestOpenSettingsValidated(t *testing.T) {
 		"transaction_isolation":          "read-committed",
 		"sql_mode":                       "ANSI",
 	}
-	e, err := sql.Open(sql.Config{Dir: t.TempDir(), Settings: good})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: t.TempDir(), Settings: good})
 	if err != nil {
 		t.Fatalf("good settings: %v", err)
 	}

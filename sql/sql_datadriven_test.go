@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
+
 	"github.com/cockroachdb/datadriven"
 	"github.com/plrun/plrun/sql"
 )
@@ -44,7 +47,7 @@ func TestSQLScripts(t *testing.T) {
 type harness struct {
 	t        testing.TB
 	dir      string
-	e        *sql.Engine
+	e        *engine.Engine
 	sessions map[string]*sql.Session
 }
 
@@ -55,7 +58,7 @@ func newHarness(t testing.TB, dir string) *harness {
 }
 
 func (h *harness) open() {
-	e, err := sql.Open(sql.Config{Dir: h.dir})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: h.dir})
 	if err != nil {
 		h.t.Fatalf("open: %v", err)
 	}
@@ -229,7 +232,7 @@ func FuzzSQL(f *testing.F) {
 	dir := f.TempDir()
 	// A statement may wait for a row lock another input left (errors are
 	// fine here, time is not): wait 1 s, not 50.
-	e, err := sql.Open(sql.Config{Dir: dir, Settings: map[string]string{"innodb_lock_wait_timeout": "1", "max_execution_time": "2000"}})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, Settings: map[string]string{"innodb_lock_wait_timeout": "1", "max_execution_time": "2000"}})
 	if err != nil {
 		f.Fatal(err)
 	}

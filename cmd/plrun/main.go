@@ -10,8 +10,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plrun/plrun/engine"
+
 	"github.com/plrun/plrun"
-	"github.com/plrun/plrun/sql"
 )
 
 func main() {
@@ -93,7 +94,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	db, err := plrun.Open(*dataDir, &plrun.Options{Settings: settings, ProcsDir: *procsDir, Workers: *workers})
 	if err != nil {
 		msg := err.Error()
-		if errors.Is(err, sql.ErrDataDirInUse) {
+		if errors.Is(err, engine.ErrDataDirInUse) {
 			if h := lockHolder(*dataDir); h != "" {
 				msg += "; " + h
 			}

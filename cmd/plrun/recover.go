@@ -6,7 +6,8 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/engine"
+
 	"github.com/plrun/plrun/wal"
 )
 
@@ -32,7 +33,7 @@ func recoverMain(args []string, dataDir string, stdout, stderr io.Writer) int {
 		}
 		return 2
 	}
-	lock, err := sql.LockDataDir(*dir)
+	lock, err := engine.LockDataDir(*dir)
 	if err != nil {
 		fmt.Fprintf(stderr, "plrun recover: %v\n", err)
 		return 1

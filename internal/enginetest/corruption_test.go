@@ -10,7 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
+
 	"github.com/plrun/plrun/wal"
 )
 
@@ -107,7 +109,7 @@ func TestCorruptionMatrix(t *testing.T) {
 // writeMatrixLog creates t(id) and commits matrixRows single-row INSERTs,
 // each its own commit group, then closes the engine cleanly.
 func writeMatrixLog(t *testing.T, dir string) {
-	e, err := sql.Open(sql.Config{Dir: dir, WalOptions: wal.Options{SegmentSize: matrixSegment}})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, WalOptions: wal.Options{SegmentSize: matrixSegment}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +147,7 @@ func runMatrixCase(t *testing.T, template string, rep *wal.Report, segIdx, entry
 	mustKeep := int(firstHit.FirstLSN) - 2
 	isLastEntry := segIdx == len(rep.Segments)-1 && entryIdx == len(seg.Entries)-1
 
-	e, err := sql.Open(sql.Config{Dir: dir, WalOptions: wal.Options{SegmentSize: matrixSegment}})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, WalOptions: wal.Options{SegmentSize: matrixSegment}})
 	if err != nil {
 		if !errors.Is(err, wal.ErrDamaged) {
 			t.Fatalf("open refused, but not as damage: %v", err)
@@ -187,7 +189,7 @@ func checkTruncateDamaged(t *testing.T, dir string, mustKeep int) {
 	if err := wal.TruncateDamaged(filepath.Join(dir, "wal"), rep.Damage); err != nil {
 		t.Fatal(err)
 	}
-	e, err := sql.Open(sql.Config{Dir: dir, WalOptions: wal.Options{SegmentSize: matrixSegment}})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, WalOptions: wal.Options{SegmentSize: matrixSegment}})
 	if err != nil {
 		t.Fatalf("open after --truncate-damaged: %v", err)
 	}
@@ -267,7 +269,7 @@ func copyDir(t *testing.T, from, to string) {
 // finished snapshot beside it is kept.
 func TestOpenRemovesUnfinishedSnapshots(t *testing.T) {
 	dir := t.TempDir()
-	e, err := sql.Open(sql.Config{Dir: dir})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -280,7 +282,7 @@ func TestOpenRemovesUnfinishedSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logged []string
-	e, err = sql.Open(sql.Config{Dir: dir, WalOptions: wal.Options{Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }}})
+	e, err = engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, WalOptions: wal.Options{Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }}})
 	if err != nil {
 		t.Fatal(err)
 	}

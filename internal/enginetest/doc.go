@@ -17,7 +17,7 @@
 //     under ob_enable_pl_async_commit. PLRUN_SOAK=1 (or -soak) runs many
 //     more iterations (make soak).
 //   - fault_test.go: log write and sync failures injected through
-//     sql.Config.WalOptions: the statement in flight gets 1180 (outcome
+//     engine.Config.WalOptions: the statement in flight gets 1180 (outcome
 //     unknown), later ones fail clearly, nothing panics or hangs, and a
 //     reopen without faults recovers a prefix holding every acknowledged
 //     commit. The ELR case of issue 4: T1 releases early, T2 stacks on it,

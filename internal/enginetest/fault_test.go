@@ -10,7 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
+
 	"github.com/plrun/plrun/wal"
 )
 
@@ -56,7 +58,7 @@ func runLogFault(t *testing.T, point, elr string, failAt int64) {
 		wo.BeforeWrite = failAfter(&armed, failAt, &calls)
 	}
 	settings := map[string]string{"enable_early_lock_release": elr}
-	e, err := sql.Open(sql.Config{Dir: dir, Settings: settings, WalOptions: wo})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, Settings: settings, WalOptions: wo})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +128,7 @@ func runLogFault(t *testing.T, point, elr string, failAt int64) {
 		setup.Close()
 		e.Close() // the fail-stop error, if any, is expected here
 	})
-	e2, err := sql.Open(sql.Config{Dir: dir})
+	e2, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir})
 	if err != nil {
 		t.Fatalf("reopen without faults: %v", err)
 	}
@@ -189,7 +191,7 @@ func runELRFault(t *testing.T, point string) {
 	} else {
 		wo.BeforeWrite = hook
 	}
-	e, err := sql.Open(sql.Config{Dir: dir, Settings: map[string]string{"enable_early_lock_release": "ON"}, WalOptions: wo})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, Settings: map[string]string{"enable_early_lock_release": "ON"}, WalOptions: wo})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,7 +297,7 @@ func runELRFault(t *testing.T, point string) {
 		adm.Close()
 		e.Close()
 	})
-	e2, err := sql.Open(sql.Config{Dir: dir})
+	e2, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir})
 	if err != nil {
 		t.Fatalf("reopen: %v", err)
 	}

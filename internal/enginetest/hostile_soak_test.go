@@ -16,10 +16,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
+
 	"github.com/go-sql-driver/mysql"
 
 	"github.com/plrun/plrun/server"
-	plsql "github.com/plrun/plrun/sql"
 )
 
 // hostileSoakDuration is how long TestHostileSoak runs: PLRUN_HOSTILE_SOAK
@@ -102,7 +104,7 @@ func TestHostileSoak(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	engine, err := plsql.Open(plsql.Config{Dir: t.TempDir()})
+	engine, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,12 @@
-package sql
+package sql_test
 
 import (
 	"context"
 	"testing"
+
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
+	"github.com/plrun/plrun/sql"
 )
 
 // TestRefusedInsertsLeaveNoSlots: an INSERT refused after its row slot was
@@ -21,7 +25,7 @@ func TestRefusedInsertsLeaveNoSlots(t *testing.T) {
 			t.Fatalf("update moving row 2 to id %d with a duplicate email succeeded", i)
 		}
 	}
-	if n := e.txm.Catalog().Table("test", "u").Len(); n != 2 {
+	if n := e.Database().Txns.Catalog().Table("test", "u").Len(); n != 2 {
 		t.Fatalf("table u has %d row slots after 1000 refused writes, want 2", n)
 	}
 }
@@ -47,7 +51,7 @@ func TestIndexEntriesFollowValues(t *testing.T) {
 	if _, err := s.Exec(ctx, "ROLLBACK", nil); err != nil {
 		t.Fatal(err)
 	}
-	tab := e.txm.Catalog().Table("test", "u")
+	tab := e.Database().Txns.Catalog().Table("test", "u")
 	// Row 1 may still keep its previous version for snapshots (one more
 	// key), never one per value it held.
 	if n := tab.IndexSize(1); n > 3 {
@@ -72,9 +76,9 @@ func TestIndexEntriesFollowValues(t *testing.T) {
 
 // openWith opens an engine in a temporary folder, runs setup and returns
 // it with a session; both close when the test ends.
-func openWith(t *testing.T, setup ...string) (*Engine, *Session) {
+func openWith(t *testing.T, setup ...string) (*engine.Engine, *sql.Session) {
 	t.Helper()
-	e, err := Open(Config{Dir: t.TempDir()})
+	e, err := engine.Open(engine.Config{Dir: t.TempDir(), Runtimes: builtin.Runtimes()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,9 +1,13 @@
-package sql
+package sql_test
 
 import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/txn"
 
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/storage"
@@ -22,27 +26,26 @@ func TestPanicInStatementLeavesNoLocks(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	tab := e.txm.Catalog().Table("test", "t")
+	tab := e.Database().Txns.Catalog().Table("test", "t")
 	var got any
 	func() {
 		defer func() { got = recover() }()
-		if err := e.workers.acquire(ctx); err != nil {
+		if err := e.AcquireWorker(ctx); err != nil {
 			t.Fatal(err)
 		}
-		s.execHoldingWorker(func() (*Result, uint64, error) {
-			x := s.beginTxn(nil)
+		s.ExecHoldingWorker(func(x *txn.Txn) {
 			if err := x.Lock(ctx, tab, storage.KeyOf([]types.Value{types.IntValue(2)})); err != nil {
 				t.Fatal(err)
 			}
 			panic("injected")
 		})
 	}()
-	pe, ok := got.(*PanicError)
+	pe, ok := got.(*sql.PanicError)
 	if !ok || pe.Value != "injected" || len(pe.Stack) == 0 {
 		t.Fatalf("recovered %#v, want *PanicError{injected} with a stack", got)
 	}
-	if n := e.workers.busyCount(); n != 0 {
-		t.Fatalf("%d workers busy after the panic, want 0", n)
+	if n := workersBusy(e); n != "0" {
+		t.Fatalf("%s workers busy after the panic, want 0", n)
 	}
 	if s.InTransaction() {
 		t.Fatal("the session's transaction is still open after the panic")
@@ -76,4 +79,14 @@ func TestResetClearsTransactionTraits(t *testing.T) {
 	if err != nil || r.Rows[0][0].String() != "x" {
 		t.Fatalf("after Reset ANSI_QUOTES still applies: %v", err)
 	}
+}
+
+// workersBusy is the engine's Plrun_workers_busy status.
+func workersBusy(e *engine.Engine) string {
+	for _, r := range e.Status() {
+		if r[0] == "Plrun_workers_busy" {
+			return r[1]
+		}
+	}
+	return "?"
 }

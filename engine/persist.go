@@ -1,4 +1,4 @@
-package sql
+package engine
 
 import (
 	"encoding/json"
@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
@@ -74,12 +75,12 @@ func (e *Engine) applyPersisted() error {
 
 // persistSetting sets a global variable (unless only) and persists the
 // value it took.
-func (e *Engine) persistSetting(name string, v types.Value, only bool) (*Note, error) {
+func (e *Engine) persistSetting(name string, v types.Value, only bool) (*sql.Note, error) {
 	d, err := sysvar.Lookup(name)
 	if err != nil {
 		return nil, err
 	}
-	var warn *Note
+	var warn *sql.Note
 	var text string
 	if only {
 		if d.ReadOnly || !d.Global {

@@ -1,4 +1,4 @@
-package sql_test
+package engine_test
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
 	plsql "github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/sqlerr"
 )
@@ -27,8 +29,8 @@ func variable(t *testing.T, s *plsql.Session, name string) string {
 func TestPersistedSettingsSurviveRestart(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	open := func(settings map[string]string) (*plsql.Engine, *plsql.Session) {
-		e, err := plsql.Open(plsql.Config{Dir: dir, Settings: settings})
+	open := func(settings map[string]string) (*engine.Engine, *plsql.Session) {
+		e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, Settings: settings})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,14 +103,14 @@ func TestBadPersistedSettingRefusesOpen(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "plrun-auto.cnf"), []byte(bad), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	_, err := plsql.Open(plsql.Config{Dir: dir})
+	_, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir})
 	if err == nil || !strings.Contains(err.Error(), "plrun-auto.cnf") {
 		t.Fatalf("open with a bad persisted value: %v", err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "plrun-auto.cnf"), []byte("not json"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := plsql.Open(plsql.Config{Dir: dir}); err == nil || !strings.Contains(err.Error(), "plrun-auto.cnf") {
+	if _, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir}); err == nil || !strings.Contains(err.Error(), "plrun-auto.cnf") {
 		t.Fatalf("open with a damaged file: %v", err)
 	}
 }

@@ -1,6 +1,6 @@
 //go:build !unix
 
-package sql
+package engine
 
 import "os"
 

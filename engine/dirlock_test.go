@@ -1,10 +1,11 @@
-package sql_test
+package engine_test
 
 import (
 	"strings"
 	"testing"
 
-	plsql "github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
 )
 
 // TestDataDirIsLocked: a second Open of an open data directory fails
@@ -12,11 +13,11 @@ import (
 // it opens again.
 func TestDataDirIsLocked(t *testing.T) {
 	dir := t.TempDir()
-	e, err := plsql.Open(plsql.Config{Dir: dir})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e2, err := plsql.Open(plsql.Config{Dir: dir}); err == nil {
+	if e2, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir}); err == nil {
 		e2.Close()
 		t.Fatal("a second Open of the same data directory succeeded")
 	} else if !strings.Contains(err.Error(), "in use by another plrun process") {
@@ -25,7 +26,7 @@ func TestDataDirIsLocked(t *testing.T) {
 	if err := e.Close(); err != nil {
 		t.Fatal(err)
 	}
-	e3, err := plsql.Open(plsql.Config{Dir: dir})
+	e3, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir})
 	if err != nil {
 		t.Fatalf("Open after Close: %v", err)
 	}

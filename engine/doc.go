@@ -1,0 +1,24 @@
+// Package engine is the database itself: Open creates or opens a data
+// folder, takes its lock, applies persisted settings and --set, recovers
+// (latest snapshot, then the log after it), and wires storage, txn,
+// lockmgr, asynccommit, wal, hotrow and procs into one sql.Database that
+// its sessions share. It owns the global settings (mirrored into atomics
+// for the hot paths), the worker pool, the session registry and KILL,
+// checkpoints (by CHECKPOINT and automatically past
+// plrun_checkpoint_log_size), persisted settings (plrun-auto.cnf) and the
+// status counters, and implements sql.Engine for the sessions.
+//
+// The engine imports no language runtime: the caller lists them in
+// Config.Runtimes (runtime/builtin for Lua and JavaScript).
+//
+// Lock order: sessMu, persistMu and ckptMu are leaves (nothing else is
+// taken while one is held, except that a checkpoint runs txn's checkpoint
+// under ckptMu); the globals' lock is taken inside persistMu by
+// PersistSetting.
+//
+// Invariants kept here: Open returns only after the log is replayed to its
+// last intact group, so no session sees a state older than an
+// acknowledged commit; Close cancels running statements, stops the commit
+// pipeline (which syncs what it holds) and closes the log before releasing
+// the folder lock.
+package engine

@@ -1,0 +1,104 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/wal"
+)
+
+// procSnapshot is what a snapshot keeps of the procedure catalog.
+type procSnapshot struct {
+	Procs []procEntry `json:"procs"`
+}
+
+type procEntry struct {
+	DB  string            `json:"db"`
+	Def *procs.Definition `json:"def"`
+}
+
+// recover loads the latest snapshot and replays the log after it.
+func (e *Engine) recover() (*storage.Catalog, error) {
+	logf := e.cfg.WalOptions.Logf
+	if logf == nil {
+		logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "plrun: "+format+"\n", args...) }
+		e.cfg.WalOptions.Logf = logf
+	}
+	removed, err := wal.RemoveTempSnapshots(e.cfg.Dir)
+	if err != nil {
+		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "removing unfinished snapshots: %v", err)
+	}
+	for _, name := range removed {
+		logf("removed %s, the temporary file of a checkpoint that did not finish", name)
+	}
+	snapLSN, r, err := wal.OpenLatestSnapshot(e.cfg.Dir)
+	if err != nil {
+		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "reading snapshot: %v", err)
+	}
+	cat := storage.NewCatalog()
+	if r != nil {
+		c, extra, err := storage.ReadSnapshot(r)
+		r.Close()
+		if err != nil {
+			return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "reading snapshot: %v", err)
+		}
+		cat = c
+		if len(extra) > 0 {
+			var ps procSnapshot
+			if err := json.Unmarshal(extra, &ps); err != nil {
+				return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "reading snapshot procedures: %v", err)
+			}
+			for _, p := range ps.Procs {
+				if err := e.procs.CreateIn(p.DB, p.Def, true); err != nil {
+					return nil, fmt.Errorf("restoring procedure %s.%s: %w", p.DB, p.Def.Name, err)
+				}
+			}
+		}
+	}
+	l, err := wal.Open(filepath.Join(e.cfg.Dir, "wal"), e.cfg.WalOptions)
+	if err != nil {
+		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "opening log: %v", err)
+	}
+	e.log = l
+	rp := &txn.Replayer{Catalog: cat}
+	err = l.Replay(snapLSN, func(rec wal.Record) error {
+		switch rec.Kind {
+		case wal.KindCommit:
+			return txn.ApplyRedo(cat, rec.LSN, rec.Payload)
+		case wal.KindChunk:
+			return rp.Chunk(rec.LSN, rec.Payload)
+		case wal.KindChunkedCommit:
+			return rp.ChunkedCommit(rec.LSN, rec.Payload)
+		case wal.KindDDL:
+			d, err := txn.DecodeDDL(rec.Payload)
+			if err != nil {
+				return err
+			}
+			sql.ApplyDDL(cat, e.procs, d)
+		}
+		return nil
+	})
+	if err != nil {
+		l.Close()
+		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "replaying log: %v", err)
+	}
+	return cat, nil
+}
+
+// procsJSON serializes the procedure catalog for a snapshot.
+func (e *Engine) procsJSON() ([]byte, error) {
+	var ps procSnapshot
+	for _, db := range e.txm.Catalog().Databases() {
+		for _, d := range e.procs.ListIn(db) {
+			ps.Procs = append(ps.Procs, procEntry{DB: db, Def: d})
+		}
+	}
+	return json.Marshal(ps)
+}

@@ -1,0 +1,75 @@
+package sql
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/plrun/plrun/hotrow"
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+// Database is what the sessions of one open database share. The engine
+// builds it once recovery is done (NewDatabase) and implements Engine.
+type Database struct {
+	Txns     *txn.Manager
+	Procs    *procs.Catalog
+	Runtimes []procs.Runtime // the languages procedures compile in
+	Hot      *hotrow.Batcher
+	Globals  *sysvar.Globals
+	Engine   Engine
+
+	// The settings sessions read per statement, mirrored from Globals by
+	// the engine whenever a global changes.
+	ELR               atomic.Bool
+	Hotspot           atomic.Bool
+	HotspotAutocommit atomic.Bool
+	HotspotWait       atomic.Int64 // microseconds
+
+	plans       *planCache
+	schemaEpoch atomic.Uint64
+	nextSess    atomic.Uint64
+}
+
+// Engine is what a session asks of the database around it: the worker
+// pool, the session registry, checkpoints, KILL, global settings and
+// status. engine.Engine implements it.
+type Engine interface {
+	// Closed reports whether the database is shutting down.
+	Closed() bool
+	// AcquireWorker takes a slot of the worker pool for one statement;
+	// ReleaseWorker gives it back (never held while waiting for the log).
+	AcquireWorker(ctx context.Context) error
+	ReleaseWorker()
+	// Register and Unregister keep the session registry (PROCESSLIST,
+	// KILL, shutdown).
+	Register(s *Session)
+	Unregister(s *Session)
+	// StatementDone is called after every top-level statement: the
+	// engine may start a checkpoint.
+	StatementDone()
+	Checkpoint(ctx context.Context) (uint64, error)
+	Kill(id uint64, queryOnly bool) error
+	Processlist() []SessionInfo
+	Status() [][2]string
+	// DurableLSN is the newest LSN the log has made durable.
+	DurableLSN() uint64
+	// SetGlobal validates and sets a global variable and applies it;
+	// ResetGlobal sets one back to its compiled-in default.
+	SetGlobal(name string, v types.Value) (*Note, error)
+	ResetGlobal(d *sysvar.Def)
+	// PersistSetting and ResetPersisted are ALTER SYSTEM SET / SET
+	// PERSIST[_ONLY] and RESET PERSIST.
+	PersistSetting(name string, v types.Value, only bool) (*Note, error)
+	ResetPersisted(name string, ifExists bool) error
+}
+
+// NewDatabase assembles the shared state of an open database.
+func NewDatabase(txns *txn.Manager, catalog *procs.Catalog, runtimes []procs.Runtime, hot *hotrow.Batcher, globals *sysvar.Globals, eng Engine) *Database {
+	return &Database{Txns: txns, Procs: catalog, Runtimes: runtimes, Hot: hot, Globals: globals, Engine: eng, plans: newPlanCache(4096)}
+}
+
+// SchemaChanged invalidates the plans built for the old schema.
+func (db *Database) SchemaChanged() { db.schemaEpoch.Add(1) }

@@ -1,0 +1,31 @@
+package sql
+
+import (
+	"encoding/json"
+
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
+)
+
+// ApplyDDL applies a DDL record to the catalogs: tables through txn,
+// procedures here. Recovery replays the log with it; DDL statements apply
+// their own record with it, so the two cannot differ.
+func ApplyDDL(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord) {
+	switch d.Op {
+	case "create_proc":
+		var def procs.Definition
+		if json.Unmarshal(d.Proc, &def) == nil {
+			_ = pc.CreateIn(d.DB, &def, true)
+		}
+	case "drop_proc":
+		_ = pc.Drop(d.DB, d.Name, true)
+	case "drop_db":
+		txn.ApplyDDL(cat, d)
+		for _, p := range pc.ListIn(d.DB) {
+			_ = pc.Drop(d.DB, p.Name, true)
+		}
+	default:
+		txn.ApplyDDL(cat, d)
+	}
+}
