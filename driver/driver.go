@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/sql/parse"
 
 	plsql "github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/types"
@@ -155,7 +156,7 @@ func (c *conn) PrepareContext(_ context.Context, query string) (driver.Stmt, err
 	if c.closed {
 		return nil, driver.ErrBadConn
 	}
-	n, err := plsql.CountParams(query)
+	n, err := parse.CountParams(query)
 	if err != nil {
 		return nil, err
 	}

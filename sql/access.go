@@ -7,6 +7,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -15,22 +16,22 @@ import (
 
 // planFor returns p's compiled plan for the session's database and the
 // current schema, building it once.
-func (s *Session) planFor(p *parsed, build func() (any, error)) (any, error) {
+func (s *Session) planFor(p *parse.Stmt, build func() (any, error)) (any, error) {
 	epoch := s.database.schemaEpoch.Load()
 	mode := s.sqlMode() & planModes
-	if c := p.cached.Load(); c != nil && c.epoch == epoch && c.db == s.db && c.mode == mode {
-		return c.plan, nil
+	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.db && c.Mode == mode {
+		return c.Plan, nil
 	}
-	p.planMu.Lock()
-	defer p.planMu.Unlock()
-	if c := p.cached.Load(); c != nil && c.epoch == epoch && c.db == s.db && c.mode == mode {
-		return c.plan, nil
+	p.PlanMu.Lock()
+	defer p.PlanMu.Unlock()
+	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.db && c.Mode == mode {
+		return c.Plan, nil
 	}
 	pl, err := build()
 	if err != nil {
 		return nil, err
 	}
-	p.cached.Store(&planEntry{plan: pl, epoch: epoch, db: s.db, mode: mode})
+	p.Cached.Store(&parse.PlanEntry{Plan: pl, Epoch: epoch, DB: s.db, Mode: mode})
 	return pl, nil
 }
 

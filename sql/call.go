@@ -12,6 +12,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -37,8 +38,8 @@ func (s *Session) procDB(db string) (string, error) {
 	return cat.DatabaseName(db), nil
 }
 
-func (s *Session) execCreateProc(ctx context.Context, p *parsed) (*Result, uint64, error) {
-	def, orReplace, err := procs.ParseCreate(p.text)
+func (s *Session) execCreateProc(ctx context.Context, p *parse.Stmt) (*Result, uint64, error) {
+	def, orReplace, err := procs.ParseCreate(p.Text)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -83,14 +84,14 @@ func (s *Session) CreateProcedure(ctx context.Context, def *procs.Definition, or
 	})
 }
 
-func (s *Session) execDropProc(ctx context.Context, p *parsed) (*Result, uint64, error) {
-	db, name := splitProcName(p.name, s.db)
+func (s *Session) execDropProc(ctx context.Context, p *parse.Stmt) (*Result, uint64, error) {
+	db, name := splitProcName(p.Name, s.db)
 	db, err := s.procDB(db)
 	if err != nil {
 		return nil, 0, err
 	}
 	if _, _, ok := s.database.Procs.Get(db, name); !ok {
-		if p.ifExists {
+		if p.IfExists {
 			return noted("Note", sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name), 0, nil
 		}
 		return nil, 0, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name)

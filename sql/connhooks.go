@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/types"
 )
@@ -20,18 +21,18 @@ import (
 // if the prepare announced columns), or nil for a statement that returns
 // no rows or whose columns are known only when it runs.
 func (s *Session) Describe(query string) ([]Column, error) {
-	p, err := s.database.plans.get(query, s.sqlMode().ParserMode())
+	p, err := s.database.plans.Get(query, s.sqlMode().ParserMode())
 	if err != nil {
 		return nil, MapError(err)
 	}
-	if p.kind != kindAST {
+	if p.Kind != parse.KindAST {
 		return nil, nil
 	}
-	switch p.node.(type) {
+	switch p.Node.(type) {
 	case *ast.ShowStmt, *ast.ExplainStmt:
 		// Read-only and without parameters: their columns are those of a
 		// run now.
-		if p.params > 0 {
+		if p.Params > 0 {
 			return nil, nil
 		}
 		r, err := s.Exec(context.Background(), query, nil)
@@ -40,7 +41,7 @@ func (s *Session) Describe(query string) ([]Column, error) {
 		}
 		return r.Columns, nil
 	}
-	n, ok := p.node.(*ast.SelectStmt)
+	n, ok := p.Node.(*ast.SelectStmt)
 	if !ok {
 		return nil, nil
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/plrun/plrun/hotrow"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -28,7 +29,7 @@ type Database struct {
 	HotspotAutocommit atomic.Bool
 	HotspotWait       atomic.Int64 // microseconds
 
-	plans       *planCache
+	plans       *parse.Cache
 	schemaEpoch atomic.Uint64
 	nextSess    atomic.Uint64
 }
@@ -68,7 +69,7 @@ type Engine interface {
 
 // NewDatabase assembles the shared state of an open database.
 func NewDatabase(txns *txn.Manager, catalog *procs.Catalog, runtimes []procs.Runtime, hot *hotrow.Batcher, globals *sysvar.Globals, eng Engine) *Database {
-	return &Database{Txns: txns, Procs: catalog, Runtimes: runtimes, Hot: hot, Globals: globals, Engine: eng, plans: newPlanCache(4096)}
+	return &Database{Txns: txns, Procs: catalog, Runtimes: runtimes, Hot: hot, Globals: globals, Engine: eng, plans: parse.NewCache(4096)}
 }
 
 // SchemaChanged invalidates the plans built for the old schema.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -244,7 +245,7 @@ func compileInsertValue(sc *scope, e ast.ExprNode) (*cexpr, error) {
 	return ce, err
 }
 
-func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parsed, n *ast.InsertStmt, args []types.Value) (*Result, error) {
+func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.InsertStmt, args []types.Value) (*Result, error) {
 	pi, err := s.planFor(p, func() (any, error) { return s.buildInsert(n) })
 	if err != nil {
 		return nil, err
@@ -653,7 +654,7 @@ func orderAndLimit(ec *evalCtx, refs []rowRef, order []orderItem, limit *cexpr) 
 	return refs, nil
 }
 
-func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parsed, n *ast.UpdateStmt, args []types.Value) (*Result, error) {
+func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*Result, error) {
 	pi, err := s.planFor(p, func() (any, error) { return s.buildUpdate(n) })
 	if err != nil {
 		return nil, err
@@ -761,7 +762,7 @@ func (s *Session) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	return pl, nil
 }
 
-func (s *Session) execDelete(ctx context.Context, x *txn.Txn, p *parsed, n *ast.DeleteStmt, args []types.Value) (*Result, error) {
+func (s *Session) execDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.DeleteStmt, args []types.Value) (*Result, error) {
 	pi, err := s.planFor(p, func() (any, error) { return s.buildDelete(n) })
 	if err != nil {
 		return nil, err

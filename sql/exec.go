@@ -8,6 +8,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
@@ -16,19 +17,19 @@ import (
 
 // execParsed runs a parsed statement and returns the LSN its reply must
 // wait for.
-func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value) (*Result, uint64, error) {
-	switch p.kind {
-	case kindCreateProc:
+func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Value) (*Result, uint64, error) {
+	switch p.Kind {
+	case parse.KindCreateProc:
 		return s.execCreateProc(ctx, p)
-	case kindDropProc:
+	case parse.KindDropProc:
 		return s.execDropProc(ctx, p)
-	case kindAlterSystem, kindSetPersist:
+	case parse.KindAlterSystem, parse.KindSetPersist:
 		// OceanBase's ALTER SYSTEM SET and MySQL 8's SET PERSIST both
 		// set the global value and keep it across restarts (persist.go);
 		// SET PERSIST_ONLY only keeps it, for the next start.
 		res := &Result{}
-		for _, a := range p.assigns {
-			warn, err := s.database.Engine.PersistSetting(a[0], sysvar.Literal(a[1]), p.persistOnly)
+		for _, a := range p.Assigns {
+			warn, err := s.database.Engine.PersistSetting(a[0], sysvar.Literal(a[1]), p.PersistOnly)
 			if err != nil {
 				return nil, 0, err
 			}
@@ -38,29 +39,29 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 			}
 		}
 		return res, 0, nil
-	case kindResetPersist:
-		return &Result{}, 0, s.database.Engine.ResetPersisted(p.name, p.ifExists)
-	case kindCheckpoint:
+	case parse.KindResetPersist:
+		return &Result{}, 0, s.database.Engine.ResetPersisted(p.Name, p.IfExists)
+	case parse.KindCheckpoint:
 		lsn, err := s.database.Engine.Checkpoint(ctx)
 		if err != nil {
 			return nil, 0, err
 		}
 		return &Result{Info: fmt.Sprintf("Checkpoint at LSN %d", lsn)}, 0, nil
-	case kindShowProcStatus:
-		return s.showProcStatus(p.like), 0, nil
-	case kindLoadProc:
-		n, err := s.loadProcedures(ctx, p.name)
+	case parse.KindShowProcStatus:
+		return s.showProcStatus(p.Like), 0, nil
+	case parse.KindLoadProc:
+		n, err := s.loadProcedures(ctx, p.Name)
 		if err != nil {
 			return nil, 0, err
 		}
 		return &Result{AffectedRows: uint64(n), Info: fmt.Sprintf("Procedures loaded: %d", n)}, 0, nil
-	case kindShowCreateProc:
-		r, err := s.showCreateProc(p.name)
+	case parse.KindShowCreateProc:
+		r, err := s.showCreateProc(p.Name)
 		return r, 0, err
-	case kindDoBlock:
-		return s.execDoBlock(ctx, p.name, p.body)
+	case parse.KindDoBlock:
+		return s.execDoBlock(ctx, p.Name, p.Body)
 	}
-	switch n := p.node.(type) {
+	switch n := p.Node.(type) {
 	case *ast.SelectStmt:
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execSelect(ctx, x, p, n, args) })
 	case *ast.InsertStmt:
@@ -152,11 +153,11 @@ func (s *Session) execParsed(ctx context.Context, p *parsed, args []types.Value)
 	case *ast.FlushStmt, *ast.AnalyzeTableStmt:
 		return &Result{}, 0, nil
 	}
-	return nil, 0, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support '%s'", firstWords(p.text))
+	return nil, 0, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support '%s'", firstWords(p.Text))
 }
 
 func firstWords(q string) string {
-	f := strings.Fields(stripLeading(q))
+	f := strings.Fields(parse.StripLeading(q))
 	if len(f) > 3 {
 		f = f[:3]
 	}
@@ -189,27 +190,27 @@ func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*Result, err
 // runDML runs a statement in the current transaction with statement-level
 // rollback, committing it on its own under autocommit (or when the
 // COMMIT_ON_SUCCESS hint asks).
-func (s *Session) runDML(ctx context.Context, p *parsed, args []types.Value, fn func(x *txn.Txn) (*Result, error)) (*Result, uint64, error) {
+func (s *Session) runDML(ctx context.Context, p *parse.Stmt, args []types.Value, fn func(x *txn.Txn) (*Result, error)) (*Result, uint64, error) {
 	next := s.oneShot
 	x, auto := s.currentTxn()
-	if auto && tablelessSelect(p.node) {
+	if auto && tablelessSelect(p.Node) {
 		// As in MariaDB, a SELECT of no table (SELECT @@tx_isolation)
 		// leaves SET TRANSACTION's characteristics to the next one.
 		s.oneShot = next
 	}
 	mark := x.Mark()
-	x.BeginStatement(s.lastCommitLSN, isConsistentRead(p.node))
+	x.BeginStatement(s.lastCommitLSN, isConsistentRead(p.Node))
 	r, err := fn(x)
 	x.EndStatement()
-	if err == nil && p.hints.targetRows >= 0 && int64(r.AffectedRows) != p.hints.targetRows {
-		err = fmt.Errorf("%w: TARGET_AFFECT_ROW(%d), %d rows affected", errTargetAffectRow, p.hints.targetRows, r.AffectedRows)
+	if err == nil && p.Hints.TargetRows >= 0 && int64(r.AffectedRows) != p.Hints.TargetRows {
+		err = fmt.Errorf("%w: TARGET_AFFECT_ROW(%d), %d rows affected", errTargetAffectRow, p.Hints.TargetRows, r.AffectedRows)
 	}
 	if err != nil {
 		if auto {
 			x.Rollback()
 			return nil, 0, err
 		}
-		if errors.Is(err, lockmgr.ErrDeadlock) || p.hints.rollbackOnFail {
+		if errors.Is(err, lockmgr.ErrDeadlock) || p.Hints.RollbackOnFail {
 			// MySQL rolls back the whole transaction of a deadlock victim.
 			s.rollbackOpen()
 			return nil, 0, err
@@ -221,7 +222,7 @@ func (s *Session) runDML(ctx context.Context, p *parsed, args []types.Value, fn 
 		ack, err := s.commitTxn(ctx, x)
 		return r, ack, err
 	}
-	if p.hints.commitOnSuccess {
+	if p.Hints.CommitOnSuccess {
 		ack, err := s.finishOpen(ctx)
 		return r, ack, err
 	}

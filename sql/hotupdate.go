@@ -8,6 +8,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/hotrow"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -16,7 +17,7 @@ import (
 // hotMember is one session's UPDATE inside a hot-row group.
 type hotMember struct {
 	s    *Session
-	p    *parsed
+	p    *parse.Stmt
 	n    *ast.UpdateStmt
 	args []types.Value
 	res  *Result
@@ -37,11 +38,11 @@ func (h hotRow) groupKey() string { return strconv.FormatUint(h.t.Def.ID, 10) + 
 // (the COMMIT_ON_SUCCESS hint, or autocommit with hotspot_for_autocommit),
 // no transaction is open, it runs outside a procedure, and it names the
 // whole primary key.
-func (s *Session) hotRowOf(p *parsed, n *ast.UpdateStmt, args []types.Value) (hotRow, bool) {
+func (s *Session) hotRowOf(p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (hotRow, bool) {
 	if s.txn != nil || s.callDepth > 0 || !s.database.Hotspot.Load() {
 		return hotRow{}, false
 	}
-	if !p.hints.commitOnSuccess && !(s.autocommit() && s.database.HotspotAutocommit.Load()) {
+	if !p.Hints.CommitOnSuccess && !(s.autocommit() && s.database.HotspotAutocommit.Load()) {
 		return hotRow{}, false
 	}
 	pi, err := s.planFor(p, func() (any, error) { return s.buildUpdate(n) })
@@ -64,7 +65,7 @@ func (s *Session) hotRowOf(p *parsed, n *ast.UpdateStmt, args []types.Value) (ho
 // in one transaction (a failing member's statement is undone alone) and
 // commits them with one commit record. Each member is answered once that
 // commit is durable, by its own session.
-func (s *Session) execHotUpdate(ctx context.Context, row hotRow, p *parsed, n *ast.UpdateStmt, args []types.Value) (*Result, uint64, error) {
+func (s *Session) execHotUpdate(ctx context.Context, row hotRow, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*Result, uint64, error) {
 	hm := &hotMember{s: s, p: p, n: n, args: args}
 	m := &hotrow.Member{Payload: hm}
 	// The group runs on the leader's goroutine for every member, so it is
@@ -95,8 +96,8 @@ func (db *Database) runHotGroup(ctx context.Context, x *txn.Txn, members []*hotr
 		x.BeginStatement(hm.s.lastCommitLSN, false)
 		res, err := hm.s.execUpdate(ctx, x, hm.p, hm.n, hm.args)
 		x.EndStatement()
-		if err == nil && hm.p.hints.targetRows >= 0 && int64(res.AffectedRows) != hm.p.hints.targetRows {
-			err = fmt.Errorf("%w: TARGET_AFFECT_ROW(%d), %d rows affected", errTargetAffectRow, hm.p.hints.targetRows, res.AffectedRows)
+		if err == nil && hm.p.Hints.TargetRows >= 0 && int64(res.AffectedRows) != hm.p.Hints.TargetRows {
+			err = fmt.Errorf("%w: TARGET_AFFECT_ROW(%d), %d rows affected", errTargetAffectRow, hm.p.Hints.TargetRows, res.AffectedRows)
 		}
 		if err != nil {
 			x.RollbackTo(mark)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
@@ -102,55 +103,15 @@ func isConsistentRead(n ast.StmtNode) bool {
 	return ok && (sel.LockInfo == nil || sel.LockInfo.LockType == ast.SelectLockNone)
 }
 
-// beginChars are START TRANSACTION's characteristics, in any order and
-// comma-separated as MySQL allows (the TiDB parser takes only one).
-type beginChars struct {
-	readOnly, readWrite, snapshot bool
-}
-
-var (
-	reStartTxn = regexp.MustCompile(`(?is)^start\s+transaction\s+(.+)$`)
-	reTxnChar  = regexp.MustCompile(`(?is)^\s*(read\s+only|read\s+write|with\s+consistent\s+snapshot)\s*$`)
-)
-
-// scanStartTransaction reads START TRANSACTION with a list of
-// characteristics into p; ok false leaves the statement to the parser.
-func scanStartTransaction(s string, p *parsed) (ok bool, err error) {
-	m := reStartTxn.FindStringSubmatch(s)
-	if m == nil {
-		return false, nil
-	}
-	var c beginChars
-	for _, part := range strings.Split(m[1], ",") {
-		cm := reTxnChar.FindStringSubmatch(part)
-		if cm == nil {
-			return false, nil
-		}
-		switch strings.ToLower(strings.Join(strings.Fields(cm[1]), " ")) {
-		case "read only":
-			c.readOnly = true
-		case "read write":
-			c.readWrite = true
-		default:
-			c.snapshot = true
-		}
-	}
-	if c.readOnly && c.readWrite {
-		return false, syntaxError(s, "")
-	}
-	p.node, p.begin = &ast.BeginStmt{ReadOnly: c.readOnly}, c
-	return true, nil
-}
-
 // execBegin is BEGIN / START TRANSACTION [READ ONLY | READ WRITE | WITH
 // CONSISTENT SNAPSHOT, ...]: it commits the open transaction first, as
 // MySQL does. WITH CONSISTENT SNAPSHOT takes the REPEATABLE READ read view
 // now (under READ COMMITTED it has nothing to do, as in MariaDB).
-func (s *Session) execBegin(ctx context.Context, p *parsed, n *ast.BeginStmt) (*Result, uint64, error) {
+func (s *Session) execBegin(ctx context.Context, p *parse.Stmt, n *ast.BeginStmt) (*Result, uint64, error) {
 	if n.Mode != "" || n.CausalConsistencyOnly || n.AsOf != nil {
 		// TiDB's own forms; MariaDB has no such syntax.
-		f := strings.Fields(stripLeading(p.text))
-		return nil, 0, syntaxError(p.text, strings.Join(f[1:], " "))
+		f := strings.Fields(parse.StripLeading(p.Text))
+		return nil, 0, parse.SyntaxError(p.Text, strings.Join(f[1:], " "))
 	}
 	ack, err := s.finishOpen(ctx)
 	if err != nil {
@@ -158,15 +119,15 @@ func (s *Session) execBegin(ctx context.Context, p *parsed, n *ast.BeginStmt) (*
 	}
 	var ro *bool
 	switch {
-	case p.begin.readOnly:
-		ro = &p.begin.readOnly
-	case p.begin.readWrite:
+	case p.Begin.ReadOnly:
+		ro = &p.Begin.ReadOnly
+	case p.Begin.ReadWrite:
 		rw := false
 		ro = &rw
 	}
 	s.txn = s.beginTxn(ro)
 	s.explicit = true
-	if p.begin.snapshot {
+	if p.Begin.Snapshot {
 		s.txn.TakeReadView(s.lastCommitLSN)
 	}
 	return &Result{}, ack, nil

@@ -5,6 +5,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/types"
 )
 
@@ -36,8 +37,8 @@ func declaredType(sqlType string) types.ColType {
 		return t.(types.ColType)
 	}
 	t := types.ColType{Base: types.TVarchar, Length: 255}
-	if p, err := parseStatement("CREATE TABLE t (c "+sqlType+")", 0); err == nil {
-		if ct, ok := p.node.(*ast.CreateTableStmt); ok && len(ct.Cols) == 1 {
+	if p, err := parse.Parse("CREATE TABLE t (c "+sqlType+")", 0); err == nil {
+		if ct, ok := p.Node.(*ast.CreateTableStmt); ok && len(ct.Cols) == 1 {
 			if ctype, err := colType(ct.Cols[0]); err == nil {
 				t = ctype
 			}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
@@ -123,7 +124,7 @@ func (h *procHarness) expand(in string) (string, *strings.Replacer) {
 }
 
 func statements(in string) []string {
-	stmts, rest := sql.SplitStatements(in)
+	stmts, rest := parse.SplitStatements(in)
 	if strings.TrimSpace(rest) != "" {
 		stmts = append(stmts, rest)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -244,7 +245,7 @@ type outRow struct {
 	keys []types.Value
 }
 
-func (s *Session) execSelect(ctx context.Context, x *txn.Txn, p *parsed, n *ast.SelectStmt, args []types.Value) (*Result, error) {
+func (s *Session) execSelect(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.SelectStmt, args []types.Value) (*Result, error) {
 	pi, err := s.planFor(p, func() (any, error) { return s.buildSelect(n) })
 	if err != nil {
 		return nil, err

@@ -13,6 +13,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/membudget"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
@@ -274,12 +275,12 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if err := s.checkStatementSize(query); err != nil {
 		return nil, err
 	}
-	p, err := s.database.plans.get(query, s.sqlMode().ParserMode())
+	p, err := s.database.plans.Get(query, s.sqlMode().ParserMode())
 	if err != nil {
 		return nil, err
 	}
-	if p.params != len(args) && p.kind == kindAST {
-		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE: the statement has %d placeholders, %d values given", p.params, len(args))
+	if p.Params != len(args) && p.Kind == parse.KindAST {
+		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE: the statement has %d placeholders, %d values given", p.Params, len(args))
 	}
 	nested := s.callDepth > 0
 	if nested {
@@ -324,8 +325,8 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 
 // noteDiagnostics keeps what SHOW WARNINGS will list: the last statement's
 // notes, or its error. SHOW WARNINGS / SHOW ERRORS themselves keep them.
-func (s *Session) noteDiagnostics(p *parsed, res *Result, err error) {
-	if sh, ok := p.node.(*ast.ShowStmt); ok && (sh.Tp == ast.ShowWarnings || sh.Tp == ast.ShowErrors) {
+func (s *Session) noteDiagnostics(p *parse.Stmt, res *Result, err error) {
+	if sh, ok := p.Node.(*ast.ShowStmt); ok && (sh.Tp == ast.ShowWarnings || sh.Tp == ast.ShowErrors) {
 		return
 	}
 	s.notes = s.notes[:0]
@@ -394,7 +395,7 @@ func (s *Session) maxExecTime() int64 {
 
 // ExecMulti runs a script of statements, stopping at the first error.
 func (s *Session) ExecMulti(ctx context.Context, script string) ([]*Result, error) {
-	stmts, rest := SplitStatements(script)
+	stmts, rest := parse.SplitStatements(script)
 	if strings.TrimSpace(rest) != "" {
 		stmts = append(stmts, rest)
 	}

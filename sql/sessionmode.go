@@ -22,11 +22,11 @@ func (s *Session) sqlMode() sysvar.SQLMode {
 // CountParams is the number of ? placeholders in one statement, parsed as
 // this session's sql_mode reads it.
 func (s *Session) CountParams(query string) (int, error) {
-	p, err := s.database.plans.get(query, s.sqlMode().ParserMode())
+	p, err := s.database.plans.Get(query, s.sqlMode().ParserMode())
 	if err != nil {
 		return 0, err
 	}
-	return p.params, nil
+	return p.Params, nil
 }
 
 // planModes are the flags a plan's build depends on: a plan built under

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -60,11 +61,11 @@ func (s *Session) setDefault(d *sysvar.Def, global bool) error {
 	return nil
 }
 
-func (s *Session) execSet(ctx context.Context, p *parsed, n *ast.SetStmt, args []types.Value) (*Result, error) {
+func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, args []types.Value) (*Result, error) {
 	sc := &scope{db: s.db}
 	ec := &evalCtx{s: s, args: args}
 	res := &Result{}
-	oneShot := reSetTransaction.MatchString(stripLeading(p.text))
+	oneShot := reSetTransaction.MatchString(parse.StripLeading(p.Text))
 	for _, v := range n.Variables {
 		name := strings.ToLower(v.Name)
 		if name == ast.SetNames || name == ast.SetCharset {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/plrun/plrun/engine"
 	"github.com/plrun/plrun/runtime/builtin"
+	"github.com/plrun/plrun/sql/parse"
 
 	"github.com/cockroachdb/datadriven"
 	"github.com/plrun/plrun/sql"
@@ -93,7 +94,7 @@ func (h *harness) run(t *testing.T, d *datadriven.TestData) string {
 	switch d.Cmd {
 	case "exec":
 		s := h.session(d)
-		stmts, rest := sql.SplitStatements(d.Input)
+		stmts, rest := parse.SplitStatements(d.Input)
 		if strings.TrimSpace(rest) != "" {
 			stmts = append(stmts, rest)
 		}
@@ -217,7 +218,7 @@ func FuzzSQL(f *testing.F) {
 				in = append(in, l)
 			}
 			if len(in) > 0 {
-				stmts, rest := sql.SplitStatements(strings.Join(in, "\n"))
+				stmts, rest := parse.SplitStatements(strings.Join(in, "\n"))
 				if strings.TrimSpace(rest) != "" {
 					stmts = append(stmts, rest)
 				}

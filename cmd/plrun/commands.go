@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/sql/parse"
 )
 
 // commandWord splits a client command line into its lower-cased first word
@@ -68,7 +68,7 @@ func (sh *shell) clientCommand(ctx context.Context, line string, lineNo int) (do
 			return true, false
 		}
 		db := strings.Trim(strings.Fields(arg)[0], "`")
-		return true, sh.exec(ctx, sql.Statement{Text: "USE `" + strings.ReplaceAll(db, "`", "``") + "`"}, lineNo)
+		return true, sh.exec(ctx, parse.Statement{Text: "USE `" + strings.ReplaceAll(db, "`", "``") + "`"}, lineNo)
 	case "status", `\s`:
 		if arg != "" {
 			return false, false

@@ -16,7 +16,7 @@
 // ended by ';' across as many lines as they take, boxed tables and
 // "N rows in set (0.00 sec)", errors printed and the session goes on.
 //
-// Statements are cut with sql.SplitStatements, so a ';' inside quotes,
+// Statements are cut with parse.SplitStatements (sql/parse), so a ';' inside quotes,
 // comments or a $$ ... $$ procedure body does not end a statement. Client
 // commands, recognised at the start of a statement: exit, quit, \q,
 // source FILE (or \. FILE), help (\h), and \c at the end of a line to

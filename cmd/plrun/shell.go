@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/plrun/plrun"
-	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
 )
 
@@ -81,7 +81,7 @@ func (sh *shell) runScript(ctx context.Context, lines lineReader) bool {
 		p := sh.prompt()
 		if buf != "" {
 			p = continuePrompt
-			if q := sql.OpenQuote(buf); q != "" {
+			if q := parse.OpenQuote(buf); q != "" {
 				// mysql's prompts inside an open string or comment: '>, ">, `>, /*>
 				p = strings.Repeat(" ", len(continuePrompt)-len(q)-2) + q + "> "
 			}
@@ -99,7 +99,7 @@ func (sh *shell) runScript(ctx context.Context, lines lineReader) bool {
 			// At the end of a script a statement without its delimiter
 			// still runs, as in mysql; an interactive Ctrl-D just leaves.
 			if strings.TrimSpace(buf) != "" && sh.script {
-				if !sh.exec(ctx, sql.Statement{Text: strings.TrimSpace(buf)}, bufLine) {
+				if !sh.exec(ctx, parse.Statement{Text: strings.TrimSpace(buf)}, bufLine) {
 					failed = true
 				}
 			}
@@ -139,12 +139,12 @@ func (sh *shell) runScript(ctx context.Context, lines lineReader) bool {
 			}
 			continue
 		}
-		if strings.HasSuffix(trimmed, `\c`) && sql.OpenQuote(buf+trimmed) == "" {
+		if strings.HasSuffix(trimmed, `\c`) && parse.OpenQuote(buf+trimmed) == "" {
 			buf = "" // mysql's \c: clear the current statement
 			continue
 		}
 		text := buf + line + "\n"
-		stmts, rest := sql.SplitScript(text, sql.ScriptOptions{Delimiter: sh.run.delim, ClientTerminators: true})
+		stmts, rest := parse.SplitScript(text, parse.ScriptOptions{Delimiter: sh.run.delim, ClientTerminators: true})
 		if len(stmts) == 0 && strings.TrimSpace(rest) == "" && strings.Contains(line, sh.delimiter()) &&
 			strings.Trim(strings.ReplaceAll(text, sh.delimiter(), ""), " \t\r\n") == "" {
 			// A bare ';', as mysql answers it.
@@ -219,7 +219,7 @@ func (sh *shell) delimiter() string {
 // exec runs one statement and prints its outcome; line is where it began.
 // Under a DELIMITER other than ';' the text goes to the engine whole, as
 // the mysql client sends it, and may hold several statements.
-func (sh *shell) exec(ctx context.Context, st sql.Statement, line int) bool {
+func (sh *shell) exec(ctx context.Context, st parse.Statement, line int) bool {
 	ctx, done := sh.cancellable(ctx)
 	defer done()
 	vertical := st.Vertical || sh.opts.vertical

@@ -1,4 +1,4 @@
-package sql
+package parse
 
 import (
 	"errors"
@@ -22,54 +22,54 @@ import (
 type stmtKind int
 
 const (
-	kindAST stmtKind = iota
-	kindCreateProc
-	kindDropProc
-	kindAlterSystem
-	kindCheckpoint
-	kindShowProcStatus
-	kindShowCreateProc
-	kindLoadProc
-	kindDoBlock
-	kindSetPersist   // SET PERSIST / SET PERSIST_ONLY (persist.go)
-	kindResetPersist // RESET PERSIST [[IF EXISTS] name]
+	KindAST stmtKind = iota
+	KindCreateProc
+	KindDropProc
+	KindAlterSystem
+	KindCheckpoint
+	KindShowProcStatus
+	KindShowCreateProc
+	KindLoadProc
+	KindDoBlock
+	KindSetPersist   // SET PERSIST / SET PERSIST_ONLY (persist.go)
+	KindResetPersist // RESET PERSIST [[IF EXISTS] name]
 )
 
 // hints are the PolarDB hot-row hints of an UPDATE.
 type hints struct {
-	commitOnSuccess bool
-	rollbackOnFail  bool
-	targetRows      int64 // -1 = none
+	CommitOnSuccess bool
+	RollbackOnFail  bool
+	TargetRows      int64 // -1 = none
 }
 
 // parsed is a statement's parse result, shared by every session.
-type parsed struct {
-	kind   stmtKind
-	node   ast.StmtNode
-	text   string
-	params int
-	hints  hints
+type Stmt struct {
+	Kind   stmtKind
+	Node   ast.StmtNode
+	Text   string
+	Params int
+	Hints  hints
 
 	// pre-scanned statements
-	name     string
-	ifExists bool
+	Name     string
+	IfExists bool
 	// SET PERSIST_ONLY: keep the value for the next start, change nothing now
-	persistOnly bool
-	assigns     [][2]string // ALTER SYSTEM SET name = value
-	like        string
-	body        string     // DO LANGUAGE name $$ body $$ (name in name)
-	begin       beginChars // START TRANSACTION's characteristics
+	PersistOnly bool
+	Assigns     [][2]string // ALTER SYSTEM SET name = value
+	Like        string
+	Body        string     // DO LANGUAGE name $$ body $$ (name in name)
+	Begin       beginChars // START TRANSACTION's characteristics
 
-	planMu sync.Mutex // serializes plan builds (they annotate the AST)
-	cached atomic.Pointer[planEntry]
+	PlanMu sync.Mutex // serializes plan builds (they annotate the AST)
+	Cached atomic.Pointer[PlanEntry]
 }
 
 // planEntry is a compiled plan valid for one schema epoch and database.
-type planEntry struct {
-	plan  any
-	epoch uint64
-	db    string
-	mode  sysvar.SQLMode // the sql_mode flags the build checked (planModes)
+type PlanEntry struct {
+	Plan  any
+	Epoch uint64
+	DB    string
+	Mode  sysvar.SQLMode // the sql_mode flags the build checked (planModes)
 }
 
 var (
@@ -89,7 +89,7 @@ var (
 )
 
 // stripLeading drops leading whitespace and comments.
-func stripLeading(s string) string {
+func StripLeading(s string) string {
 	for {
 		s = strings.TrimLeft(s, " \t\r\n")
 		switch {
@@ -131,64 +131,64 @@ func parseDoBlock(s string) (lang, body string, ok bool) {
 // parseStatement parses one statement (no caching) under the parse-relevant
 // part of a sql_mode (ANSI_QUOTES, PIPES_AS_CONCAT, IGNORE_SPACE,
 // REAL_AS_FLOAT).
-func parseStatement(text string, mode mysql.SQLMode) (*parsed, error) {
-	s := strings.TrimRight(stripLeading(text), " \t\r\n;")
+func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
+	s := strings.TrimRight(StripLeading(text), " \t\r\n;")
 	if s == "" {
 		return nil, sqlerr.New(sqlerr.ErEmptyQuery, "Query was empty")
 	}
-	p := &parsed{text: text, hints: hints{targetRows: -1}}
+	p := &Stmt{Text: text, Hints: hints{TargetRows: -1}}
 	switch {
 	case procs.IsCreateProcedure(s):
-		p.kind = kindCreateProc
+		p.Kind = KindCreateProc
 		return p, nil
 	case reCheckpoint.MatchString(s):
-		p.kind = kindCheckpoint
+		p.Kind = KindCheckpoint
 		return p, nil
 	}
 	if ok, err := scanStartTransaction(s, p); ok || err != nil {
 		return p, err
 	}
 	if m := reDropProc.FindStringSubmatch(s); m != nil {
-		p.kind, p.ifExists, p.name = kindDropProc, m[1] != "", m[2]
+		p.Kind, p.IfExists, p.Name = KindDropProc, m[1] != "", m[2]
 		return p, nil
 	}
 	if lang, body, ok := parseDoBlock(s); ok {
-		p.kind, p.name, p.body = kindDoBlock, lang, body
+		p.Kind, p.Name, p.Body = KindDoBlock, lang, body
 		return p, nil
 	}
 	if m := reLoadProc.FindStringSubmatch(s); m != nil {
-		p.kind, p.name = kindLoadProc, m[1]
+		p.Kind, p.Name = KindLoadProc, m[1]
 		return p, nil
 	}
 	if m := reShowProcState.FindStringSubmatch(s); m != nil {
-		p.kind, p.like = kindShowProcStatus, m[1]
+		p.Kind, p.Like = KindShowProcStatus, m[1]
 		return p, nil
 	}
 	if m := reShowCreateP.FindStringSubmatch(s); m != nil {
-		p.kind, p.name = kindShowCreateProc, m[1]
+		p.Kind, p.Name = KindShowCreateProc, m[1]
 		return p, nil
 	}
 	if m := reResetPersist.FindStringSubmatch(s); m != nil {
-		p.kind, p.ifExists, p.name = kindResetPersist, m[1] != "", m[2]
+		p.Kind, p.IfExists, p.Name = KindResetPersist, m[1] != "", m[2]
 		return p, nil
 	}
 	alter := reAlterSystem.FindStringSubmatch(s)
 	persist := reSetPersist.FindStringSubmatch(s)
 	if alter != nil || persist != nil {
 		rest := ""
-		p.kind = kindAlterSystem
+		p.Kind = KindAlterSystem
 		if alter != nil {
 			rest = alter[1]
 		} else {
-			rest, p.kind = persist[2], kindSetPersist
-			p.persistOnly = strings.EqualFold(persist[1], "persist_only")
+			rest, p.Kind = persist[2], KindSetPersist
+			p.PersistOnly = strings.EqualFold(persist[1], "persist_only")
 		}
 		for rest != "" {
 			a := reAssign.FindStringSubmatch(rest)
 			if a == nil {
-				return nil, syntaxError(s, rest)
+				return nil, SyntaxError(s, rest)
 			}
-			p.assigns = append(p.assigns, [2]string{a[1], strings.Trim(a[2], `'"`)})
+			p.Assigns = append(p.Assigns, [2]string{a[1], strings.Trim(a[2], `'"`)})
 			rest = rest[len(a[0]):]
 			if t := reTenant.FindString(rest); t != "" {
 				rest = rest[len(t):]
@@ -199,8 +199,8 @@ func parseStatement(text string, mode mysql.SQLMode) (*parsed, error) {
 	}
 	if m := reHint.FindStringSubmatch(s); m != nil {
 		h := strings.ToUpper(m[1])
-		p.hints.commitOnSuccess = strings.Contains(h, "COMMIT_ON_SUCCESS")
-		p.hints.rollbackOnFail = strings.Contains(h, "ROLLBACK_ON_FAIL")
+		p.Hints.CommitOnSuccess = strings.Contains(h, "COMMIT_ON_SUCCESS")
+		p.Hints.RollbackOnFail = strings.Contains(h, "ROLLBACK_ON_FAIL")
 		if t := reTarget.FindStringSubmatch(m[1]); t != nil {
 			var n int64
 			for _, c := range t[1] {
@@ -209,7 +209,7 @@ func parseStatement(text string, mode mysql.SQLMode) (*parsed, error) {
 					break
 				}
 			}
-			p.hints.targetRows = n
+			p.Hints.TargetRows = n
 		}
 	}
 	// A fresh parser per parse: the TiDB parser reuses its node arena, so
@@ -222,8 +222,8 @@ func parseStatement(text string, mode mysql.SQLMode) (*parsed, error) {
 	if len(stmts) != 1 {
 		return nil, sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax; expected one statement, got %d", len(stmts))
 	}
-	p.node = stmts[0]
-	p.params = countParamMarkers(p.node)
+	p.Node = stmts[0]
+	p.Params = countParamMarkers(p.Node)
 	return p, nil
 }
 
@@ -246,7 +246,7 @@ func parseSQL(s string, mode mysql.SQLMode) (stmts []ast.StmtNode, err error) {
 	return stmts, err
 }
 
-func syntaxError(stmt, near string) error {
+func SyntaxError(stmt, near string) error {
 	if len(near) > 80 {
 		near = near[:80]
 	}
@@ -303,20 +303,20 @@ func countParamMarkers(n ast.Node) int {
 // CountParams returns the number of ? placeholders in one statement, parsed
 // under the default sql_mode (Session.CountParams uses the session's).
 func CountParams(query string) (int, error) {
-	p, err := parseStatement(query, 0)
+	p, err := Parse(query, 0)
 	if err != nil {
 		return 0, err
 	}
-	return p.params, nil
+	return p.Params, nil
 }
 
 // planCache maps statement text, and the parse-relevant sql_mode flags it
 // was parsed under, to its parse, so a hot statement is parsed once. It is
 // bounded: past its size it is cleared wholesale (cheap, and hot
 // statements come straight back).
-type planCache struct {
+type Cache struct {
 	mu  sync.RWMutex
-	m   map[planKey]*parsed
+	m   map[planKey]*Stmt
 	max int
 }
 
@@ -327,9 +327,9 @@ type planKey struct {
 	mode mysql.SQLMode
 }
 
-func newPlanCache(max int) *planCache { return &planCache{m: make(map[planKey]*parsed), max: max} }
+func NewCache(max int) *Cache { return &Cache{m: make(map[planKey]*Stmt), max: max} }
 
-func (c *planCache) get(text string, mode mysql.SQLMode) (*parsed, error) {
+func (c *Cache) Get(text string, mode mysql.SQLMode) (*Stmt, error) {
 	k := planKey{text, mode}
 	c.mu.RLock()
 	p := c.m[k]
@@ -337,16 +337,16 @@ func (c *planCache) get(text string, mode mysql.SQLMode) (*parsed, error) {
 	if p != nil {
 		return p, nil
 	}
-	p, err := parseStatement(text, mode)
+	p, err := Parse(text, mode)
 	if err != nil {
 		return nil, err
 	}
-	if p.kind == kindCreateProc || len(text) > 8192 {
+	if p.Kind == KindCreateProc || len(text) > 8192 {
 		return p, nil
 	}
 	c.mu.Lock()
 	if len(c.m) >= c.max {
-		c.m = make(map[planKey]*parsed)
+		c.m = make(map[planKey]*Stmt)
 	}
 	c.m[k] = p
 	c.mu.Unlock()
