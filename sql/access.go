@@ -7,6 +7,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -16,44 +17,44 @@ import (
 
 // planFor returns p's compiled plan for the session's database and the
 // current schema, building it once.
-func (s *Session) planFor(p *parse.Stmt, build func() (any, error)) (any, error) {
-	epoch := s.database.schemaEpoch.Load()
-	mode := s.sqlMode() & planModes
-	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.db && c.Mode == mode {
+func (s *State) planFor(p *parse.Stmt, build func() (any, error)) (any, error) {
+	epoch := s.epoch.Load()
+	mode := s.SQLMode() & planModes
+	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
 		return c.Plan, nil
 	}
 	p.PlanMu.Lock()
 	defer p.PlanMu.Unlock()
-	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.db && c.Mode == mode {
+	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
 		return c.Plan, nil
 	}
 	pl, err := build()
 	if err != nil {
 		return nil, err
 	}
-	p.Cached.Store(&parse.PlanEntry{Plan: pl, Epoch: epoch, DB: s.db, Mode: mode})
+	p.Cached.Store(&parse.PlanEntry{Plan: pl, Epoch: epoch, DB: s.DB, Mode: mode})
 	return pl, nil
 }
 
 // dbFor is the database a statement names, or the session's: 1046 if
 // neither.
-func (s *Session) dbFor(named string) (string, error) {
+func (s *State) dbFor(named string) (string, error) {
 	if named != "" {
 		return named, nil
 	}
-	if s.db == "" {
+	if s.DB == "" {
 		return "", sqlerr.New(sqlerr.ErNoDB, "No database selected")
 	}
-	return s.db, nil
+	return s.DB, nil
 }
 
 // resolveTable finds db.name for the session.
-func (s *Session) resolveTable(tn *ast.TableName) (*storage.Table, error) {
+func (s *State) resolveTable(tn *ast.TableName) (*storage.Table, error) {
 	db, err := s.dbFor(tn.Schema.O)
 	if err != nil {
 		return nil, err
 	}
-	t := s.database.Txns.Catalog().Table(db, tn.Name.O)
+	t := s.txns.Catalog().Table(db, tn.Name.O)
 	if t == nil {
 		return nil, sqlerr.New(sqlerr.ErNoSuchTable, "Table '%s.%s' doesn't exist", db, tn.Name.O)
 	}
@@ -89,32 +90,32 @@ func singleTable(refs *ast.TableRefsClause) (*ast.TableName, string, error) {
 // is always re-checked on the row read.
 type access struct {
 	t       *storage.Table
-	pk      []*cexpr // one per primary-key column: point lookup
-	inList  []*cexpr // single-column primary key IN (...)
+	pk      []*expr.Expr // one per primary-key column: point lookup
+	inList  []*expr.Expr // single-column primary key IN (...)
 	uniqIdx int
-	uniq    []*cexpr // one per column of secondary index uniqIdx (UNIQUE or not)
+	uniq    []*expr.Expr // one per column of secondary index uniqIdx (UNIQUE or not)
 	// lo and hi bound the first primary-key column (inclusive; either may
 	// be nil) when nothing better applies: a range scan of the B-tree.
-	lo, hi []*cexpr
-	filter *cexpr
+	lo, hi []*expr.Expr
+	filter *expr.Expr
 }
 
 // planAccess picks the access path for where over t.
-func planAccess(sc *scope, t *storage.Table, where ast.ExprNode) (*access, error) {
+func planAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*access, error) {
 	a := &access{t: t, uniqIdx: -1}
 	if where == nil {
 		return a, nil
 	}
-	f, err := sc.compile(where)
+	f, err := sc.Compile(where)
 	if err != nil {
 		return nil, err
 	}
-	if f.hasAgg {
+	if f.HasAgg {
 		return nil, sqlerr.New(sqlerr.ErInvalidUseOfGroup, "Invalid use of group function")
 	}
 	a.filter = f
-	eq := map[int]*cexpr{}
-	var in map[int][]*cexpr
+	eq := map[int]*expr.Expr{}
+	var in map[int][]*expr.Expr
 	for _, c := range conjuncts(where) {
 		switch x := c.(type) {
 		case *ast.BinaryOperationExpr:
@@ -132,15 +133,15 @@ func planAccess(sc *scope, t *storage.Table, where ast.ExprNode) (*access, error
 			if !ok {
 				continue
 			}
-			col, err := sc.resolveColumn(cn.Name)
+			col, err := sc.ResolveColumn(cn.Name)
 			if err != nil {
 				return nil, err
 			}
-			v, err := sc.compile(r)
-			if err != nil || !v.isConst || v.hasAgg {
+			v, err := sc.Compile(r)
+			if err != nil || !v.IsConst || v.HasAgg {
 				continue
 			}
-			eq[col.col] = v
+			eq[col.Col] = v
 		case *ast.BetweenExpr:
 			if !x.Not {
 				if err := a.noteRange(sc, &ast.BinaryOperationExpr{Op: opcode.GE, L: x.Expr, R: x.Left}); err != nil {
@@ -155,14 +156,14 @@ func planAccess(sc *scope, t *storage.Table, where ast.ExprNode) (*access, error
 			if !ok || x.Not || x.Sel != nil {
 				continue
 			}
-			col, err := sc.resolveColumn(cn.Name)
+			col, err := sc.ResolveColumn(cn.Name)
 			if err != nil {
 				return nil, err
 			}
-			var list []*cexpr
+			var list []*expr.Expr
 			for _, e := range x.List {
-				v, err := sc.compile(e)
-				if err != nil || !v.isConst {
+				v, err := sc.Compile(e)
+				if err != nil || !v.IsConst {
 					list = nil
 					break
 				}
@@ -170,15 +171,15 @@ func planAccess(sc *scope, t *storage.Table, where ast.ExprNode) (*access, error
 			}
 			if list != nil {
 				if in == nil {
-					in = map[int][]*cexpr{}
+					in = map[int][]*expr.Expr{}
 				}
-				in[col.col] = list
+				in[col.Col] = list
 			}
 		}
 	}
 	def := t.Def
 	if pk := def.PrimaryKey(); pk != nil {
-		vals := make([]*cexpr, len(pk))
+		vals := make([]*expr.Expr, len(pk))
 		all := true
 		for i, c := range pk {
 			if vals[i] = eq[c]; vals[i] == nil {
@@ -202,7 +203,7 @@ func planAccess(sc *scope, t *storage.Table, where ast.ExprNode) (*access, error
 			if ix.Unique != unique || ix.Primary {
 				continue
 			}
-			vals := make([]*cexpr, len(ix.Cols))
+			vals := make([]*expr.Expr, len(ix.Cols))
 			all := true
 			for j, c := range ix.Cols {
 				if vals[j] = eq[c]; vals[j] == nil {
@@ -222,7 +223,7 @@ func planAccess(sc *scope, t *storage.Table, where ast.ExprNode) (*access, error
 // noteRange records a comparison of the first primary-key column with a
 // constant (<, <=, >, >=) as a bound of a range scan. Bounds are inclusive:
 // the filter, always re-checked, makes them exact.
-func (a *access) noteRange(sc *scope, x *ast.BinaryOperationExpr) error {
+func (a *access) noteRange(sc *expr.Scope, x *ast.BinaryOperationExpr) error {
 	pk := a.t.Def.PrimaryKey()
 	if pk == nil {
 		return nil
@@ -246,15 +247,15 @@ func (a *access) noteRange(sc *scope, x *ast.BinaryOperationExpr) error {
 	if !ok {
 		return nil
 	}
-	col, err := sc.resolveColumn(cn.Name)
+	col, err := sc.ResolveColumn(cn.Name)
 	if err != nil {
 		return err
 	}
-	if col.col != pk[0] {
+	if col.Col != pk[0] {
 		return nil
 	}
-	v, err := sc.compile(r)
-	if err != nil || !v.isConst || v.hasAgg {
+	v, err := sc.Compile(r)
+	if err != nil || !v.IsConst || v.HasAgg {
 		return nil
 	}
 	switch op {
@@ -305,10 +306,10 @@ var errNotAKey = errors.New("value is not a key of the column's type")
 // keyValues evaluates and coerces key expressions to the key columns'
 // types. ok is false when a value is NULL (no row can match);
 // errNotAKey when a value does not convert exactly.
-func keyValues(ec *evalCtx, t *storage.Table, cols []int, exprs []*cexpr) ([]types.Value, bool, error) {
+func keyValues(ec *expr.Ctx, t *storage.Table, cols []int, exprs []*expr.Expr) ([]types.Value, bool, error) {
 	vals := make([]types.Value, len(cols))
 	for i, c := range cols {
-		v, err := exprs[i].fn(ec)
+		v, err := exprs[i].Fn(ec)
 		if err != nil {
 			return nil, false, err
 		}
@@ -330,7 +331,7 @@ func keyValues(ec *evalCtx, t *storage.Table, cols []int, exprs []*cexpr) ([]typ
 // find returns the rows matching the access path and filter. With lock,
 // each row is locked (exclusive) before it is read, so the values returned
 // are the newest and stay so until the transaction ends.
-func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) ([]rowRef, error) {
+func (a *access) find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) ([]rowRef, error) {
 	t := a.t
 	var out []rowRef
 	// Plain reads see the statement's snapshot; locking reads the newest
@@ -351,9 +352,9 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 		if v.Vals == nil {
 			return rowRef{}, false, nil
 		}
-		ec.row = v.Vals
+		ec.Row = v.Vals
 		if a.filter != nil {
-			ok, err := evalBool(a.filter, ec)
+			ok, err := expr.EvalBool(a.filter, ec)
 			if err != nil || !ok {
 				return rowRef{}, false, err
 			}
@@ -393,7 +394,7 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 	case a.inList != nil:
 		seen := map[string]bool{}
 		for _, e := range a.inList {
-			pk, ok, err := keyValues(ec, t, t.Def.PrimaryKey(), []*cexpr{e})
+			pk, ok, err := keyValues(ec, t, t.Def.PrimaryKey(), []*expr.Expr{e})
 			if err == errNotAKey {
 				return a.scan(x, ec, lock, match)
 			}
@@ -462,12 +463,12 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *evalCtx, lock bool) (
 // bounds evaluates the range's bounds: the tightest of each side whose
 // value is exactly a value of the column (others are left to the filter).
 // empty reports a NULL bound: no row can match.
-func (a *access) bounds(ec *evalCtx) (lo, hi *types.Value, empty bool, err error) {
+func (a *access) bounds(ec *expr.Ctx) (lo, hi *types.Value, empty bool, err error) {
 	ct := a.t.Def.Columns[a.t.Def.PrimaryKey()[0]].Type
-	pick := func(exprs []*cexpr, better func(c int) bool) (*types.Value, bool, error) {
+	pick := func(exprs []*expr.Expr, better func(c int) bool) (*types.Value, bool, error) {
 		var best *types.Value
 		for _, e := range exprs {
-			v, err := e.fn(ec)
+			v, err := e.Fn(ec)
 			if err != nil {
 				return nil, false, err
 			}
@@ -494,24 +495,24 @@ func (a *access) bounds(ec *evalCtx) (lo, hi *types.Value, empty bool, err error
 
 // scan reads every row at the statement's snapshot and keeps those the
 // filter accepts (locking them first when lock is set).
-func (a *access) scan(x *txn.Txn, ec *evalCtx, lock bool, match func(*storage.Row) (rowRef, bool, error)) ([]rowRef, error) {
+func (a *access) scan(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (rowRef, bool, error)) ([]rowRef, error) {
 	return a.scanItems(x.Scan(a.t), x, ec, lock, match)
 }
 
 // scanItems keeps the scanned rows the filter accepts.
-func (a *access) scanItems(items []storage.ScanItem, x *txn.Txn, ec *evalCtx, lock bool, match func(*storage.Row) (rowRef, bool, error)) ([]rowRef, error) {
+func (a *access) scanItems(items []storage.ScanItem, x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (rowRef, bool, error)) ([]rowRef, error) {
 	var out []rowRef
 	for _, it := range items {
-		if err := ec.poll(); err != nil {
+		if err := ec.Poll(); err != nil {
 			return nil, err
 		}
 		x.NoteRead(it.LSN)
 		if it.Vals == nil {
 			continue
 		}
-		ec.row = it.Vals
+		ec.Row = it.Vals
 		if a.filter != nil {
-			ok, err := evalBool(a.filter, ec)
+			ok, err := expr.EvalBool(a.filter, ec)
 			if err != nil {
 				return nil, err
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
@@ -53,7 +54,7 @@ func (s *Session) execCreateProc(ctx context.Context, p *parse.Stmt) (*Result, u
 // createProcedure compiles def (syntax is checked here), logs it and adds
 // it to the catalog.
 func (s *Session) CreateProcedure(ctx context.Context, def *procs.Definition, orReplace bool) error {
-	db, name := splitProcName(def.Name, s.db)
+	db, name := splitProcName(def.Name, s.DB)
 	db, err := s.procDB(db)
 	if err != nil {
 		return err
@@ -85,7 +86,7 @@ func (s *Session) CreateProcedure(ctx context.Context, def *procs.Definition, or
 }
 
 func (s *Session) execDropProc(ctx context.Context, p *parse.Stmt) (*Result, uint64, error) {
-	db, name := splitProcName(p.Name, s.db)
+	db, name := splitProcName(p.Name, s.DB)
 	db, err := s.procDB(db)
 	if err != nil {
 		return nil, 0, err
@@ -105,11 +106,11 @@ func (s *Session) execDropProc(ctx context.Context, p *parse.Stmt) (*Result, uin
 func (s *Session) showProcStatus(like string) *Result {
 	r := &Result{}
 	for _, c := range []string{"Db", "Name", "Type", "Language", "Definer", "Modified", "Created", "Security_type", "Comment"} {
-		r.Columns = append(r.Columns, Column{Name: c, Type: tVarchar})
+		r.Columns = append(r.Columns, Column{Name: c, Type: expr.TVarchar})
 	}
 	for _, db := range s.database.Txns.Catalog().Databases() {
 		for _, d := range s.database.Procs.ListIn(db) {
-			if like != "" && !likeMatch(like, d.Name) {
+			if like != "" && !expr.LikeMatch(like, d.Name) {
 				continue
 			}
 			row := []string{db, d.Name, "PROCEDURE", d.Language, "root@localhost", d.Modified, d.Created, "DEFINER", ""}
@@ -124,7 +125,7 @@ func (s *Session) showProcStatus(like string) *Result {
 }
 
 func (s *Session) showCreateProc(name string) (*Result, error) {
-	db, n := splitProcName(name, s.db)
+	db, n := splitProcName(name, s.DB)
 	def, _, ok := s.database.Procs.Get(db, n)
 	if !ok {
 		return nil, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s does not exist", n)
@@ -138,7 +139,7 @@ func (s *Session) showCreateProc(name string) (*Result, error) {
 func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Value) (*Result, uint64, error) {
 	db := n.Procedure.Schema.O
 	if db == "" {
-		db = s.db
+		db = s.DB
 	}
 	name := n.Procedure.FnName.O
 	def, _, ok := s.database.Procs.Get(db, name)
@@ -148,8 +149,8 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 	if len(n.Procedure.Args) != len(def.Params) {
 		return nil, 0, sqlerr.New(sqlerr.ErSPWrongNoOfArgs, "Incorrect number of arguments for PROCEDURE %s.%s; expected %d, got %d", db, def.Name, len(def.Params), len(n.Procedure.Args))
 	}
-	sc := &scope{db: s.db}
-	ec := &evalCtx{s: s, args: args}
+	sc := &expr.Scope{DB: s.DB}
+	ec := &expr.Ctx{Env: &s.Env, Args: args}
 	in := make([]any, len(def.Params))
 	outVars := make([]string, len(def.Params))
 	var outMarkers []int // arguments that are a prepared statement's ?
@@ -174,11 +175,11 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 				}
 			}
 		}
-		ce, err := sc.compile(a)
+		ce, err := sc.Compile(a)
 		if err != nil {
 			return nil, 0, err
 		}
-		v, err := ce.fn(ec)
+		v, err := ce.Fn(ec)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -191,7 +192,7 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 	for i, name := range outVars {
 		if name != "" {
 			v, _ := goValue(outs[i])
-			s.userVars[name] = v
+			s.UserVars[name] = v
 		}
 	}
 	if len(outMarkers) > 0 {
@@ -242,7 +243,7 @@ func isSQLErr(err error) bool { _, ok := sqlerr.As(err); return ok }
 // Call runs a procedure by name with Go arguments and returns the
 // parameters' values after the call.
 func (s *Session) Call(ctx context.Context, name string, args []any) ([]types.Value, error) {
-	db, n := splitProcName(name, s.db)
+	db, n := splitProcName(name, s.DB)
 	ctx, cancel := s.begin(ctx, "CALL "+name)
 	defer s.end(cancel)
 	if err := s.database.Engine.AcquireWorker(ctx); err != nil {

@@ -5,14 +5,15 @@ import (
 	"errors"
 	"testing"
 
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/types"
 )
 
 // cancelledCtx is an evalCtx whose statement has been cancelled.
-func cancelledCtx() *evalCtx {
+func cancelledCtx() *expr.Ctx {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	return &evalCtx{ctx: ctx}
+	return &expr.Ctx{Context: ctx}
 }
 
 func intRows(n int) []outRow {
@@ -38,7 +39,7 @@ func TestSortStopsWhenCancelled(t *testing.T) {
 		rows[i].vals = []types.Value{types.IntValue(int64(i))} // original position
 		rows[i].keys = []types.Value{types.IntValue(int64(i % 13))}
 	}
-	if err := sortRowsStable(&evalCtx{ctx: context.Background()}, rows, byKey); err != nil {
+	if err := sortRowsStable(&expr.Ctx{Context: context.Background()}, rows, byKey); err != nil {
 		t.Fatal(err)
 	}
 	for i := 1; i < len(rows); i++ {
@@ -55,12 +56,12 @@ func TestRowLoopsStopWhenCancelled(t *testing.T) {
 	if _, err := distinctRows(cancelledCtx(), intRows(10000)); !errors.Is(err, context.Canceled) {
 		t.Errorf("DISTINCT: %v, want context.Canceled", err)
 	}
-	pl := &selectPlan{outs: []outputCol{{name: "a", e: constExpr(types.IntValue(1), tBigInt)}}}
+	pl := &selectPlan{outs: []expr.OutputCol{{Name: "a", Expr: expr.ConstExpr(types.IntValue(1), expr.TBigInt)}}}
 	rows := make([][]types.Value, 10000)
 	if _, err := pl.projectRows(cancelledCtx(), rows); !errors.Is(err, context.Canceled) {
 		t.Errorf("projection: %v, want context.Canceled", err)
 	}
-	pl.groupBy = []*cexpr{constExpr(types.IntValue(1), tBigInt)}
+	pl.groupBy = []*expr.Expr{expr.ConstExpr(types.IntValue(1), expr.TBigInt)}
 	if _, err := pl.groupRows(cancelledCtx(), rows); !errors.Is(err, context.Canceled) {
 		t.Errorf("GROUP BY: %v, want context.Canceled", err)
 	}

@@ -21,7 +21,7 @@ import (
 // if the prepare announced columns), or nil for a statement that returns
 // no rows or whose columns are known only when it runs.
 func (s *Session) Describe(query string) ([]Column, error) {
-	p, err := s.database.plans.Get(query, s.sqlMode().ParserMode())
+	p, err := s.database.plans.Get(query, s.SQLMode().ParserMode())
 	if err != nil {
 		return nil, MapError(err)
 	}
@@ -54,7 +54,7 @@ func (s *Session) Describe(query string) ([]Column, error) {
 
 // ClearDB leaves the session without a default database (a handshake
 // that names none): statements naming no database get 1046.
-func (s *Session) ClearDB() { s.db = "" }
+func (s *Session) ClearDB() { s.DB = "" }
 
 // Reset returns the session to the state of a new one, keeping its id,
 // client and default database: the open transaction is rolled back and
@@ -64,12 +64,12 @@ func (s *Session) Reset() {
 	s.rollbackOpen()
 	s.notes = nil
 	s.vars = map[string]string{}
-	s.userVars = map[string]types.Value{}
-	s.lastInsertID, s.rowCount, s.foundRows = 0, 0, 0
+	s.UserVars = map[string]types.Value{}
+	s.LastInsertID, s.RowCount, s.FoundRows = 0, 0, 0
 	// SET TRANSACTION's one-shot characteristics and the parsed sql_mode
 	// are session state too.
 	s.oneShot, s.txnReadOnly = txnTraits{}, false
-	s.mode, s.modeText, s.modeParsed = sysvar.SQLMode(0), "", false
+	s.Mode, s.ModeText, s.ModeParsed = sysvar.SQLMode(0), "", false
 }
 
 // OnKill registers fn, called on the killer's goroutine when KILL

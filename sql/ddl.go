@@ -7,6 +7,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -42,8 +43,8 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 			ApplyDDL(cat, e.Procs, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O})
 			return nil
 		})
-		if strings.EqualFold(s.db, x.Name.O) {
-			s.db = ""
+		if strings.EqualFold(s.DB, x.Name.O) {
+			s.DB = ""
 		}
 		return &Result{AffectedRows: uint64(n)}, err
 	case *ast.CreateTableStmt:
@@ -285,7 +286,7 @@ func restoreString(e ast.ExprNode) string {
 			return s
 		}
 	}
-	return exprText(e)
+	return expr.ExprText(e)
 }
 
 func setDefault(col *storage.Column, e ast.ExprNode) error {
@@ -297,12 +298,12 @@ func setDefault(col *storage.Column, e ast.ExprNode) error {
 			return nil
 		}
 	}
-	sc := &scope{}
-	ce, err := sc.compile(e)
-	if err != nil || !ce.isConst {
+	sc := &expr.Scope{}
+	ce, err := sc.Compile(e)
+	if err != nil || !ce.IsConst {
 		return sqlerr.New(sqlerr.ErInvalidDefault, "Invalid default value for '%s'", col.Name)
 	}
-	v, err := ce.fn(&evalCtx{})
+	v, err := ce.Fn(&expr.Ctx{})
 	if err != nil {
 		return sqlerr.New(sqlerr.ErInvalidDefault, "Invalid default value for '%s'", col.Name)
 	}

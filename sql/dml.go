@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -21,7 +22,7 @@ import (
 // coerceColumn stores v into column c, turning a CoerceError into the
 // MySQL error that names the column and row. Without strict mode a value
 // that does not fit is adjusted with a warning instead (nonstrict.go).
-func (s *Session) coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
+func (s *State) coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
 	col := &def.Columns[c]
 	if v.IsNull() {
 		if col.NotNull {
@@ -133,14 +134,11 @@ func checkUnique(ctx context.Context, x *txn.Txn, t *storage.Table, self *storag
 	return nil
 }
 
-// maxNotes is max_error_count: how many notes a statement keeps.
-const maxNotes = 64
-
 type insertPlan struct {
 	t       *storage.Table
 	cols    []int
-	rows    [][]*cexpr  // nil entry = DEFAULT
-	source  *selectPlan // INSERT ... SELECT
+	rows    [][]*expr.Expr // nil entry = DEFAULT
+	source  *selectPlan    // INSERT ... SELECT
 	replace bool
 	ignore  bool
 	onDup   []assignment
@@ -148,10 +146,10 @@ type insertPlan struct {
 
 type assignment struct {
 	col int
-	e   *cexpr
+	e   *expr.Expr
 }
 
-func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
+func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 	var source *selectPlan
 	if n.Select != nil {
 		sel, ok := n.Select.(*ast.SelectStmt)
@@ -172,7 +170,7 @@ func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 		return nil, err
 	}
 	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr, source: source}
-	sc := &scope{db: s.db, table: t, alias: t.Def.Name, sess: s}
+	sc := &expr.Scope{DB: s.DB, Table: t, Alias: t.Def.Name, Sub: s}
 	def := t.Def
 	{
 		if len(n.Columns) == 0 {
@@ -197,7 +195,7 @@ func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 			if len(l) != len(pl.cols) && !(len(l) == 0 && len(n.Columns) == 0) {
 				return nil, sqlerr.New(sqlerr.ErWrongValueCountOnRow, "Column count doesn't match value count at row %d", ri+1)
 			}
-			row := make([]*cexpr, len(l))
+			row := make([]*expr.Expr, len(l))
 			for i, e := range l {
 				if row[i], err = compileInsertValue(sc, e); err != nil {
 					return nil, err
@@ -214,8 +212,8 @@ func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 		if i < 0 {
 			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'UPDATE'", a.Column.Name.O)
 		}
-		sc.clause = "SELECT" // what MariaDB names an ON DUPLICATE KEY UPDATE value
-		ce, err := sc.compile(a.Expr)
+		sc.Clause = "SELECT" // what MariaDB names an ON DUPLICATE KEY UPDATE value
+		ce, err := sc.Compile(a.Expr)
 		if err != nil {
 			return nil, err
 		}
@@ -225,7 +223,7 @@ func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 }
 
 // rowExprs returns VALUES row ri's expressions (none for INSERT ... SELECT).
-func (pl *insertPlan) rowExprs(ri int) []*cexpr {
+func (pl *insertPlan) rowExprs(ri int) []*expr.Expr {
 	if pl.source != nil {
 		return nil
 	}
@@ -233,19 +231,19 @@ func (pl *insertPlan) rowExprs(ri int) []*cexpr {
 }
 
 // compileInsertValue compiles a VALUES item; DEFAULT becomes nil.
-func compileInsertValue(sc *scope, e ast.ExprNode) (*cexpr, error) {
+func compileInsertValue(sc *expr.Scope, e ast.ExprNode) (*expr.Expr, error) {
 	if _, ok := e.(*ast.DefaultExpr); ok {
 		return nil, nil
 	}
 	// Values are computed before the row exists: no column references.
-	saved := sc.table
-	sc.table, sc.clause = nil, "VALUES"
-	ce, err := sc.compile(e)
-	sc.table, sc.clause = saved, ""
+	saved := sc.Table
+	sc.Table, sc.Clause = nil, "VALUES"
+	ce, err := sc.Compile(e)
+	sc.Table, sc.Clause = saved, ""
 	return ce, err
 }
 
-func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.InsertStmt, args []types.Value) (*Result, error) {
+func (s *State) execInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.InsertStmt, args []types.Value) (*Result, error) {
 	pi, err := s.planFor(p, func() (any, error) { return s.buildInsert(n) })
 	if err != nil {
 		return nil, err
@@ -254,16 +252,16 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *
 	t := pl.t
 	def := t.Def
 	nrows := len(pl.rows)
-	s.multiRowWrite, s.ignoreErrors = nrows > 1 || pl.source != nil, pl.ignore
-	defer func() { s.multiRowWrite, s.ignoreErrors = false, false }()
-	ec := &evalCtx{s: s, args: args, strict: s.strictWrites(), ctx: ctx, x: x}
+	s.MultiRowWrite, s.IgnoreErrors = nrows > 1 || pl.source != nil, pl.ignore
+	defer func() { s.MultiRowWrite, s.IgnoreErrors = false, false }()
+	ec := &expr.Ctx{Env: &s.Env, Args: args, Strict: s.strictWrites(), Context: ctx, Txn: x}
 	var affected, firstID uint64
 	var lastGiven uint64 // the last AUTO_INCREMENT value given explicitly
 	var dups, warnings uint64
 	var notes []Note
 	var selected [][]types.Value
 	if pl.source != nil {
-		r, err := s.runSubSelect(ctx, x, pl.source, args, nil, ec.strict)
+		r, err := runSubSelect(ctx, x, &s.Env, pl.source, args, nil, ec.Strict)
 		if err != nil {
 			return nil, err
 		}
@@ -282,7 +280,7 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *
 			if ce == nil {
 				continue
 			}
-			v, err := ce.fn(ec)
+			v, err := ce.Fn(ec)
 			if err != nil {
 				return nil, err
 			}
@@ -305,7 +303,7 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *
 			// INSERT IGNORE skips a duplicate row with a warning.
 			dups++
 			warnings++
-			if len(notes) < maxNotes {
+			if len(notes) < expr.MaxNotes {
 				notes = append(notes, Note{Level: "Warning", Code: e.Code, Message: e.Message})
 			}
 			continue
@@ -319,7 +317,7 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *
 		affected += n
 	}
 	if firstID > 0 {
-		s.lastInsertID = firstID
+		s.LastInsertID = firstID
 	}
 	// The OK packet's insert_id is the first generated id or, when none
 	// was generated, the last one given (MariaDB reports it; LAST_INSERT_ID()
@@ -331,9 +329,9 @@ func (s *Session) execInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *
 	res := &Result{AffectedRows: affected, LastInsertID: okID, Warnings: uint16(min(warnings, 65535)), Notes: notes}
 	if nrows > 1 || pl.source != nil {
 		// the statement's other warnings (s.stmtNotes) join res in exec
-		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: %d", nrows, dups, warnings+uint64(s.stmtWarnings))
+		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: %d", nrows, dups, warnings+uint64(s.StmtWarnings))
 	}
-	s.rowCount = int64(affected)
+	s.RowCount = int64(affected)
 	return res, nil
 }
 
@@ -354,7 +352,7 @@ func givenAutoID(def *storage.TableDef, vals []types.Value) uint64 {
 
 // fillRow applies defaults and AUTO_INCREMENT and coerces every column.
 // It returns the generated AUTO_INCREMENT value, if one was generated.
-func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, rowNum int) (uint64, error) {
+func (s *State) fillRow(t *storage.Table, vals []types.Value, given []bool, rowNum int) (uint64, error) {
 	def := t.Def
 	var gen uint64
 	autoCol := -1
@@ -376,7 +374,7 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 				return 0, sqlerr.New(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
 			}
 			// non-strict: the type's implicit default, with a warning
-			s.warn(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
+			s.Warn(sqlerr.ErNoDefaultForField, "Field '%s' doesn't have a default value", col.Name)
 			vals[c] = d
 		default:
 			vals[c] = types.Null
@@ -387,7 +385,7 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 		if col.AutoIncrement {
 			v := vals[c]
 			zero := !given[c] || v.IsNull()
-			if !zero && s.sqlMode()&sysvar.ModeNoAutoValueOnZero == 0 {
+			if !zero && s.SQLMode()&sysvar.ModeNoAutoValueOnZero == 0 {
 				// 0 generates a value too, unless NO_AUTO_VALUE_ON_ZERO
 				if n, ok := v.ToInt64(); ok && n == 0 && v.K != types.KindString {
 					zero = true
@@ -433,7 +431,7 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 
 // insertRow inserts one full row. It returns MySQL's affected-row count
 // for it: 1 inserted, 2 replaced/updated on duplicate, 0 unchanged.
-func (s *Session) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, vals []types.Value, pl *insertPlan, ec *evalCtx) (n uint64, err error) {
+func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, vals []types.Value, pl *insertPlan, ec *expr.Ctx) (n uint64, err error) {
 	def := t.Def
 	var slot *storage.Row
 	defer func() {
@@ -523,11 +521,11 @@ func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, s
 	return n, nil
 }
 
-func (s *Session) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, slot *storage.Row, old []types.Value, pl *insertPlan, ec *evalCtx) (uint64, error) {
+func (s *State) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, slot *storage.Row, old []types.Value, pl *insertPlan, ec *expr.Ctx) (uint64, error) {
 	nv := append([]types.Value(nil), old...)
-	ec.row = nv
+	ec.Row = nv
 	for _, a := range pl.onDup {
-		v, err := a.e.fn(ec)
+		v, err := a.e.Fn(ec)
 		if err != nil {
 			return 0, err
 		}
@@ -562,11 +560,11 @@ type updatePlan struct {
 	acc     *access
 	assigns []assignment
 	order   []orderItem
-	limit   *cexpr
+	limit   *expr.Expr
 	onNow   []int // ON UPDATE CURRENT_TIMESTAMP columns not assigned
 }
 
-func (s *Session) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
+func (s *State) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
 	tn, alias, err := singleTable(n.TableRefs)
 	if err != nil {
 		return nil, err
@@ -579,15 +577,15 @@ func (s *Session) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
 		return nil, err
 	}
 	pl := &updatePlan{t: t}
-	sc := &scope{db: s.db, table: t, alias: alias, sess: s}
+	sc := &expr.Scope{DB: s.DB, Table: t, Alias: alias, Sub: s}
 	assigned := map[int]bool{}
 	for _, a := range n.List {
 		i := t.Def.ColumnIndex(a.Column.Name.O)
 		if i < 0 || (a.Column.Table.O != "" && !strings.EqualFold(a.Column.Table.O, alias)) {
-			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'SET'", qualified(a.Column))
+			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'SET'", expr.Qualified(a.Column))
 		}
-		sc.clause = "SET"
-		ce, err := sc.compile(a.Expr)
+		sc.Clause = "SET"
+		ce, err := sc.Compile(a.Expr)
 		if err != nil {
 			return nil, err
 		}
@@ -599,7 +597,7 @@ func (s *Session) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
 			pl.onNow = append(pl.onNow, i)
 		}
 	}
-	sc.clause = "WHERE"
+	sc.Clause = "WHERE"
 	if pl.acc, err = planAccess(sc, t, n.Where); err != nil {
 		return nil, err
 	}
@@ -610,14 +608,14 @@ func (s *Session) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
 }
 
 // orderAndLimit applies an UPDATE/DELETE's ORDER BY and LIMIT to refs.
-func orderAndLimit(ec *evalCtx, refs []rowRef, order []orderItem, limit *cexpr) ([]rowRef, error) {
+func orderAndLimit(ec *expr.Ctx, refs []rowRef, order []orderItem, limit *expr.Expr) ([]rowRef, error) {
 	if len(order) > 0 {
 		keys := make([][]types.Value, len(refs))
 		for i, r := range refs {
-			ec.row = r.vals
+			ec.Row = r.vals
 			keys[i] = make([]types.Value, len(order))
 			for k, o := range order {
-				v, err := o.e.fn(ec)
+				v, err := o.e.Fn(ec)
 				if err != nil {
 					return nil, err
 				}
@@ -643,7 +641,7 @@ func orderAndLimit(ec *evalCtx, refs []rowRef, order []orderItem, limit *cexpr) 
 		refs = sorted
 	}
 	if limit != nil {
-		v, err := limit.fn(ec)
+		v, err := limit.Fn(ec)
 		if err != nil {
 			return nil, err
 		}
@@ -654,16 +652,16 @@ func orderAndLimit(ec *evalCtx, refs []rowRef, order []orderItem, limit *cexpr) 
 	return refs, nil
 }
 
-func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*Result, error) {
+func (s *State) execUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*Result, error) {
 	pi, err := s.planFor(p, func() (any, error) { return s.buildUpdate(n) })
 	if err != nil {
 		return nil, err
 	}
 	pl := pi.(*updatePlan)
 	t := pl.t
-	s.multiRowWrite, s.ignoreErrors = true, n.IgnoreErr
-	defer func() { s.multiRowWrite, s.ignoreErrors = false, false }()
-	ec := &evalCtx{s: s, args: args, strict: s.strictWrites(), ctx: ctx, x: x}
+	s.MultiRowWrite, s.IgnoreErrors = true, n.IgnoreErr
+	defer func() { s.MultiRowWrite, s.IgnoreErrors = false, false }()
+	ec := &expr.Ctx{Env: &s.Env, Args: args, Strict: s.strictWrites(), Context: ctx, Txn: x}
 	refs, err := pl.acc.find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err
@@ -675,9 +673,9 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *
 	pkCols := t.Def.PrimaryKey()
 	for ri, r := range refs {
 		nv := append([]types.Value(nil), r.vals...)
-		ec.row = nv
+		ec.Row = nv
 		for _, a := range pl.assigns {
-			v, err := a.e.fn(ec)
+			v, err := a.e.Fn(ec)
 			if err != nil {
 				return nil, err
 			}
@@ -727,18 +725,18 @@ func (s *Session) execUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *
 		x.Write(t, slot, nv)
 		changed++
 	}
-	s.rowCount = int64(changed)
-	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(len(refs)) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: " + strconv.Itoa(s.stmtWarnings)}, nil
+	s.RowCount = int64(changed)
+	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(len(refs)) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: " + strconv.Itoa(s.StmtWarnings)}, nil
 }
 
 type deletePlan struct {
 	t     *storage.Table
 	acc   *access
 	order []orderItem
-	limit *cexpr
+	limit *expr.Expr
 }
 
-func (s *Session) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
+func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	if n.IsMultiTable {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support multi-table DELETE")
 	}
@@ -751,8 +749,8 @@ func (s *Session) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 		return nil, err
 	}
 	pl := &deletePlan{t: t}
-	sc := &scope{db: s.db, table: t, alias: alias, sess: s}
-	sc.clause = "WHERE"
+	sc := &expr.Scope{DB: s.DB, Table: t, Alias: alias, Sub: s}
+	sc.Clause = "WHERE"
 	if pl.acc, err = planAccess(sc, t, n.Where); err != nil {
 		return nil, err
 	}
@@ -762,13 +760,13 @@ func (s *Session) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	return pl, nil
 }
 
-func (s *Session) execDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.DeleteStmt, args []types.Value) (*Result, error) {
+func (s *State) execDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.DeleteStmt, args []types.Value) (*Result, error) {
 	pi, err := s.planFor(p, func() (any, error) { return s.buildDelete(n) })
 	if err != nil {
 		return nil, err
 	}
 	pl := pi.(*deletePlan)
-	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x}
+	ec := &expr.Ctx{Env: &s.Env, Args: args, Context: ctx, Txn: x}
 	refs, err := pl.acc.find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err
@@ -779,7 +777,7 @@ func (s *Session) execDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *
 	for _, r := range refs {
 		x.Write(pl.t, r.row, nil)
 	}
-	s.rowCount = int64(len(refs))
+	s.RowCount = int64(len(refs))
 	return &Result{AffectedRows: uint64(len(refs))}, nil
 }
 
@@ -788,12 +786,12 @@ func sortIdx(idx []int, less func(a, b int) bool) {
 }
 
 // compileOrderLimit compiles an UPDATE's or DELETE's ORDER BY and LIMIT.
-func compileOrderLimit(sc *scope, order *ast.OrderByClause, limit *ast.Limit) ([]orderItem, *cexpr, error) {
+func compileOrderLimit(sc *expr.Scope, order *ast.OrderByClause, limit *ast.Limit) ([]orderItem, *expr.Expr, error) {
 	var items []orderItem
 	if order != nil {
-		sc.clause = "ORDER BY"
+		sc.Clause = "ORDER BY"
 		for _, o := range order.Items {
-			ce, err := sc.compile(o.Expr)
+			ce, err := sc.Compile(o.Expr)
 			if err != nil {
 				return nil, nil, err
 			}
@@ -803,6 +801,6 @@ func compileOrderLimit(sc *scope, order *ast.OrderByClause, limit *ast.Limit) ([
 	if limit == nil {
 		return items, nil, nil
 	}
-	lim, err := sc.compile(limit.Count)
+	lim, err := sc.Compile(limit.Count)
 	return items, lim, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/types"
 )
 
@@ -33,6 +34,6 @@ func (s *Session) execDoBlock(ctx context.Context, lang, body string) (*Result, 
 	if err != nil {
 		return nil, ack, err
 	}
-	col := Column{Name: procs.BlockResult, Type: typeOfValue(v)}
+	col := Column{Name: procs.BlockResult, Type: expr.TypeOfValue(v)}
 	return &Result{Columns: []Column{col}, Rows: [][]types.Value{{v}}}, ack, nil
 }

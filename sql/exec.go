@@ -8,6 +8,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -138,13 +139,13 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		return &Result{}, 0, s.database.Engine.Kill(n.ConnectionID, n.Query)
 	case *ast.DoStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*Result, error) {
-			sc := &scope{db: s.db}
+			sc := &expr.Scope{DB: s.DB}
 			for _, e := range n.Exprs {
-				ce, err := sc.compile(e)
+				ce, err := sc.Compile(e)
 				if err != nil {
 					return nil, err
 				}
-				if _, err := ce.fn(&evalCtx{s: s, args: args}); err != nil {
+				if _, err := ce.Fn(&expr.Ctx{Env: &s.Env, Args: args}); err != nil {
 					return nil, err
 				}
 			}

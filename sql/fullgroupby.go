@@ -15,7 +15,7 @@ import (
 // outside an aggregate (error 1140). MariaDB does not look at HAVING or
 // ORDER BY here, nor at functional dependence on a key, and neither does
 // plrun.
-func (s *Session) checkFullGroupBy(n *ast.SelectStmt, pl *selectPlan, alias string) error {
+func (s *State) checkFullGroupBy(n *ast.SelectStmt, pl *selectPlan, alias string) error {
 	if n.Fields == nil {
 		return nil
 	}
@@ -70,7 +70,7 @@ func (s *Session) checkFullGroupBy(n *ast.SelectStmt, pl *selectPlan, alias stri
 	return nil
 }
 
-func (s *Session) notGrouped(n *ast.SelectStmt, t groupTable, col string) error {
+func (s *State) notGrouped(n *ast.SelectStmt, t groupTable, col string) error {
 	if n.GroupBy == nil {
 		return sqlerr.New(sqlerr.ErMixOfGroupFunc, "Mixing of GROUP columns (MIN(),MAX(),COUNT(),...) with no GROUP columns is illegal if there is no GROUP BY clause")
 	}
@@ -89,7 +89,7 @@ func groupTables(pl *selectPlan, alias string) groupTableList {
 	if pl.join != nil {
 		var ts groupTableList
 		for _, jt := range pl.join.tables {
-			ts = append(ts, groupTable{jt.t, strings.ToLower(jt.alias)})
+			ts = append(ts, groupTable{jt.Table, strings.ToLower(jt.Alias)})
 		}
 		return ts
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/hotrow"
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -53,7 +54,7 @@ func (s *Session) hotRowOf(p *parse.Stmt, n *ast.UpdateStmt, args []types.Value)
 	if pl.acc.pk == nil {
 		return hotRow{}, false
 	}
-	pk, ok, err := keyValues(&evalCtx{s: s, args: args}, pl.t, pl.t.Def.PrimaryKey(), pl.acc.pk)
+	pk, ok, err := keyValues(&expr.Ctx{Env: &s.Env, Args: args}, pl.t, pl.t.Def.PrimaryKey(), pl.acc.pk)
 	if err != nil || !ok {
 		return hotRow{}, false
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -17,32 +18,30 @@ import (
 // expressions over the tables before it is looked up by that key instead
 // of scanned.
 type joinTable struct {
-	t     *storage.Table
-	alias string
-	off   int  // where its columns start in the combined row
-	left  bool // LEFT JOIN: a row with no match keeps NULLs here
-	on    *cexpr
+	expr.Source
+	on *expr.Expr
 	// filters are the WHERE conjuncts that name no table after this one:
 	// they are checked as soon as this table's columns are in the row, so
 	// a false one prunes the loops below instead of every combination.
-	filters []*cexpr
+	filters []*expr.Expr
 	// lookup: the index (primary = -1 is "none"; see lookupPK) and one
 	// expression over earlier tables per index column.
 	lookupPK  bool
 	lookupIdx int
-	lookup    []*cexpr
+	lookup    []*expr.Expr
 }
 
 // joinPlan is a FROM clause with joins.
 type joinPlan struct {
-	tables []*joinTable
-	width  int
-	where  *cexpr
+	tables  []*joinTable
+	sources []*expr.Source // the tables' sources, for scopes over a prefix of them
+	width   int
+	where   *expr.Expr
 	// pre are WHERE conjuncts over no table (constants, parameters): one
 	// that is not true ends the join before it starts, so a 30-table join
 	// WHERE 1 = 0 answers at once. rest are those that could not be placed
 	// at a table (subqueries, outer columns): checked on every full row.
-	pre, rest []*cexpr
+	pre, rest []*expr.Expr
 }
 
 // flattenJoin turns a left-deep join tree into its tables in order.
@@ -88,7 +87,7 @@ func isJoin(refs *ast.TableRefsClause) bool {
 
 // buildJoin resolves the tables and compiles ON conditions and lookups;
 // sc becomes the scope of the combined row.
-func (s *Session) buildJoin(sc *scope, refs *ast.TableRefsClause, where ast.ExprNode) (*joinPlan, error) {
+func (s *State) buildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode) (*joinPlan, error) {
 	sources, joins, err := flattenJoin(refs.TableRefs)
 	if err != nil {
 		return nil, err
@@ -108,38 +107,39 @@ func (s *Session) buildJoin(sc *scope, refs *ast.TableRefsClause, where ast.Expr
 			alias = src.AsName.O
 		}
 		for _, o := range jp.tables {
-			if strings.EqualFold(o.alias, alias) {
+			if strings.EqualFold(o.Alias, alias) {
 				return nil, sqlerr.New(sqlerr.ErNonUniqTable, "Not unique table/alias: '%s'", alias)
 			}
 		}
-		jt := &joinTable{t: t, alias: alias, off: jp.width, lookupIdx: -1}
+		jt := &joinTable{Source: expr.Source{Table: t, Alias: alias, Off: jp.width}, lookupIdx: -1}
 		if i > 0 && joins[i-1] != nil && joins[i-1].Tp == ast.LeftJoin {
-			jt.left = true
+			jt.Left = true
 		}
 		jp.tables = append(jp.tables, jt)
+		jp.sources = append(jp.sources, &jt.Source)
 		jp.width += len(t.Def.Columns)
 	}
-	sc.joined = jp.tables
-	sc.clause = "on clause"
+	sc.Joined = jp.sources
+	sc.Clause = "on clause"
 	for i, jt := range jp.tables {
 		if i == 0 || joins[i-1] == nil || joins[i-1].On == nil {
 			continue
 		}
 		// ON sees the tables up to this one.
-		on := &scope{db: sc.db, joined: jp.tables[:i+1], clause: "on clause"}
-		if jt.on, err = on.compile(joins[i-1].On.Expr); err != nil {
+		on := &expr.Scope{DB: sc.DB, Joined: jp.sources[:i+1], Clause: "on clause"}
+		if jt.on, err = on.Compile(joins[i-1].On.Expr); err != nil {
 			return nil, err
 		}
 	}
-	sc.clause = "WHERE"
+	sc.Clause = "WHERE"
 	if where != nil {
-		if jp.where, err = sc.compile(where); err != nil {
+		if jp.where, err = sc.Compile(where); err != nil {
 			return nil, err
 		}
-		if jp.where.hasAgg {
+		if jp.where.HasAgg {
 			return nil, sqlerr.New(sqlerr.ErInvalidUseOfGroup, "Invalid use of group function")
 		}
-		jp.placeFilters(sc.db, where)
+		jp.placeFilters(sc.DB, where)
 	}
 	for i, jt := range jp.tables {
 		if i == 0 {
@@ -149,10 +149,10 @@ func (s *Session) buildJoin(sc *scope, refs *ast.TableRefsClause, where ast.Expr
 		if joins[i-1] != nil && joins[i-1].On != nil {
 			conds = append(conds, conjuncts(joins[i-1].On.Expr)...)
 		}
-		if !jt.left && where != nil {
+		if !jt.Left && where != nil {
 			conds = append(conds, conjuncts(where)...)
 		}
-		jp.planLookup(sc.db, i, conds)
+		jp.planLookup(sc.DB, i, conds)
 	}
 	return jp, nil
 }
@@ -165,13 +165,13 @@ func (jp *joinPlan) placeFilters(db string, where ast.ExprNode) {
 	for _, c := range conjuncts(where) {
 		placed := false
 		for k := -1; k < len(jp.tables) && !placed; k++ {
-			prefix := &scope{db: db, joined: jp.tables[:k+1], clause: "WHERE"}
-			e, err := prefix.compile(c)
-			if err != nil || e.hasAgg {
+			prefix := &expr.Scope{DB: db, Joined: jp.sources[:k+1], Clause: "WHERE"}
+			e, err := prefix.Compile(c)
+			if err != nil || e.HasAgg {
 				continue
 			}
 			if k < 0 {
-				if !e.isConst {
+				if !e.IsConst {
 					continue // RAND(), NOW() ...: per row, as written
 				}
 				jp.pre = append(jp.pre, e)
@@ -181,8 +181,8 @@ func (jp *joinPlan) placeFilters(db string, where ast.ExprNode) {
 			placed = true
 		}
 		if !placed {
-			full := &scope{db: db, joined: jp.tables, clause: "WHERE"}
-			if e, err := full.compile(c); err == nil {
+			full := &expr.Scope{DB: db, Joined: jp.sources, Clause: "WHERE"}
+			if e, err := full.Compile(c); err == nil {
 				jp.rest = append(jp.rest, e)
 				continue
 			}
@@ -199,9 +199,9 @@ func (jp *joinPlan) placeFilters(db string, where ast.ExprNode) {
 }
 
 // passes evaluates conditions on the current row; NULL is false.
-func passes(conds []*cexpr, ec *evalCtx) (bool, error) {
+func passes(conds []*expr.Expr, ec *expr.Ctx) (bool, error) {
 	for _, c := range conds {
-		if ok, err := evalBool(c, ec); err != nil || !ok {
+		if ok, err := expr.EvalBool(c, ec); err != nil || !ok {
 			return false, err
 		}
 	}
@@ -212,9 +212,9 @@ func passes(conds []*cexpr, ec *evalCtx) (bool, error) {
 // an expression over the tables before it.
 func (jp *joinPlan) planLookup(db string, i int, conds []ast.ExprNode) {
 	jt := jp.tables[i]
-	mine := &scope{db: db, joined: jp.tables[i : i+1]}
-	before := &scope{db: db, joined: jp.tables[:i]}
-	eq := map[int]*cexpr{}
+	mine := &expr.Scope{DB: db, Joined: jp.sources[i : i+1]}
+	before := &expr.Scope{DB: db, Joined: jp.sources[:i]}
+	eq := map[int]*expr.Expr{}
 	for _, c := range conds {
 		b, ok := c.(*ast.BinaryOperationExpr)
 		if !ok || b.Op != opcode.EQ {
@@ -225,19 +225,19 @@ func (jp *joinPlan) planLookup(db string, i int, conds []ast.ExprNode) {
 			if !ok {
 				continue
 			}
-			col, err := mine.compile(cn)
-			if err != nil || col.col < 0 {
+			col, err := mine.Compile(cn)
+			if err != nil || col.Col < 0 {
 				continue
 			}
-			other, err := before.compile(side[1])
-			if err != nil || other.hasAgg {
+			other, err := before.Compile(side[1])
+			if err != nil || other.HasAgg {
 				continue
 			}
-			eq[col.col] = other
+			eq[col.Col] = other
 		}
 	}
-	pick := func(cols []int) []*cexpr {
-		out := make([]*cexpr, len(cols))
+	pick := func(cols []int) []*expr.Expr {
+		out := make([]*expr.Expr, len(cols))
 		for j, c := range cols {
 			if out[j] = eq[c]; out[j] == nil {
 				return nil
@@ -245,14 +245,14 @@ func (jp *joinPlan) planLookup(db string, i int, conds []ast.ExprNode) {
 		}
 		return out
 	}
-	if pk := jt.t.Def.PrimaryKey(); pk != nil {
+	if pk := jt.Table.Def.PrimaryKey(); pk != nil {
 		if l := pick(pk); l != nil {
 			jt.lookupPK, jt.lookup = true, l
 			return
 		}
 	}
 	for _, unique := range []bool{true, false} {
-		for idx, ix := range jt.t.Def.Indexes {
+		for idx, ix := range jt.Table.Def.Indexes {
 			if ix.Primary || ix.Unique != unique {
 				continue
 			}
@@ -264,45 +264,21 @@ func (jp *joinPlan) planLookup(db string, i int, conds []ast.ExprNode) {
 	}
 }
 
-// resolveJoined finds a column among the joined tables.
-func (sc *scope) resolveJoined(cn *ast.ColumnName) (*cexpr, error) {
-	var found *joinTable
-	idx := -1
-	for _, jt := range sc.joined {
-		if cn.Table.L != "" && !strings.EqualFold(cn.Table.O, jt.alias) {
-			continue
-		}
-		if cn.Schema.L != "" && !strings.EqualFold(cn.Schema.O, jt.t.Def.DB) {
-			continue
-		}
-		if i := jt.t.Def.ColumnIndex(cn.Name.O); i >= 0 {
-			if found != nil {
-				return nil, sqlerr.New(sqlerr.ErNonUniq, "Column '%s' in %s is ambiguous", qualified(cn), sc.clauseName())
-			}
-			found, idx = jt, i
-		}
-	}
-	if found == nil {
-		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", qualified(cn), sc.clauseName())
-	}
-	return columnExpr(found.t.Def, idx, found.off+idx, found), nil
-}
-
 // rows runs the joins: every combined row that satisfies the ON
 // conditions and the WHERE clause.
-func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *evalCtx) ([][]types.Value, error) {
+func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]types.Value, error) {
 	var out [][]types.Value
 	row := make([]types.Value, jp.width)
 	scans := make([][]storage.ScanItem, len(jp.tables))
 	var level func(k int) error
 	level = func(k int) error {
-		if err := ec.poll(); err != nil {
+		if err := ec.Poll(); err != nil {
 			return err
 		}
 		if k == len(jp.tables) {
-			ec.row = row
+			ec.Row = row
 			if jp.where != nil {
-				ok, err := evalBool(jp.where, ec)
+				ok, err := expr.EvalBool(jp.where, ec)
 				if err != nil || !ok {
 					return err
 				}
@@ -311,26 +287,26 @@ func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *evalCtx) ([][]type
 				return err
 			}
 			// The copy shares the tables' strings: only its values count.
-			if err := ec.mem.grow(rowBytes + valueBytes*int64(len(row))); err != nil {
+			if err := ec.Mem.Grow(expr.RowBytes + expr.ValueBytes*int64(len(row))); err != nil {
 				return err
 			}
 			out = append(out, append([]types.Value(nil), row...))
 			return nil
 		}
 		jt := jp.tables[k]
-		n := len(jt.t.Def.Columns)
+		n := len(jt.Table.Def.Columns)
 		matched := false
 		try := func(vals []types.Value) error {
-			copy(row[jt.off:jt.off+n], vals)
+			copy(row[jt.Off:jt.Off+n], vals)
 			if jt.on != nil {
-				ec.row = row
-				ok, err := evalBool(jt.on, ec)
+				ec.Row = row
+				ok, err := expr.EvalBool(jt.on, ec)
 				if err != nil || !ok {
 					return err
 				}
 			}
 			matched = true
-			ec.row = row
+			ec.Row = row
 			if ok, err := passes(jt.filters, ec); err != nil || !ok {
 				return err
 			}
@@ -345,11 +321,11 @@ func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *evalCtx) ([][]type
 				return err
 			}
 		}
-		if !matched && jt.left {
-			for i := jt.off; i < jt.off+n; i++ {
+		if !matched && jt.Left {
+			for i := jt.Off; i < jt.Off+n; i++ {
 				row[i] = types.Null
 			}
-			ec.row = row
+			ec.Row = row
 			if ok, err := passes(jt.filters, ec); err != nil || !ok {
 				return err
 			}
@@ -357,7 +333,7 @@ func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *evalCtx) ([][]type
 		}
 		return nil
 	}
-	ec.row = row
+	ec.Row = row
 	if ok, err := passes(jp.pre, ec); err != nil || !ok {
 		return nil, err
 	}
@@ -369,11 +345,11 @@ func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *evalCtx) ([][]type
 
 // candidates returns table k's rows to try against the partial row: by
 // key lookup when planned, else every row (read once per statement).
-func (jp *joinPlan) candidates(x *txn.Txn, ec *evalCtx, row []types.Value, k int, scans [][]storage.ScanItem) ([][]types.Value, error) {
+func (jp *joinPlan) candidates(x *txn.Txn, ec *expr.Ctx, row []types.Value, k int, scans [][]storage.ScanItem) ([][]types.Value, error) {
 	jt := jp.tables[k]
-	t := jt.t
+	t := jt.Table
 	if jt.lookup != nil {
-		ec.row = row
+		ec.Row = row
 		cols := t.Def.PrimaryKey()
 		if !jt.lookupPK {
 			cols = t.Def.Indexes[jt.lookupIdx].Cols

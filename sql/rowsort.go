@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"github.com/plrun/plrun/sql/expr"
 	"slices"
 )
 
@@ -9,7 +10,7 @@ import (
 // every run and every few thousand merged rows is a point where KILL,
 // max_execution_time or a gone client stops it (sort.SliceStable cannot
 // be interrupted, so ORDER BY over millions of rows ran to the end).
-func sortRowsStable(ec *evalCtx, rows []outRow, less func(a, b outRow) bool) error {
+func sortRowsStable(ec *expr.Ctx, rows []outRow, less func(a, b outRow) bool) error {
 	cmp := func(a, b outRow) int {
 		switch {
 		case less(a, b):
@@ -22,7 +23,7 @@ func sortRowsStable(ec *evalCtx, rows []outRow, less func(a, b outRow) bool) err
 	const run = 64
 	for lo := 0; lo < len(rows); lo += run {
 		slices.SortStableFunc(rows[lo:min(lo+run, len(rows))], cmp)
-		if err := ec.poll(); err != nil {
+		if err := ec.Poll(); err != nil {
 			return err
 		}
 	}
@@ -45,7 +46,7 @@ func sortRowsStable(ec *evalCtx, rows []outRow, less func(a, b outRow) bool) err
 				}
 				k++
 				if k&4095 == 0 {
-					if err := ec.pollNow(); err != nil {
+					if err := ec.PollNow(); err != nil {
 						return err
 					}
 				}

@@ -8,6 +8,7 @@ import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -17,22 +18,22 @@ import (
 )
 
 type orderItem struct {
-	e    *cexpr
+	e    *expr.Expr
 	desc bool
 }
 
 type selectPlan struct {
 	t         *storage.Table
 	acc       *access
-	outs      []outputCol
+	outs      []expr.OutputCol
 	cols      []Column
-	aggs      []aggSpec
+	aggs      []expr.AggSpec
 	grouped   bool
-	groupBy   []*cexpr
-	having    *cexpr
+	groupBy   []*expr.Expr
+	having    *expr.Expr
 	order     []orderItem
-	limit     *cexpr
-	offset    *cexpr
+	limit     *expr.Expr
+	offset    *expr.Expr
 	forUpdate bool
 	distinct  bool
 	join      *joinPlan // FROM with joins (t is nil then)
@@ -47,14 +48,14 @@ type selectPlan struct {
 func (pl *selectPlan) expandJoinWildcard(only string) error {
 	found := false
 	for _, jt := range pl.join.tables {
-		if only != "" && !strings.EqualFold(only, jt.alias) {
+		if only != "" && !strings.EqualFold(only, jt.Alias) {
 			continue
 		}
 		found = true
-		for i, c := range jt.t.Def.Columns {
-			ce := columnExpr(jt.t.Def, i, jt.off+i, jt)
-			pl.outs = append(pl.outs, outputCol{name: c.Name, e: ce})
-			pl.cols = append(pl.cols, Column{Name: c.Name, OrgName: c.Name, Table: jt.alias, OrgTable: jt.t.Def.Name, DB: jt.t.Def.DB, Type: c.Type, NotNull: c.NotNull && !jt.left})
+		for i, c := range jt.Table.Def.Columns {
+			ce := expr.ColumnExpr(jt.Table.Def, i, jt.Off+i, &jt.Source)
+			pl.outs = append(pl.outs, expr.OutputCol{Name: c.Name, Expr: ce})
+			pl.cols = append(pl.cols, Column{Name: c.Name, OrgName: c.Name, Table: jt.Alias, OrgTable: jt.Table.Def.Name, DB: jt.Table.Def.DB, Type: c.Type, NotNull: c.NotNull && !jt.Left})
 		}
 	}
 	if !found {
@@ -63,14 +64,14 @@ func (pl *selectPlan) expandJoinWildcard(only string) error {
 	return nil
 }
 
-func (s *Session) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
+func (s *State) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
 	return s.buildSubSelect(n, nil)
 }
 
 // buildSubSelect plans a SELECT; outer, for a subquery, is the enclosing
 // query's scope, whose columns the subquery may name (it is then
 // correlated and runs once per row of the enclosing query).
-func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, error) {
+func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*selectPlan, error) {
 	if n.Kind != ast.SelectStmtKindSelect {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SELECT form")
 	}
@@ -78,7 +79,7 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 	if n.SelectStmtOpts != nil {
 		pl.calcFoundRows = n.SelectStmtOpts.CalcFoundRows
 	}
-	sc := &scope{db: s.db, sess: s, outer: outer, correlated: &pl.correlated}
+	sc := &expr.Scope{DB: s.DB, Sub: s, Outer: outer, Correlated: &pl.correlated}
 	var tn *ast.TableName
 	var alias string
 	var err error
@@ -96,10 +97,10 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 		if pl.t, err = s.resolveTable(tn); err != nil {
 			return nil, err
 		}
-		sc.table, sc.alias = pl.t, alias
+		sc.Table, sc.Alias = pl.t, alias
 	}
-	sc.aggs = &pl.aggs
-	sc.clause = "SELECT"
+	sc.Aggs = &pl.aggs
+	sc.Clause = "SELECT"
 	if n.Fields != nil {
 		for _, f := range n.Fields.Fields {
 			if f.WildCard != nil && pl.join != nil {
@@ -116,13 +117,13 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 					return nil, sqlerr.New(sqlerr.ErBadTable, "Unknown table '%s'", w)
 				}
 				for i, c := range pl.t.Def.Columns {
-					ce, _ := sc.resolveColumn(&ast.ColumnName{Name: ast.NewCIStr(c.Name)})
-					pl.outs = append(pl.outs, outputCol{name: c.Name, e: ce})
+					ce, _ := sc.ResolveColumn(&ast.ColumnName{Name: ast.NewCIStr(c.Name)})
+					pl.outs = append(pl.outs, expr.OutputCol{Name: c.Name, Expr: ce})
 					pl.cols = append(pl.cols, Column{Name: c.Name, OrgName: c.Name, Table: alias, OrgTable: pl.t.Def.Name, DB: pl.t.Def.DB, Type: c.Type, NotNull: pl.t.Def.Columns[i].NotNull})
 				}
 				continue
 			}
-			ce, err := sc.compile(f.Expr)
+			ce, err := sc.Compile(f.Expr)
 			if err != nil {
 				return nil, err
 			}
@@ -133,21 +134,21 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 			if name == "" {
 				name = selectLabel(f)
 			}
-			col := Column{Name: name, Type: ce.typ}
-			if ce.jt != nil {
-				c := ce.jt.t.Def.Columns[ce.col]
-				col.OrgName, col.Table, col.OrgTable, col.DB = c.Name, ce.jt.alias, ce.jt.t.Def.Name, ce.jt.t.Def.DB
-				col.NotNull = c.NotNull && !ce.jt.left
-			} else if ce.col >= 0 && pl.t != nil {
-				c := pl.t.Def.Columns[ce.col]
+			col := Column{Name: name, Type: ce.Type}
+			if ce.Source != nil {
+				c := ce.Source.Table.Def.Columns[ce.Col]
+				col.OrgName, col.Table, col.OrgTable, col.DB = c.Name, ce.Source.Alias, ce.Source.Table.Def.Name, ce.Source.Table.Def.DB
+				col.NotNull = c.NotNull && !ce.Source.Left
+			} else if ce.Col >= 0 && pl.t != nil {
+				c := pl.t.Def.Columns[ce.Col]
 				col.OrgName, col.Table, col.OrgTable, col.DB, col.NotNull = c.Name, alias, pl.t.Def.Name, pl.t.Def.DB, c.NotNull
 			}
-			pl.outs = append(pl.outs, outputCol{name: name, e: ce})
+			pl.outs = append(pl.outs, expr.OutputCol{Name: name, Expr: ce})
 			pl.cols = append(pl.cols, col)
 		}
 	}
-	sc.aggs = nil
-	sc.clause = "WHERE"
+	sc.Aggs = nil
+	sc.Clause = "WHERE"
 	if pl.join != nil {
 		// WHERE is part of the join plan.
 	} else if pl.t != nil {
@@ -155,15 +156,15 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 			return nil, err
 		}
 	} else if n.Where != nil {
-		f, err := sc.compile(n.Where)
+		f, err := sc.Compile(n.Where)
 		if err != nil {
 			return nil, err
 		}
 		pl.acc = &access{filter: f}
 	}
-	sc.aggs = &pl.aggs
+	sc.Aggs = &pl.aggs
 	if n.GroupBy != nil {
-		sc.clause = "GROUP BY"
+		sc.Clause = "GROUP BY"
 		for _, g := range n.GroupBy.Items {
 			ce, err := s.compileOrderExpr(sc, pl, g.Expr)
 			if err != nil {
@@ -172,15 +173,15 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 			pl.groupBy = append(pl.groupBy, ce)
 		}
 	}
-	sc.outputs = pl.outs
+	sc.Outputs = pl.outs
 	if n.Having != nil {
-		sc.clause = "HAVING"
-		if pl.having, err = sc.compile(n.Having.Expr); err != nil {
+		sc.Clause = "HAVING"
+		if pl.having, err = sc.Compile(n.Having.Expr); err != nil {
 			return nil, err
 		}
 	}
 	if n.OrderBy != nil {
-		sc.clause = "ORDER BY"
+		sc.Clause = "ORDER BY"
 		for _, o := range n.OrderBy.Items {
 			ce, err := s.compileOrderExpr(sc, pl, o.Expr)
 			if err != nil {
@@ -190,17 +191,17 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 		}
 	}
 	pl.grouped = len(pl.aggs) > 0 || len(pl.groupBy) > 0
-	if pl.grouped && s.sqlMode()&sysvar.ModeOnlyFullGroup != 0 {
+	if pl.grouped && s.SQLMode()&sysvar.ModeOnlyFullGroup != 0 {
 		if err := s.checkFullGroupBy(n, pl, alias); err != nil {
 			return nil, err
 		}
 	}
 	if n.Limit != nil {
-		if pl.limit, err = sc.compile(n.Limit.Count); err != nil {
+		if pl.limit, err = sc.Compile(n.Limit.Count); err != nil {
 			return nil, err
 		}
 		if n.Limit.Offset != nil {
-			if pl.offset, err = sc.compile(n.Limit.Offset); err != nil {
+			if pl.offset, err = sc.Compile(n.Limit.Offset); err != nil {
 				return nil, err
 			}
 		}
@@ -222,21 +223,48 @@ func (s *Session) buildSubSelect(n *ast.SelectStmt, outer *scope) (*selectPlan, 
 
 // compileOrderExpr resolves ORDER BY / GROUP BY items: a position, a
 // select-list alias, or an expression.
-func (s *Session) compileOrderExpr(sc *scope, pl *selectPlan, e ast.ExprNode) (*cexpr, error) {
+func (s *State) compileOrderExpr(sc *expr.Scope, pl *selectPlan, e ast.ExprNode) (*expr.Expr, error) {
 	if pos, ok := e.(*ast.PositionExpr); ok {
 		if pos.N < 1 || pos.N > len(pl.outs) {
-			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%d' in '%s'", pos.N, sc.clauseName())
+			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%d' in '%s'", pos.N, sc.ClauseName())
 		}
-		return pl.outs[pos.N-1].e, nil
+		return pl.outs[pos.N-1].Expr, nil
 	}
 	if cn, ok := e.(*ast.ColumnNameExpr); ok && cn.Name.Table.L == "" {
 		for _, o := range pl.outs {
-			if strings.EqualFold(o.name, cn.Name.Name.O) {
-				return o.e, nil
+			if strings.EqualFold(o.Name, cn.Name.Name.O) {
+				return o.Expr, nil
 			}
 		}
 	}
-	return sc.compile(e)
+	return sc.Compile(e)
+}
+
+// PlanSubquery plans a subquery's SELECT (SubqueryPlanner).
+func (s *State) PlanSubquery(sel *ast.SelectStmt, outer *expr.Scope) (expr.Subquery, error) {
+	return s.buildSubSelect(sel, outer)
+}
+
+// Correlated reports whether the (sub)query names an enclosing query's
+// column (Subquery).
+func (pl *selectPlan) Correlated() bool { return pl.correlated }
+
+// ColumnTypes are the types of the select list (Subquery).
+func (pl *selectPlan) ColumnTypes() []types.ColType {
+	out := make([]types.ColType, len(pl.cols))
+	for i, c := range pl.cols {
+		out[i] = c.Type
+	}
+	return out
+}
+
+// Run executes the subquery in the enclosing statement (Subquery).
+func (pl *selectPlan) Run(c *expr.Ctx, outer []types.Value) ([][]types.Value, error) {
+	res, err := runSubSelect(c.Context, c.Txn, c.Env, pl, c.Args, outer, c.Strict)
+	if err != nil {
+		return nil, err
+	}
+	return res.Rows, nil
 }
 
 // outRow is a result row and the context its ORDER BY keys evaluate in.
@@ -245,7 +273,7 @@ type outRow struct {
 	keys []types.Value
 }
 
-func (s *Session) execSelect(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.SelectStmt, args []types.Value) (*Result, error) {
+func (s *State) execSelect(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.SelectStmt, args []types.Value) (*Result, error) {
 	pi, err := s.planFor(p, func() (any, error) { return s.buildSelect(n) })
 	if err != nil {
 		return nil, err
@@ -254,11 +282,11 @@ func (s *Session) execSelect(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *
 }
 
 // runSelect executes a compiled SELECT in x.
-func (s *Session) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value) (*Result, error) {
-	res, err := s.runSubSelect(ctx, x, pl, args, nil, false)
+func (s *State) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value) (*Result, error) {
+	res, err := runSubSelect(ctx, x, &s.Env, pl, args, nil, false)
 	if err == nil {
-		s.foundRows = res.foundRows
-		s.rowCount = -1
+		s.FoundRows = res.foundRows
+		s.RowCount = -1
 	}
 	return res, err
 }
@@ -266,12 +294,12 @@ func (s *Session) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, arg
 // runSubSelect runs a (sub)query; outer is the enclosing query's current
 // row, for a correlated subquery; strict is set when it feeds an INSERT
 // or UPDATE (strict mode's conversion errors apply).
-func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value, outer []types.Value, strict bool) (*Result, error) {
+func runSubSelect(ctx context.Context, x *txn.Txn, env *expr.Env, pl *selectPlan, args []types.Value, outer []types.Value, strict bool) (*Result, error) {
 	var err error
-	ec := &evalCtx{s: s, args: args, ctx: ctx, x: x, outer: outer, strict: strict, mem: newMemAccount(ctx), notes: new([]Note)}
+	ec := &expr.Ctx{Env: env, Args: args, Context: ctx, Txn: x, Outer: outer, Strict: strict, Mem: expr.NewMemAccount(ctx), Notes: new([]Note)}
 	// What this execution buffers is charged while it runs; the rows it
 	// returns are the caller's to account for.
-	defer ec.mem.close()
+	defer ec.Mem.Close()
 	var rows [][]types.Value
 	if pl.join != nil {
 		if rows, err = pl.join.rows(ctx, x, ec); err != nil {
@@ -284,7 +312,7 @@ func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, 
 		if err != nil {
 			return nil, err
 		}
-		if err := ec.mem.grow(int64(len(refs)) * rowBytes); err != nil {
+		if err := ec.Mem.Grow(int64(len(refs)) * expr.RowBytes); err != nil {
 			return nil, err
 		}
 		rows = make([][]types.Value, len(refs))
@@ -294,7 +322,7 @@ func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, 
 	} else {
 		ok := true
 		if pl.acc != nil && pl.acc.filter != nil {
-			if ok, err = evalBool(pl.acc.filter, ec); err != nil {
+			if ok, err = expr.EvalBool(pl.acc.filter, ec); err != nil {
 				return nil, err
 			}
 		}
@@ -339,7 +367,7 @@ func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, 
 		res.Rows[i] = r.vals
 	}
 	fixColumnTypes(res)
-	res.Notes = *ec.notes
+	res.Notes = *ec.Notes
 	res.Warnings = uint16(len(res.Notes))
 	// FOUND_ROWS(): the rows before LIMIT under SQL_CALC_FOUND_ROWS, else
 	// the rows returned, as MySQL counts them.
@@ -352,22 +380,22 @@ func (s *Session) runSubSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, 
 
 // applyLimit cuts out to LIMIT [offset,] count. Counts are unsigned and
 // saturate (LIMIT 18446744073709551615, 1 is an empty set, not a panic).
-func (pl *selectPlan) applyLimit(ec *evalCtx, out []outRow) ([]outRow, error) {
+func (pl *selectPlan) applyLimit(ec *expr.Ctx, out []outRow) ([]outRow, error) {
 	if pl.limit == nil {
 		return out, nil
 	}
-	lv, err := pl.limit.fn(ec)
+	lv, err := pl.limit.Fn(ec)
 	if err != nil {
 		return nil, err
 	}
-	limit, ok := rowCountArg(lv)
+	limit, ok := expr.RowCountArg(lv)
 	offset := 0
 	if ok && pl.offset != nil {
-		ov, err := pl.offset.fn(ec)
+		ov, err := pl.offset.Fn(ec)
 		if err != nil {
 			return nil, err
 		}
-		offset, ok = rowCountArg(ov)
+		offset, ok = expr.RowCountArg(ov)
 	}
 	if !ok {
 		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE")
@@ -382,13 +410,13 @@ func (pl *selectPlan) applyLimit(ec *evalCtx, out []outRow) ([]outRow, error) {
 	return out, nil
 }
 
-func (pl *selectPlan) project(ec *evalCtx) (outRow, error) {
-	if err := ec.poll(); err != nil {
+func (pl *selectPlan) project(ec *expr.Ctx) (outRow, error) {
+	if err := ec.Poll(); err != nil {
 		return outRow{}, err
 	}
 	r := outRow{vals: make([]types.Value, len(pl.outs))}
 	for i, o := range pl.outs {
-		v, err := o.e.fn(ec)
+		v, err := o.Expr.Fn(ec)
 		if err != nil {
 			return r, err
 		}
@@ -397,14 +425,14 @@ func (pl *selectPlan) project(ec *evalCtx) (outRow, error) {
 	if len(pl.order) > 0 {
 		r.keys = make([]types.Value, len(pl.order))
 		for i, o := range pl.order {
-			v, err := o.e.fn(ec)
+			v, err := o.e.Fn(ec)
 			if err != nil {
 				return r, err
 			}
 			r.keys[i] = v
 		}
 	}
-	if err := ec.mem.grow(pl.projectedBytes(r)); err != nil {
+	if err := ec.Mem.Grow(pl.projectedBytes(r)); err != nil {
 		return r, err
 	}
 	return r, nil
@@ -413,24 +441,24 @@ func (pl *selectPlan) project(ec *evalCtx) (outRow, error) {
 // projectedBytes is what a result row adds to memory: its values, and the
 // strings computed for it (a bare column's string is the table's own).
 func (pl *selectPlan) projectedBytes(r outRow) int64 {
-	n := int64(2*rowBytes + valueBytes*(len(r.vals)+len(r.keys)))
+	n := int64(2*expr.RowBytes + expr.ValueBytes*(len(r.vals)+len(r.keys)))
 	for i, o := range pl.outs {
-		if o.e.col < 0 {
-			n += valuePayload(r.vals[i])
+		if o.Expr.Col < 0 {
+			n += expr.ValuePayload(r.vals[i])
 		}
 	}
 	for i, o := range pl.order {
-		if o.e.col < 0 {
-			n += valuePayload(r.keys[i])
+		if o.e.Col < 0 {
+			n += expr.ValuePayload(r.keys[i])
 		}
 	}
 	return n
 }
 
-func (pl *selectPlan) projectRows(ec *evalCtx, rows [][]types.Value) ([]outRow, error) {
+func (pl *selectPlan) projectRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, error) {
 	out := make([]outRow, 0, len(rows))
 	for _, row := range rows {
-		ec.row = row
+		ec.Row = row
 		r, err := pl.project(ec)
 		if err != nil {
 			return nil, err
@@ -446,17 +474,17 @@ type group struct {
 	accs  []aggAcc
 }
 
-func (pl *selectPlan) groupRows(ec *evalCtx, rows [][]types.Value) ([]outRow, error) {
+func (pl *selectPlan) groupRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, error) {
 	var order []string
 	groups := map[string]*group{}
 	for _, row := range rows {
-		if err := ec.poll(); err != nil {
+		if err := ec.Poll(); err != nil {
 			return nil, err
 		}
-		ec.row = row
+		ec.Row = row
 		var kb []byte
 		for _, g := range pl.groupBy {
-			v, err := g.fn(ec)
+			v, err := g.Fn(ec)
 			if err != nil {
 				return nil, err
 			}
@@ -465,7 +493,7 @@ func (pl *selectPlan) groupRows(ec *evalCtx, rows [][]types.Value) ([]outRow, er
 		k := string(kb)
 		g := groups[k]
 		if g == nil {
-			if err := ec.mem.grow(int64(len(k)) + mapKeyBytes + int64(len(pl.aggs))*2*valueBytes); err != nil {
+			if err := ec.Mem.Grow(int64(len(k)) + expr.MapKeyBytes + int64(len(pl.aggs))*2*expr.ValueBytes); err != nil {
 				return nil, err
 			}
 			g = &group{first: row, accs: make([]aggAcc, len(pl.aggs))}
@@ -473,7 +501,7 @@ func (pl *selectPlan) groupRows(ec *evalCtx, rows [][]types.Value) ([]outRow, er
 			order = append(order, k)
 		}
 		for i := range pl.aggs {
-			if err := g.accs[i].add(&pl.aggs[i], ec, ec.mem); err != nil {
+			if err := g.accs[i].add(&pl.aggs[i], ec, ec.Mem); err != nil {
 				return nil, err
 			}
 		}
@@ -486,18 +514,18 @@ func (pl *selectPlan) groupRows(ec *evalCtx, rows [][]types.Value) ([]outRow, er
 	out := make([]outRow, 0, len(order))
 	for _, k := range order {
 		g := groups[k]
-		ec.row = g.first
-		if ec.row == nil && pl.join != nil {
-			ec.row = make([]types.Value, pl.join.width)
-		} else if ec.row == nil && pl.t != nil {
-			ec.row = make([]types.Value, len(pl.t.Def.Columns))
+		ec.Row = g.first
+		if ec.Row == nil && pl.join != nil {
+			ec.Row = make([]types.Value, pl.join.width)
+		} else if ec.Row == nil && pl.t != nil {
+			ec.Row = make([]types.Value, len(pl.t.Def.Columns))
 		}
-		ec.aggs = make([]types.Value, len(pl.aggs))
+		ec.Aggs = make([]types.Value, len(pl.aggs))
 		for i := range pl.aggs {
-			ec.aggs[i] = g.accs[i].result(&pl.aggs[i])
+			ec.Aggs[i] = g.accs[i].result(&pl.aggs[i])
 		}
 		if pl.having != nil {
-			ok, err := evalBool(pl.having, ec)
+			ok, err := expr.EvalBool(pl.having, ec)
 			if err != nil {
 				return nil, err
 			}
@@ -511,7 +539,7 @@ func (pl *selectPlan) groupRows(ec *evalCtx, rows [][]types.Value) ([]outRow, er
 		}
 		out = append(out, r)
 	}
-	ec.aggs = nil
+	ec.Aggs = nil
 	return out, nil
 }
 
@@ -523,16 +551,16 @@ type aggAcc struct {
 	seen  map[string]bool
 }
 
-func (a *aggAcc) add(spec *aggSpec, ec *evalCtx, mem *memAccount) error {
-	if spec.arg == nil {
+func (a *aggAcc) add(spec *expr.AggSpec, ec *expr.Ctx, mem *expr.MemAccount) error {
+	if spec.Arg == nil {
 		a.count++
 		return nil
 	}
-	v, err := spec.arg.fn(ec)
+	v, err := spec.Arg.Fn(ec)
 	if err != nil || v.IsNull() {
 		return err
 	}
-	if spec.distinct {
+	if spec.Distinct {
 		if a.seen == nil {
 			a.seen = map[string]bool{}
 		}
@@ -540,15 +568,15 @@ func (a *aggAcc) add(spec *aggSpec, ec *evalCtx, mem *memAccount) error {
 		if a.seen[k] {
 			return nil
 		}
-		if err := mem.grow(int64(len(k)) + mapKeyBytes); err != nil {
+		if err := mem.Grow(int64(len(k)) + expr.MapKeyBytes); err != nil {
 			return err
 		}
 		a.seen[k] = true
 	}
 	a.count++
-	switch spec.name {
+	switch spec.Name {
 	case "sum", "avg":
-		if spec.typ.Base != types.TDouble {
+		if spec.Type.Base != types.TDouble {
 			if d, ok := v.ToDecimal(); ok {
 				v = types.DecimalValue(d)
 			}
@@ -579,8 +607,8 @@ func (a *aggAcc) add(spec *aggSpec, ec *evalCtx, mem *memAccount) error {
 	return nil
 }
 
-func (a *aggAcc) result(spec *aggSpec) types.Value {
-	switch spec.name {
+func (a *aggAcc) result(spec *expr.AggSpec) types.Value {
+	switch spec.Name {
 	case "count":
 		return types.IntValue(a.count)
 	case "sum":
@@ -592,7 +620,7 @@ func (a *aggAcc) result(spec *aggSpec) types.Value {
 		if a.count == 0 {
 			return types.Null
 		}
-		if spec.typ.Base == types.TDouble {
+		if spec.Type.Base == types.TDouble {
 			if f := a.sum.ToFloat() / float64(a.count); !math.IsInf(f, 0) {
 				return types.FloatValue(f)
 			}
@@ -601,17 +629,17 @@ func (a *aggAcc) result(spec *aggSpec) types.Value {
 		d, _ := a.sum.ToDecimal()
 		r := new(apd.Decimal)
 		types.DecimalContext.Quo(r, d, apd.New(a.count, 0))
-		types.DecimalContext.Quantize(r, r, -int32(spec.typ.Scale))
+		types.DecimalContext.Quantize(r, r, -int32(spec.Type.Scale))
 		return types.DecimalValue(r)
 	}
 	return a.best
 }
 
-func distinctRows(ec *evalCtx, in []outRow) ([]outRow, error) {
+func distinctRows(ec *expr.Ctx, in []outRow) ([]outRow, error) {
 	seen := map[string]bool{}
 	out := in[:0]
 	for _, r := range in {
-		if err := ec.poll(); err != nil {
+		if err := ec.Poll(); err != nil {
 			return nil, err
 		}
 		var kb []byte
@@ -621,7 +649,7 @@ func distinctRows(ec *evalCtx, in []outRow) ([]outRow, error) {
 		if seen[string(kb)] {
 			continue
 		}
-		if err := ec.mem.grow(int64(len(kb)) + mapKeyBytes); err != nil {
+		if err := ec.Mem.Grow(int64(len(kb)) + expr.MapKeyBytes); err != nil {
 			return nil, err
 		}
 		seen[string(kb)] = true
@@ -637,10 +665,10 @@ func fixColumnTypes(r *Result) {
 		if r.Columns[i].Type.Base != 0 {
 			continue
 		}
-		t := tVarchar
+		t := expr.TVarchar
 		for _, row := range r.Rows {
 			if !row[i].IsNull() {
-				t = typeOfValue(row[i])
+				t = expr.TypeOfValue(row[i])
 				break
 			}
 		}
@@ -663,5 +691,5 @@ func selectLabel(f *ast.SelectField) string {
 	if t := strings.TrimSpace(f.Text()); t != "" {
 		return t
 	}
-	return columnLabel(f.Expr)
+	return expr.ColumnLabel(f.Expr)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/membudget"
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -22,9 +23,9 @@ import (
 
 // Session is one connection's state.
 type Session struct {
+	State
 	database   *Database
 	id         uint64
-	db         string
 	user, host string
 
 	txn         *txn.Txn
@@ -32,29 +33,8 @@ type Session struct {
 	txnReadOnly bool      // the open transaction is READ ONLY
 	oneShot     txnTraits // SET TRANSACTION's characteristics for the next transaction
 
-	notes    []Note            // the last statement's warnings or error (SHOW WARNINGS)
-	vars     map[string]string // session-scoped system variables
-	userVars map[string]types.Value
-
-	// sql_mode as flags, for the text it was parsed from (sqlMode)
-	mode       sysvar.SQLMode
-	modeText   string
-	modeParsed bool
-	// stmtNotes are warnings raised while the statement ran (division by
-	// zero, non-strict conversions); they join its Result's notes.
-	stmtNotes    []Note
-	stmtWarnings int
-	// multiRowWrite: the statement is an UPDATE or a multi-row INSERT,
-	// where non-strict mode stores a NULL for a NOT NULL column as its
-	// implicit default (nullAsDefault).
-	multiRowWrite bool
-	// ignoreErrors: INSERT IGNORE / UPDATE IGNORE, whose conversion errors
-	// are warnings whatever the mode (strictWrites).
-	ignoreErrors bool
-
-	lastInsertID uint64
-	rowCount     int64
-	foundRows    int64
+	notes []Note            // the last statement's warnings or error (SHOW WARNINGS)
+	vars  map[string]string // session-scoped system variables
 
 	// CALL state: depth of nested execution and the highest LSN the
 	// procedure's commits and reads need before the CALL may reply.
@@ -67,8 +47,6 @@ type Session struct {
 	// lastCommitLSN is the session's newest commit: its statements'
 	// snapshots always see it (read your own writes).
 	lastCommitLSN uint64
-
-	stmtCtx context.Context
 
 	mu      sync.Mutex // guards cancel and the processlist fields
 	cancel  context.CancelCauseFunc
@@ -86,8 +64,9 @@ type Session struct {
 
 // NewSession opens a session on database "test".
 func (db *Database) NewSession() *Session {
-	s := &Session{database: db, id: db.nextSess.Add(1), db: "test", user: "root", host: "localhost",
-		vars: map[string]string{}, userVars: map[string]types.Value{}, command: "Sleep", since: time.Now()}
+	s := &Session{database: db, id: db.nextSess.Add(1), user: "root", host: "localhost",
+		vars: map[string]string{}, command: "Sleep", since: time.Now()}
+	s.State = NewState(expr.NewEnv(s, "test"), db.Txns, &db.schemaEpoch)
 	db.Engine.Register(s)
 	return s
 }
@@ -114,14 +93,14 @@ func (s *Session) SetClient(user, host string) {
 }
 
 // CurrentDB is the session's default database.
-func (s *Session) CurrentDB() string { return s.db }
+func (s *Session) CurrentDB() string { return s.DB }
 
 // UseDB changes the default database.
 func (s *Session) UseDB(name string) error {
 	if !s.database.Txns.Catalog().HasDatabase(name) {
 		return sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", name)
 	}
-	s.db = s.database.Txns.Catalog().DatabaseName(name)
+	s.DB = s.database.Txns.Catalog().DatabaseName(name)
 	return nil
 }
 
@@ -150,7 +129,7 @@ type SessionInfo struct {
 func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.db, Command: s.command,
+	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: s.command,
 		Time: int64(time.Since(s.since).Seconds()), State: "", Info: s.query}
 }
 
@@ -176,6 +155,17 @@ func (s *Session) cancelRunning(cause error) {
 		s.cancel(cause)
 	}
 	s.mu.Unlock()
+}
+
+// SysVar is a system variable's value in the session (or global) scope
+// (Host).
+func (s *Session) SysVar(d *sysvar.Def, global bool) string { return s.getVar(d, global) }
+
+// Client is the login user and client host (Host).
+func (s *Session) Client() (user, host string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.user, s.host
 }
 
 // getVar reads a system variable in the session (or global) scope.
@@ -218,7 +208,7 @@ func goValue(a any) (types.Value, error) {
 	case types.Value:
 		return x, nil
 	case bool:
-		return boolValue(x), nil
+		return expr.BoolValue(x), nil
 	case int:
 		return types.IntValue(int64(x)), nil
 	case int8:
@@ -275,7 +265,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if err := s.checkStatementSize(query); err != nil {
 		return nil, err
 	}
-	p, err := s.database.plans.Get(query, s.sqlMode().ParserMode())
+	p, err := s.database.plans.Get(query, s.SQLMode().ParserMode())
 	if err != nil {
 		return nil, err
 	}
@@ -297,11 +287,11 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if err := s.database.Engine.AcquireWorker(ctx); err != nil {
 		return nil, MapError(context.Cause(ctx))
 	}
-	s.stmtNotes, s.stmtWarnings = s.stmtNotes[:0], 0
+	s.StmtNotes, s.StmtWarnings = s.StmtNotes[:0], 0
 	res, ack, err := s.execHoldingWorker(func() (*Result, uint64, error) { return s.execParsed(ctx, p, args) })
-	if s.stmtWarnings > 0 && err == nil && res != nil {
-		res.Notes = append(res.Notes, s.stmtNotes...)
-		res.Warnings = uint16(min(int(res.Warnings)+s.stmtWarnings, 65535))
+	if s.StmtWarnings > 0 && err == nil && res != nil {
+		res.Notes = append(res.Notes, s.StmtNotes...)
+		res.Warnings = uint16(min(int(res.Warnings)+s.StmtWarnings, 65535))
 	}
 	if err != nil && ctx.Err() != nil {
 		if c := context.Cause(ctx); c != nil && !errors.Is(err, c) {
@@ -372,7 +362,7 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 	}
 	s.query = query
 	s.mu.Unlock()
-	s.stmtCtx = ctx
+	s.StmtCtx = ctx
 	s.stmtCommitLSN = 0
 	return ctx, cancel
 }
@@ -384,7 +374,7 @@ func (s *Session) end(cancel context.CancelCauseFunc) {
 	s.since = time.Now()
 	s.query = ""
 	s.mu.Unlock()
-	s.stmtCtx = nil
+	s.StmtCtx = nil
 	cancel(nil)
 }
 

@@ -8,21 +8,10 @@ import (
 	"github.com/plrun/plrun/storage"
 )
 
-// sqlMode is the session's sql_mode now. The text is parsed once per
-// change (it was validated when set).
-func (s *Session) sqlMode() sysvar.SQLMode {
-	text := s.getVar(sysvar.Defs["sql_mode"], false)
-	if text != s.modeText || !s.modeParsed {
-		s.mode, _ = sysvar.ParseSQLMode(text)
-		s.modeText, s.modeParsed = text, true
-	}
-	return s.mode
-}
-
 // CountParams is the number of ? placeholders in one statement, parsed as
 // this session's sql_mode reads it.
 func (s *Session) CountParams(query string) (int, error) {
-	p, err := s.database.plans.Get(query, s.sqlMode().ParserMode())
+	p, err := s.database.plans.Get(query, s.SQLMode().ParserMode())
 	if err != nil {
 		return 0, err
 	}
@@ -43,11 +32,11 @@ func (s *Session) substituteEngine(def *storage.TableDef) error {
 		def.Engine = "InnoDB"
 		return nil
 	}
-	if s.sqlMode()&sysvar.ModeNoEngineSubst != 0 {
+	if s.SQLMode()&sysvar.ModeNoEngineSubst != 0 {
 		return sqlerr.New(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", def.Engine)
 	}
-	s.warn(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", def.Engine)
-	s.warn(sqlerr.WarnUsingOtherHandler, "Using storage engine InnoDB for table '%s'", def.Name)
+	s.Warn(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", def.Engine)
+	s.Warn(sqlerr.WarnUsingOtherHandler, "Using storage engine InnoDB for table '%s'", def.Name)
 	def.Engine = "InnoDB"
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -62,8 +63,8 @@ func (s *Session) setDefault(d *sysvar.Def, global bool) error {
 }
 
 func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, args []types.Value) (*Result, error) {
-	sc := &scope{db: s.db}
-	ec := &evalCtx{s: s, args: args}
+	sc := &expr.Scope{DB: s.DB}
+	ec := &expr.Ctx{Env: &s.Env, Args: args}
 	res := &Result{}
 	oneShot := reSetTransaction.MatchString(parse.StripLeading(p.Text))
 	for _, v := range n.Variables {
@@ -87,17 +88,17 @@ func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, ar
 				// SET x = ON / OFF / word: an identifier is a string here.
 				val = types.StringValue(cn.Name.Name.O)
 			} else {
-				ce, err := sc.compile(v.Value)
+				ce, err := sc.Compile(v.Value)
 				if err != nil {
 					return nil, err
 				}
-				if val, err = ce.fn(ec); err != nil {
+				if val, err = ce.Fn(ec); err != nil {
 					return nil, err
 				}
 			}
 		}
 		if !v.IsSystem {
-			s.userVars[name] = val
+			s.UserVars[name] = val
 			continue
 		}
 		d, err := sysvar.Lookup(name)
@@ -139,7 +140,7 @@ func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, ar
 func stringRows(cols []string, rows [][]string) *Result {
 	r := &Result{}
 	for _, c := range cols {
-		r.Columns = append(r.Columns, Column{Name: c, Type: tVarchar})
+		r.Columns = append(r.Columns, Column{Name: c, Type: expr.TVarchar})
 	}
 	for _, row := range rows {
 		vs := make([]types.Value, len(row))
@@ -156,7 +157,7 @@ func likeFilter(p *ast.PatternLikeOrIlikeExpr) func(string) bool {
 		return func(string) bool { return true }
 	}
 	pat := restoreString(p.Pattern)
-	return func(s string) bool { return likeMatch(pat, s) }
+	return func(s string) bool { return expr.LikeMatch(pat, s) }
 }
 
 func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*Result, error) {
@@ -242,9 +243,9 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 		return stringRows([]string{"Variable_name", "Value"}, rows), nil
 	case ast.ShowProcessList:
 		r := &Result{Columns: []Column{
-			{Name: "Id", Type: types.ColType{Base: types.TBigInt, Unsigned: true}}, {Name: "User", Type: tVarchar}, {Name: "Host", Type: tVarchar},
-			{Name: "db", Type: tVarchar}, {Name: "Command", Type: tVarchar}, {Name: "Time", Type: tBigInt},
-			{Name: "State", Type: tVarchar}, {Name: "Info", Type: tVarchar}}}
+			{Name: "Id", Type: types.ColType{Base: types.TBigInt, Unsigned: true}}, {Name: "User", Type: expr.TVarchar}, {Name: "Host", Type: expr.TVarchar},
+			{Name: "db", Type: expr.TVarchar}, {Name: "Command", Type: expr.TVarchar}, {Name: "Time", Type: expr.TBigInt},
+			{Name: "State", Type: expr.TVarchar}, {Name: "Info", Type: expr.TVarchar}}}
 		for _, si := range s.database.Engine.Processlist() {
 			info := types.Null
 			if si.Info != "" {
@@ -270,9 +271,9 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 			if n.Tp == ast.ShowErrors {
 				name = "@@session.error_count"
 			}
-			return &Result{Columns: []Column{{Name: name, Type: tBigInt}}, Rows: [][]types.Value{{types.IntValue(int64(len(notes)))}}}, nil
+			return &Result{Columns: []Column{{Name: name, Type: expr.TBigInt}}, Rows: [][]types.Value{{types.IntValue(int64(len(notes)))}}}, nil
 		}
-		r := &Result{Columns: []Column{{Name: "Level", Type: tVarchar}, {Name: "Code", Type: types.ColType{Base: types.TInt, Unsigned: true}}, {Name: "Message", Type: tVarchar}}}
+		r := &Result{Columns: []Column{{Name: "Level", Type: expr.TVarchar}, {Name: "Code", Type: types.ColType{Base: types.TInt, Unsigned: true}}, {Name: "Message", Type: expr.TVarchar}}}
 		for _, nt := range notes {
 			r.Rows = append(r.Rows, []types.Value{types.StringValue(nt.Level), types.UintValue(uint64(nt.Code)), types.StringValue(nt.Message)})
 		}
@@ -327,7 +328,7 @@ func describe(t *storage.Table, match func(string) bool) *Result {
 	}
 	r := &Result{}
 	for _, c := range []string{"Field", "Type", "Null", "Key", "Default", "Extra"} {
-		r.Columns = append(r.Columns, Column{Name: c, Type: tVarchar})
+		r.Columns = append(r.Columns, Column{Name: c, Type: expr.TVarchar})
 	}
 	for i, c := range t.Def.Columns {
 		if !match(c.Name) {
@@ -439,7 +440,7 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
 	switch x := n.Stmt.(type) {
 	case *ast.SelectStmt:
 		if isJoin(x.From) {
-			jp, err := s.buildJoin(&scope{db: s.db}, x.From, x.Where)
+			jp, err := s.buildJoin(&expr.Scope{DB: s.DB}, x.From, x.Where)
 			if err != nil {
 				return nil, err
 			}
@@ -450,11 +451,11 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
 				case jt.lookupPK:
 					access, key = "lookup", "PRIMARY"
 				case jt.lookup != nil:
-					access, key = "lookup", jt.t.Def.Indexes[jt.lookupIdx].Name
+					access, key = "lookup", jt.Table.Def.Indexes[jt.lookupIdx].Name
 				case i == 0:
 					access = "scan (outer)"
 				}
-				rows = append(rows, []string{jt.alias, access, key})
+				rows = append(rows, []string{jt.Alias, access, key})
 			}
 			return stringRows([]string{"table", "access", "key"}, rows), nil
 		}
@@ -479,7 +480,7 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := planAccess(&scope{db: s.db, table: t, alias: t.Def.Name}, t, where)
+	a, err := planAccess(&expr.Scope{DB: s.DB, Table: t, Alias: t.Def.Name}, t, where)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package sql
+package expr
 
 import (
 	"strings"
@@ -70,4 +70,4 @@ func likeMatchEscape(pattern, s string, esc rune) bool {
 }
 
 // likeMatch implements SQL LIKE with % and _ (case-insensitive) and \ escapes.
-func likeMatch(pattern, s string) bool { return likeMatchEscape(pattern, s, '\\') }
+func LikeMatch(pattern, s string) bool { return likeMatchEscape(pattern, s, '\\') }

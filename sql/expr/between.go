@@ -1,4 +1,4 @@
-package sql
+package expr
 
 import "github.com/plrun/plrun/types"
 
@@ -6,8 +6,8 @@ import "github.com/plrun/plrun/types"
 // x <= hi) under three-valued logic, and NOT BETWEEN its negation. A NULL
 // bound does not make the answer NULL when the other bound decides it:
 // 5 NOT BETWEEN NULL AND 3 is TRUE (5 > 3), 5 BETWEEN NULL AND 3 FALSE.
-func betweenExpr(parts []*cexpr, not bool) *cexpr {
-	return derived(func(c *evalCtx) (types.Value, error) {
+func betweenExpr(parts []*Expr, not bool) *Expr {
+	return derived(func(c *Ctx) (types.Value, error) {
 		vs, err := evalArgs(c, parts)
 		if err != nil {
 			return types.Null, err
@@ -28,15 +28,15 @@ func betweenExpr(parts []*cexpr, not bool) *cexpr {
 		var in types.Value
 		switch {
 		case (geKnown && !ge) || (leKnown && !le):
-			in = boolValue(false)
+			in = BoolValue(false)
 		case geKnown && leKnown:
-			in = boolValue(true)
+			in = BoolValue(true)
 		default:
 			return types.Null, nil
 		}
 		if not {
-			return boolValue(in.I == 0), nil
+			return BoolValue(in.I == 0), nil
 		}
 		return in, nil
-	}, tBigInt, parts...)
+	}, TBigInt, parts...)
 }

@@ -1,4 +1,4 @@
-package sql
+package expr
 
 import "runtime"
 
@@ -11,7 +11,7 @@ const pollEvery = 256
 
 // poll is called once per row by loops over rows; every pollEvery-th call
 // it returns the statement's cancellation, if any.
-func (c *evalCtx) poll() error {
+func (c *Ctx) Poll() error {
 	c.polls++
 	if c.polls%pollEvery != 0 {
 		return nil
@@ -20,13 +20,13 @@ func (c *evalCtx) poll() error {
 	// of other sessions get a core within microseconds instead of
 	// waiting out the scheduler's 10 ms time slices behind it.
 	runtime.Gosched()
-	return c.pollNow()
+	return c.PollNow()
 }
 
 // pollNow returns the statement's cancellation, if any, now.
-func (c *evalCtx) pollNow() error {
-	if c.ctx == nil {
+func (c *Ctx) PollNow() error {
+	if c.Context == nil {
 		return nil
 	}
-	return c.ctx.Err()
+	return c.Context.Err()
 }

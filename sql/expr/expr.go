@@ -1,4 +1,4 @@
-package sql
+package expr
 
 import (
 	"context"
@@ -20,108 +20,117 @@ import (
 
 // evalCtx is what an expression reads while it runs. Compiled expressions
 // are shared between sessions; everything per-execution lives here.
-type evalCtx struct {
-	s    *Session
-	args []types.Value
-	row  []types.Value // the current table row
-	aggs []types.Value // aggregate results of the current group
+type Ctx struct {
+	Env  *Env
+	Args []types.Value
+	Row  []types.Value // the current table row
+	Aggs []types.Value // aggregate results of the current group
 	// strict is strict mode (STRICT_TRANS_TABLES or STRICT_ALL_TABLES in
 	// sql_mode) in INSERT and UPDATE: with ERROR_FOR_DIVISION_BY_ZERO,
 	// x/0, x DIV 0 and x % 0 are error 1365 instead of NULL with warning
 	// 1365 (divisionByZero), and a string that is not a number, compared
 	// with or cast to one, is error 1292.
-	strict bool
+	Strict bool
 	// ctx and x let subqueries run; subq caches the rows of uncorrelated
 	// ones for the statement's execution. outer is the enclosing query's
 	// row while a correlated subquery runs.
-	ctx   context.Context
-	x     *txn.Txn
-	subq  map[*selectPlan][][]types.Value
-	outer []types.Value
+	Context context.Context
+	Txn     *txn.Txn
+	subq    map[Subquery][][]types.Value
+	Outer   []types.Value
 	// mem is what this (sub)query execution holds against the statement's
 	// memory budget; polls counts rows between looks at ctx (poll.go).
-	mem   *memAccount
+	Mem   *MemAccount
 	polls uint32
 	// notes are the warnings expressions raised (REPEAT past
 	// max_allowed_packet ...), shared with the subqueries' contexts.
-	notes *[]Note
+	Notes *[]sqlerr.Note
 }
 
 // expr is a compiled expression.
-type expr func(c *evalCtx) (types.Value, error)
+type expr func(c *Ctx) (types.Value, error)
 
 // cexpr is a compiled expression with what the planner needs to know.
-type cexpr struct {
-	fn      expr
-	typ     types.ColType
-	col     int  // table column index when the expression is a bare column, else -1
-	isConst bool // no column, no aggregate (params and variables count as constant per execution)
-	hasAgg  bool
+type Expr struct {
+	Fn      expr
+	Type    types.ColType
+	Col     int  // table column index when the expression is a bare column, else -1
+	IsConst bool // no column, no aggregate (params and variables count as constant per execution)
+	HasAgg  bool
 	param   int // ? index when a bare placeholder, else -1
 	text    string
-	jt      *joinTable // the joined table a bare column belongs to (joins only)
+	Source  *Source // the joined table a bare column belongs to (joins only)
 }
 
 // aggSpec is one aggregate function found while compiling a grouped query.
-type aggSpec struct {
-	name     string // count, sum, avg, min, max
-	arg      *cexpr // nil for COUNT(*)
-	distinct bool
-	typ      types.ColType
+type AggSpec struct {
+	Name     string // count, sum, avg, min, max
+	Arg      *Expr  // nil for COUNT(*)
+	Distinct bool
+	Type     types.ColType
 }
 
 // scope resolves names while compiling.
-type scope struct {
-	table *storage.Table
-	alias string // table name or alias used to qualify columns
-	db    string
-	aggs  *[]aggSpec // where aggregates go; nil = aggregates not allowed here
+type Scope struct {
+	Table *storage.Table
+	Alias string // table name or alias used to qualify columns
+	DB    string
+	Aggs  *[]AggSpec // where aggregates go; nil = aggregates not allowed here
 	// outputs lets ORDER BY / HAVING name select-list aliases.
-	outputs []outputCol
+	Outputs []OutputCol
 	inAgg   bool
 	// clause names the part of the statement being compiled for 1054
 	// ("SELECT", "WHERE", ...), as MariaDB reports it; "" is 'field list'.
-	clause string
+	Clause string
 	// joined are the tables of a FROM with joins; columns then resolve
 	// among them (table is nil).
-	joined []*joinTable
-	// sess plans subqueries; nil where they are not allowed.
-	sess *Session
+	Joined []*Source
+	// sub plans subqueries; nil where they are not allowed.
+	Sub SubqueryPlanner
 	// outer is the enclosing query's scope, for a subquery; a column found
 	// only there is read from evalCtx.outer and sets *correlated.
-	outer      *scope
-	correlated *bool
+	Outer      *Scope
+	Correlated *bool
 }
 
 // clauseName is where an unknown column is reported to be.
-func (sc *scope) clauseName() string {
-	if sc.clause == "" {
+func (sc *Scope) ClauseName() string {
+	if sc.Clause == "" {
 		return "field list"
 	}
-	return sc.clause
+	return sc.Clause
 }
 
-type outputCol struct {
-	name string
-	e    *cexpr
+// source is one table of a FROM with joins, as column names resolve
+// against it.
+type Source struct {
+	Table *storage.Table
+	Alias string
+	Off   int  // where its columns start in the combined row
+	Left  bool // LEFT JOIN: a row with no match keeps NULLs here
+}
+
+type OutputCol struct {
+	Name string
+	Expr *Expr
 }
 
 var (
-	tBigInt   = types.ColType{Base: types.TBigInt}
+	TBigInt   = types.ColType{Base: types.TBigInt}
 	tDouble   = types.ColType{Base: types.TDouble}
-	tVarchar  = types.ColType{Base: types.TVarchar, Length: 255}
+	TVarchar  = types.ColType{Base: types.TVarchar, Length: 255}
 	tUnknown  = types.ColType{}
 	tDatetime = types.ColType{Base: types.TDatetime}
 )
 
-func constExpr(v types.Value, t types.ColType) *cexpr {
-	return &cexpr{fn: func(*evalCtx) (types.Value, error) { return v, nil }, typ: t, col: -1, isConst: true, param: -1}
+func ConstExpr(v types.Value, t types.ColType) *Expr {
+	return &Expr{Fn: func(*Ctx) (types.Value, error) { return v, nil }, Type: t, Col: -1, IsConst: true, param: -1}
 }
 
-func typeOfValue(v types.Value) types.ColType {
+func TypeOfValue(v types.Value) types.ColType {
 	switch v.K {
 	case types.KindInt:
-		return tBigInt
+		return TBigInt
 	case types.KindUint:
 		return types.ColType{Base: types.TBigInt, Unsigned: true}
 	case types.KindFloat:
@@ -137,7 +146,7 @@ func typeOfValue(v types.Value) types.ColType {
 		}
 		return types.ColType{Base: types.TDecimal, Length: prec, Scale: scale}
 	case types.KindString:
-		return tVarchar
+		return TVarchar
 	case types.KindTime:
 		return tDatetime
 	}
@@ -170,7 +179,7 @@ func datumValue(d *test_driver.Datum) (types.Value, error) {
 }
 
 // exprText restores an expression as MySQL prints it in messages.
-func exprText(n ast.Node) string {
+func ExprText(n ast.Node) string {
 	var sb strings.Builder
 	ctx := format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|format.RestoreNameBackQuotes|format.RestoreSpacesAroundBinaryOperation, &sb)
 	if err := n.Restore(ctx); err != nil {
@@ -181,80 +190,80 @@ func exprText(n ast.Node) string {
 
 // columnLabel is the name a select-list expression gets without an alias:
 // the expression as written (MySQL uses the original text).
-func columnLabel(n ast.ExprNode) string {
+func ColumnLabel(n ast.ExprNode) string {
 	if c, ok := n.(*ast.ColumnNameExpr); ok {
 		return c.Name.Name.O
 	}
 	if t := n.OriginalText(); t != "" {
 		return t
 	}
-	return exprText(n)
+	return ExprText(n)
 }
 
-func (sc *scope) resolveColumn(cn *ast.ColumnName) (*cexpr, error) {
+func (sc *Scope) ResolveColumn(cn *ast.ColumnName) (*Expr, error) {
 	e, err := sc.resolveLocal(cn)
-	if err == nil || sc.outer == nil {
+	if err == nil || sc.Outer == nil {
 		return e, err
 	}
 	// Only the immediately enclosing query's own columns: a reference two
 	// levels out is not supported.
-	oe, oerr := sc.outer.resolveLocal(cn)
+	oe, oerr := sc.Outer.resolveLocal(cn)
 	if oerr != nil {
 		return nil, err
 	}
-	if sc.correlated != nil {
-		*sc.correlated = true
+	if sc.Correlated != nil {
+		*sc.Correlated = true
 	}
 	// The enclosing query's column is a constant while the subquery runs.
-	return &cexpr{fn: func(c *evalCtx) (types.Value, error) {
-		if c.outer == nil {
+	return &Expr{Fn: func(c *Ctx) (types.Value, error) {
+		if c.Outer == nil {
 			return types.Null, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this correlated subquery")
 		}
-		saved, savedOuter := c.row, c.outer
-		c.row, c.outer = c.outer, nil
-		v, err := oe.fn(c)
-		c.row, c.outer = saved, savedOuter
+		saved, savedOuter := c.Row, c.Outer
+		c.Row, c.Outer = c.Outer, nil
+		v, err := oe.Fn(c)
+		c.Row, c.Outer = saved, savedOuter
 		return v, err
-	}, typ: oe.typ, col: -1, isConst: true, param: -1, text: oe.text}, nil
+	}, Type: oe.Type, Col: -1, IsConst: true, param: -1, text: oe.text}, nil
 }
 
 // resolveLocal finds a column among the scope's own table(s).
-func (sc *scope) resolveLocal(cn *ast.ColumnName) (*cexpr, error) {
+func (sc *Scope) resolveLocal(cn *ast.ColumnName) (*Expr, error) {
 	name := cn.Name.O
-	if sc.joined != nil {
+	if sc.Joined != nil {
 		return sc.resolveJoined(cn)
 	}
-	if sc.table == nil {
-		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", qualified(cn), sc.clauseName())
+	if sc.Table == nil {
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", Qualified(cn), sc.ClauseName())
 	}
-	if cn.Table.L != "" && !strings.EqualFold(cn.Table.O, sc.alias) {
-		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", qualified(cn), sc.clauseName())
+	if cn.Table.L != "" && !strings.EqualFold(cn.Table.O, sc.Alias) {
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", Qualified(cn), sc.ClauseName())
 	}
-	if cn.Schema.L != "" && !strings.EqualFold(cn.Schema.O, sc.table.Def.DB) {
-		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", qualified(cn), sc.clauseName())
+	if cn.Schema.L != "" && !strings.EqualFold(cn.Schema.O, sc.Table.Def.DB) {
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", Qualified(cn), sc.ClauseName())
 	}
-	i := sc.table.Def.ColumnIndex(name)
+	i := sc.Table.Def.ColumnIndex(name)
 	if i < 0 {
-		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", qualified(cn), sc.clauseName())
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", Qualified(cn), sc.ClauseName())
 	}
-	return columnExpr(sc.table.Def, i, i, nil), nil
+	return ColumnExpr(sc.Table.Def, i, i, nil), nil
 }
 
 // columnExpr reads column idx of def from position pos of the current row
 // (pos differs from idx in a joined row, whose table jt then is).
-func columnExpr(def *storage.TableDef, idx, pos int, jt *joinTable) *cexpr {
+func ColumnExpr(def *storage.TableDef, idx, pos int, jt *Source) *Expr {
 	col := def.Columns[idx]
-	return &cexpr{
-		fn:    func(c *evalCtx) (types.Value, error) { return c.row[pos], nil },
-		typ:   col.Type,
-		col:   idx,
-		param: -1,
-		jt:    jt,
-		text:  fmt.Sprintf("`%s`.`%s`.`%s`", def.DB, def.Name, col.Name),
+	return &Expr{
+		Fn:     func(c *Ctx) (types.Value, error) { return c.Row[pos], nil },
+		Type:   col.Type,
+		Col:    idx,
+		param:  -1,
+		Source: jt,
+		text:   fmt.Sprintf("`%s`.`%s`.`%s`", def.DB, def.Name, col.Name),
 	}
 }
 
-func qualified(cn *ast.ColumnName) string {
+func Qualified(cn *ast.ColumnName) string {
 	s := cn.Name.O
 	if cn.Table.O != "" {
 		s = cn.Table.O + "." + s
@@ -266,66 +275,66 @@ func qualified(cn *ast.ColumnName) string {
 }
 
 // compile turns an AST expression into a cexpr.
-func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
+func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 	switch x := n.(type) {
 	case *test_driver.ParamMarkerExpr:
 		idx := x.Order
-		return &cexpr{fn: func(c *evalCtx) (types.Value, error) {
-			if idx >= len(c.args) {
-				return types.Null, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE: %d placeholders, %d values", idx+1, len(c.args))
+		return &Expr{Fn: func(c *Ctx) (types.Value, error) {
+			if idx >= len(c.Args) {
+				return types.Null, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE: %d placeholders, %d values", idx+1, len(c.Args))
 			}
-			return c.args[idx], nil
-		}, typ: tUnknown, col: -1, isConst: true, param: idx}, nil
+			return c.Args[idx], nil
+		}, Type: tUnknown, Col: -1, IsConst: true, param: idx}, nil
 	case *test_driver.ValueExpr:
 		v, err := datumValue(&x.Datum)
 		if err != nil {
 			return nil, err
 		}
-		return constExpr(v, typeOfValue(v)), nil
+		return ConstExpr(v, TypeOfValue(v)), nil
 	case *ast.ColumnNameExpr:
 		if x.Name.Table.L == "" {
-			for _, o := range sc.outputs {
-				if strings.EqualFold(o.name, x.Name.Name.O) && (sc.table == nil || sc.table.Def.ColumnIndex(x.Name.Name.O) < 0) {
-					return o.e, nil
+			for _, o := range sc.Outputs {
+				if strings.EqualFold(o.Name, x.Name.Name.O) && (sc.Table == nil || sc.Table.Def.ColumnIndex(x.Name.Name.O) < 0) {
+					return o.Expr, nil
 				}
 			}
 		}
-		return sc.resolveColumn(x.Name)
+		return sc.ResolveColumn(x.Name)
 	case *ast.ParenthesesExpr:
-		return sc.compile(x.Expr)
+		return sc.Compile(x.Expr)
 	case *ast.BinaryOperationExpr:
 		return sc.compileBinary(x)
 	case *ast.UnaryOperationExpr:
 		return sc.compileUnary(x)
 	case *ast.IsNullExpr:
-		a, err := sc.compile(x.Expr)
+		a, err := sc.Compile(x.Expr)
 		if err != nil {
 			return nil, err
 		}
 		not := x.Not
-		return derived(func(c *evalCtx) (types.Value, error) {
-			v, err := a.fn(c)
+		return derived(func(c *Ctx) (types.Value, error) {
+			v, err := a.Fn(c)
 			if err != nil {
 				return v, err
 			}
-			return boolValue(v.IsNull() != not), nil
-		}, tBigInt, a), nil
+			return BoolValue(v.IsNull() != not), nil
+		}, TBigInt, a), nil
 	case *ast.IsTruthExpr:
-		a, err := sc.compile(x.Expr)
+		a, err := sc.Compile(x.Expr)
 		if err != nil {
 			return nil, err
 		}
 		want := x.True > 0
 		not := x.Not
-		return derived(func(c *evalCtx) (types.Value, error) {
-			v, err := a.fn(c)
+		return derived(func(c *Ctx) (types.Value, error) {
+			v, err := a.Fn(c)
 			if err != nil {
 				return v, err
 			}
 			t, known := v.Truthy()
 			r := known && t == want
-			return boolValue(r != not), nil
-		}, tBigInt, a), nil
+			return BoolValue(r != not), nil
+		}, TBigInt, a), nil
 	case *ast.BetweenExpr:
 		parts, err := sc.compileArgs([]ast.ExprNode{x.Expr, x.Left, x.Right})
 		if err != nil {
@@ -336,25 +345,25 @@ func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
 		if x.Sel != nil {
 			return sc.compileInSubquery(x)
 		}
-		a, err := sc.compile(x.Expr)
+		a, err := sc.Compile(x.Expr)
 		if err != nil {
 			return nil, err
 		}
-		list := make([]*cexpr, len(x.List))
+		list := make([]*Expr, len(x.List))
 		for i, e := range x.List {
-			if list[i], err = sc.compile(e); err != nil {
+			if list[i], err = sc.Compile(e); err != nil {
 				return nil, err
 			}
 		}
 		not := x.Not
-		return derived(func(c *evalCtx) (types.Value, error) {
-			v, err := a.fn(c)
+		return derived(func(c *Ctx) (types.Value, error) {
+			v, err := a.Fn(c)
 			if err != nil || v.IsNull() {
 				return types.Null, err
 			}
 			sawNull := false
 			for _, e := range list {
-				w, err := e.fn(c)
+				w, err := e.Fn(c)
 				if err != nil {
 					return w, err
 				}
@@ -363,14 +372,14 @@ func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
 					continue
 				}
 				if types.Compare(v, w) == 0 {
-					return boolValue(!not), nil
+					return BoolValue(!not), nil
 				}
 			}
 			if sawNull {
 				return types.Null, nil
 			}
-			return boolValue(not), nil
-		}, tBigInt, append([]*cexpr{a}, list...)...), nil
+			return BoolValue(not), nil
+		}, TBigInt, append([]*Expr{a}, list...)...), nil
 	case *ast.PatternLikeOrIlikeExpr:
 		parts, err := sc.compileArgs([]ast.ExprNode{x.Expr, x.Pattern})
 		if err != nil {
@@ -378,8 +387,8 @@ func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
 		}
 		not := x.Not
 		esc := rune(x.Escape) // '\\' unless ESCAPE names another; 0 for ESCAPE ''
-		return nullStrict(parts, tBigInt, func(vs []types.Value) types.Value {
-			return boolValue(likeMatchEscape(vs[1].String(), vs[0].String(), esc) != not)
+		return nullStrict(parts, TBigInt, func(vs []types.Value) types.Value {
+			return BoolValue(likeMatchEscape(vs[1].String(), vs[0].String(), esc) != not)
 		}), nil
 	case *ast.VariableExpr:
 		return sc.compileVariable(x)
@@ -402,15 +411,15 @@ func (sc *scope) compile(n ast.ExprNode) (*cexpr, error) {
 	case *ast.CompareSubqueryExpr:
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support ANY/ALL subqueries")
 	}
-	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the expression '%s'", exprText(n))
+	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the expression '%s'", ExprText(n))
 }
 
 // derived builds a cexpr computed from others.
-func derived(fn expr, t types.ColType, parts ...*cexpr) *cexpr {
-	e := &cexpr{fn: fn, typ: t, col: -1, isConst: true, param: -1}
+func derived(fn expr, t types.ColType, parts ...*Expr) *Expr {
+	e := &Expr{Fn: fn, Type: t, Col: -1, IsConst: true, param: -1}
 	for _, p := range parts {
-		e.isConst = e.isConst && p.isConst
-		e.hasAgg = e.hasAgg || p.hasAgg
+		e.IsConst = e.IsConst && p.IsConst
+		e.HasAgg = e.HasAgg || p.HasAgg
 	}
 	return e
 }
@@ -441,8 +450,8 @@ func strictArithText(l, r types.Value) error {
 
 // nullStrict builds an expression of parts that is NULL when any part is
 // NULL, else f of their values.
-func nullStrict(parts []*cexpr, t types.ColType, f func(vs []types.Value) types.Value) *cexpr {
-	return derived(func(c *evalCtx) (types.Value, error) {
+func nullStrict(parts []*Expr, t types.ColType, f func(vs []types.Value) types.Value) *Expr {
+	return derived(func(c *Ctx) (types.Value, error) {
 		vs, err := evalArgs(c, parts)
 		if err != nil {
 			return types.Null, err
@@ -458,13 +467,13 @@ func nullStrict(parts []*cexpr, t types.ColType, f func(vs []types.Value) types.
 
 // strict2 builds a binary expression that evaluates both operands, left
 // first, and combines them with f.
-func strict2(a, b *cexpr, t types.ColType, f func(c *evalCtx, l, r types.Value) (types.Value, error)) *cexpr {
-	return derived(func(c *evalCtx) (types.Value, error) {
-		l, err := a.fn(c)
+func strict2(a, b *Expr, t types.ColType, f func(c *Ctx, l, r types.Value) (types.Value, error)) *Expr {
+	return derived(func(c *Ctx) (types.Value, error) {
+		l, err := a.Fn(c)
 		if err != nil {
 			return l, err
 		}
-		r, err := b.fn(c)
+		r, err := b.Fn(c)
 		if err != nil {
 			return r, err
 		}
@@ -472,7 +481,7 @@ func strict2(a, b *cexpr, t types.ColType, f func(c *evalCtx, l, r types.Value) 
 	}, t, a, b)
 }
 
-func boolValue(b bool) types.Value {
+func BoolValue(b bool) types.Value {
 	if b {
 		return types.IntValue(1)
 	}
@@ -489,7 +498,7 @@ func arithType(op types.Op, a, b types.ColType) types.ColType {
 	flt := func(t types.ColType) bool { return t.Base == types.TDouble || t.Base == types.TFloat || t.IsString() }
 	switch {
 	case op == types.OpIntDiv:
-		return tBigInt
+		return TBigInt
 	case flt(a) || flt(b):
 		return tDouble
 	case op == types.OpDiv || dec(a) || dec(b):
@@ -507,19 +516,19 @@ func arithType(op types.Op, a, b types.ColType) types.ColType {
 	return types.ColType{Base: types.TBigInt, Unsigned: a.Unsigned || b.Unsigned}
 }
 
-func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
-	a, err := sc.compile(x.L)
+func (sc *Scope) compileBinary(x *ast.BinaryOperationExpr) (*Expr, error) {
+	a, err := sc.Compile(x.L)
 	if err != nil {
 		return nil, err
 	}
-	b, err := sc.compile(x.R)
+	b, err := sc.Compile(x.R)
 	if err != nil {
 		return nil, err
 	}
 	if op, ok := arithOps[x.Op]; ok {
 		text := sc.exprMessageText(x)
-		return strict2(a, b, arithType(op, a.typ, b.typ), func(c *evalCtx, l, r types.Value) (types.Value, error) {
-			if c.strict {
+		return strict2(a, b, arithType(op, a.Type, b.Type), func(c *Ctx, l, r types.Value) (types.Value, error) {
+			if c.Strict {
 				// ''+1 or c+1 on a CHAR holding '' in INSERT/UPDATE: 1292, as
 				// MariaDB's strict mode reports it.
 				if err := strictArithText(l, r); err != nil {
@@ -539,73 +548,73 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 	}
 	switch x.Op {
 	case opcode.LogicAnd:
-		return derived(func(c *evalCtx) (types.Value, error) {
-			l, err := a.fn(c)
+		return derived(func(c *Ctx) (types.Value, error) {
+			l, err := a.Fn(c)
 			if err != nil {
 				return l, err
 			}
 			lt, lk := l.Truthy()
 			if lk && !lt {
-				return boolValue(false), nil
+				return BoolValue(false), nil
 			}
-			r, err := b.fn(c)
+			r, err := b.Fn(c)
 			if err != nil {
 				return r, err
 			}
 			rt, rk := r.Truthy()
 			if rk && !rt {
-				return boolValue(false), nil
+				return BoolValue(false), nil
 			}
 			if !lk || !rk {
 				return types.Null, nil
 			}
-			return boolValue(true), nil
-		}, tBigInt, a, b), nil
+			return BoolValue(true), nil
+		}, TBigInt, a, b), nil
 	case opcode.LogicOr:
-		return derived(func(c *evalCtx) (types.Value, error) {
-			l, err := a.fn(c)
+		return derived(func(c *Ctx) (types.Value, error) {
+			l, err := a.Fn(c)
 			if err != nil {
 				return l, err
 			}
 			lt, lk := l.Truthy()
 			if lk && lt {
-				return boolValue(true), nil
+				return BoolValue(true), nil
 			}
-			r, err := b.fn(c)
+			r, err := b.Fn(c)
 			if err != nil {
 				return r, err
 			}
 			rt, rk := r.Truthy()
 			if rk && rt {
-				return boolValue(true), nil
+				return BoolValue(true), nil
 			}
 			if !lk || !rk {
 				return types.Null, nil
 			}
-			return boolValue(false), nil
-		}, tBigInt, a, b), nil
+			return BoolValue(false), nil
+		}, TBigInt, a, b), nil
 	case opcode.LogicXor:
-		return strict2(a, b, tBigInt, func(c *evalCtx, l, r types.Value) (types.Value, error) {
+		return strict2(a, b, TBigInt, func(c *Ctx, l, r types.Value) (types.Value, error) {
 			lt, lk := l.Truthy()
 			rt, rk := r.Truthy()
 			if !lk || !rk {
 				return types.Null, nil
 			}
-			return boolValue(lt != rt), nil
+			return BoolValue(lt != rt), nil
 		}), nil
 	case opcode.EQ, opcode.NE, opcode.LT, opcode.LE, opcode.GT, opcode.GE, opcode.NullEQ:
 		op := x.Op
-		return strict2(a, b, tBigInt, func(c *evalCtx, l, r types.Value) (types.Value, error) {
+		return strict2(a, b, TBigInt, func(c *Ctx, l, r types.Value) (types.Value, error) {
 			if op == opcode.NullEQ {
 				if l.IsNull() || r.IsNull() {
-					return boolValue(l.IsNull() && r.IsNull()), nil
+					return BoolValue(l.IsNull() && r.IsNull()), nil
 				}
-				return boolValue(types.Compare(l, r) == 0), nil
+				return BoolValue(types.Compare(l, r) == 0), nil
 			}
 			if l.IsNull() || r.IsNull() {
 				return types.Null, nil
 			}
-			if c.strict {
+			if c.Strict {
 				if err := strictNumberText(l, r); err != nil {
 					return types.Null, err
 				}
@@ -626,7 +635,7 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 			default:
 				res = cmp >= 0
 			}
-			return boolValue(res), nil
+			return BoolValue(res), nil
 		}), nil
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the operator '%s'", x.Op.String())
@@ -637,17 +646,17 @@ func (sc *scope) compileBinary(x *ast.BinaryOperationExpr) (*cexpr, error) {
 // rendered only when the message is needed: rendering every operator's
 // subtree while compiling made SELECT 1+1+...+1 quadratic in time and
 // memory (40,000 terms took minutes and gigabytes).
-func (sc *scope) exprMessageText(x ast.ExprNode) func() string {
+func (sc *Scope) exprMessageText(x ast.ExprNode) func() string {
 	var db, table string
-	if sc.table != nil {
-		db, table = sc.table.Def.DB, sc.table.Def.Name
+	if sc.Table != nil {
+		db, table = sc.Table.Def.DB, sc.Table.Def.Name
 	}
 	var once sync.Once
 	var text string
 	return func() string {
 		once.Do(func() {
 			if table == "" {
-				text = exprText(x)
+				text = ExprText(x)
 				return
 			}
 			// The qualifier edits the shared AST for the time of one
@@ -656,7 +665,7 @@ func (sc *scope) exprMessageText(x ast.ExprNode) func() string {
 			defer messageTextMu.Unlock()
 			q := qualifier{db: db, table: table}
 			x.Accept(&q)
-			text = exprText(x)
+			text = ExprText(x)
 			q.restore()
 		})
 		return text
@@ -687,33 +696,33 @@ func (q *qualifier) restore() {
 	}
 }
 
-func (sc *scope) compileUnary(x *ast.UnaryOperationExpr) (*cexpr, error) {
-	a, err := sc.compile(x.V)
+func (sc *Scope) compileUnary(x *ast.UnaryOperationExpr) (*Expr, error) {
+	a, err := sc.Compile(x.V)
 	if err != nil {
 		return nil, err
 	}
 	switch x.Op {
 	case opcode.Minus:
-		t := a.typ
+		t := a.Type
 		if t.IsInteger() {
-			t = tBigInt
+			t = TBigInt
 		}
-		return derived(func(c *evalCtx) (types.Value, error) {
-			v, err := a.fn(c)
+		return derived(func(c *Ctx) (types.Value, error) {
+			v, err := a.Fn(c)
 			if err != nil {
 				return v, err
 			}
 			r, err := types.Negate(v)
 			if re, ok := err.(*types.RangeError); ok {
-				return r, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, exprText(x))
+				return r, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, ExprText(x))
 			}
 			return r, err
 		}, t, a), nil
 	case opcode.Plus:
 		return a, nil
 	case opcode.Not, opcode.Not2:
-		return derived(func(c *evalCtx) (types.Value, error) {
-			v, err := a.fn(c)
+		return derived(func(c *Ctx) (types.Value, error) {
+			v, err := a.Fn(c)
 			if err != nil {
 				return v, err
 			}
@@ -721,37 +730,37 @@ func (sc *scope) compileUnary(x *ast.UnaryOperationExpr) (*cexpr, error) {
 			if !known {
 				return types.Null, nil
 			}
-			return boolValue(!t), nil
-		}, tBigInt, a), nil
+			return BoolValue(!t), nil
+		}, TBigInt, a), nil
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the operator '%s'", x.Op.String())
 }
 
-func (sc *scope) compileVariable(x *ast.VariableExpr) (*cexpr, error) {
+func (sc *Scope) compileVariable(x *ast.VariableExpr) (*Expr, error) {
 	name := strings.ToLower(x.Name)
 	if !x.IsSystem && x.Value != nil {
 		// @v := expr assigns as it evaluates and is the value assigned; it
 		// is not a constant (a later row sees the new value) and carries the
 		// aggregates of expr (SELECT @r := MAX(id) FROM t is one row).
-		a, err := sc.compile(x.Value)
+		a, err := sc.Compile(x.Value)
 		if err != nil {
 			return nil, err
 		}
-		e := derived(func(c *evalCtx) (types.Value, error) {
-			v, err := a.fn(c)
+		e := derived(func(c *Ctx) (types.Value, error) {
+			v, err := a.Fn(c)
 			if err != nil {
 				return v, err
 			}
-			c.s.userVars[name] = v
+			c.Env.UserVars[name] = v
 			return v, nil
-		}, a.typ, a)
-		e.isConst = false
+		}, a.Type, a)
+		e.IsConst = false
 		return e, nil
 	}
 	if !x.IsSystem {
-		return &cexpr{fn: func(c *evalCtx) (types.Value, error) {
-			return c.s.userVars[name], nil
-		}, typ: tUnknown, col: -1, isConst: true, param: -1}, nil
+		return &Expr{Fn: func(c *Ctx) (types.Value, error) {
+			return c.Env.UserVars[name], nil
+		}, Type: tUnknown, Col: -1, IsConst: true, param: -1}, nil
 	}
 	d, err := sysvar.Lookup(name)
 	if err != nil {
@@ -761,58 +770,58 @@ func (sc *scope) compileVariable(x *ast.VariableExpr) (*cexpr, error) {
 	if global && !d.Global && !d.ReadOnly {
 		return nil, sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable", name)
 	}
-	e := &cexpr{fn: func(c *evalCtx) (types.Value, error) {
-		return sysvar.ValueOf(d, c.s.getVar(d, global)), nil
-	}, typ: tUnknown, col: -1, isConst: true, param: -1}
+	e := &Expr{Fn: func(c *Ctx) (types.Value, error) {
+		return sysvar.ValueOf(d, c.Env.owner.SysVar(d, global)), nil
+	}, Type: tUnknown, Col: -1, IsConst: true, param: -1}
 	switch d.Kind {
 	case sysvar.KindInt, sysvar.KindBool:
-		e.typ = tBigInt
+		e.Type = TBigInt
 	default:
-		e.typ = tVarchar
+		e.Type = TVarchar
 	}
 	return e, nil
 }
 
-func (sc *scope) compileCase(x *ast.CaseExpr) (*cexpr, error) {
-	var val *cexpr
+func (sc *Scope) compileCase(x *ast.CaseExpr) (*Expr, error) {
+	var val *Expr
 	var err error
-	parts := []*cexpr{}
+	parts := []*Expr{}
 	if x.Value != nil {
-		if val, err = sc.compile(x.Value); err != nil {
+		if val, err = sc.Compile(x.Value); err != nil {
 			return nil, err
 		}
 		parts = append(parts, val)
 	}
-	type when struct{ cond, res *cexpr }
+	type when struct{ cond, res *Expr }
 	whens := make([]when, len(x.WhenClauses))
 	t := tUnknown
 	for i, w := range x.WhenClauses {
-		if whens[i].cond, err = sc.compile(w.Expr); err != nil {
+		if whens[i].cond, err = sc.Compile(w.Expr); err != nil {
 			return nil, err
 		}
-		if whens[i].res, err = sc.compile(w.Result); err != nil {
+		if whens[i].res, err = sc.Compile(w.Result); err != nil {
 			return nil, err
 		}
-		t = unifyTypes(t, whens[i].res.typ)
+		t = unifyTypes(t, whens[i].res.Type)
 		parts = append(parts, whens[i].cond, whens[i].res)
 	}
-	var els *cexpr
+	var els *Expr
 	if x.ElseClause != nil {
-		if els, err = sc.compile(x.ElseClause); err != nil {
+		if els, err = sc.Compile(x.ElseClause); err != nil {
 			return nil, err
 		}
-		t = unifyTypes(t, els.typ)
+		t = unifyTypes(t, els.Type)
 		parts = append(parts, els)
 	}
-	return derived(func(c *evalCtx) (types.Value, error) {
+	return derived(func(c *Ctx) (types.Value, error) {
 		var v types.Value
 		if val != nil {
-			if v, err = val.fn(c); err != nil {
+			if v, err = val.Fn(c); err != nil {
 				return v, err
 			}
 		}
 		for _, w := range whens {
-			cv, err := w.cond.fn(c)
+			cv, err := w.cond.Fn(c)
 			if err != nil {
 				return cv, err
 			}
@@ -823,12 +832,12 @@ func (sc *scope) compileCase(x *ast.CaseExpr) (*cexpr, error) {
 				hit, _ = cv.Truthy()
 			}
 			if hit {
-				r, err := w.res.fn(c)
+				r, err := w.res.Fn(c)
 				return conform(r, t), err
 			}
 		}
 		if els != nil {
-			r, err := els.fn(c)
+			r, err := els.Fn(c)
 			return conform(r, t), err
 		}
 		return types.Null, nil
@@ -836,8 +845,8 @@ func (sc *scope) compileCase(x *ast.CaseExpr) (*cexpr, error) {
 }
 
 // evalBool evaluates a condition; NULL is false.
-func evalBool(e *cexpr, c *evalCtx) (bool, error) {
-	v, err := e.fn(c)
+func EvalBool(e *Expr, c *Ctx) (bool, error) {
+	v, err := e.Fn(c)
 	if err != nil {
 		return false, err
 	}

@@ -1,4 +1,4 @@
-package sql
+package expr
 
 import (
 	"math"
@@ -42,7 +42,7 @@ func saturatingInt(v types.Value) int64 {
 // what a Go int can index, as MySQL treats every value past the number of
 // rows alike. A negative value (only a placeholder can give one) is not a
 // count: ok is false.
-func rowCountArg(v types.Value) (int, bool) {
+func RowCountArg(v types.Value) (int, bool) {
 	if v.K == types.KindUint {
 		if u := v.Uint(); u > math.MaxInt {
 			return math.MaxInt, true

@@ -1,4 +1,4 @@
-package sql
+package expr
 
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -12,64 +12,77 @@ import (
 // enclosing query, with that row as evalCtx.outer: its own WHERE may then
 // look rows up by key from the outer column.
 
+// Subquery is a planned subquery; the statement executor plans and runs
+// it (SubqueryPlanner), expressions only use its rows.
+type Subquery interface {
+	// Correlated reports whether it names a column of the enclosing query.
+	Correlated() bool
+	// ColumnTypes are the types of its select list.
+	ColumnTypes() []types.ColType
+	// Run executes it in c's statement; outer is the enclosing query's
+	// current row when it is correlated.
+	Run(c *Ctx, outer []types.Value) ([][]types.Value, error)
+}
+
+// SubqueryPlanner plans the SELECT of a subquery in the scope outer.
+type SubqueryPlanner interface {
+	PlanSubquery(sel *ast.SelectStmt, outer *Scope) (Subquery, error)
+}
+
 // compileSubquery plans the SELECT of a subquery expression.
-func (sc *scope) compileSubquery(n ast.ExprNode) (*selectPlan, error) {
+func (sc *Scope) compileSubquery(n ast.ExprNode) (Subquery, error) {
 	sub, ok := n.(*ast.SubqueryExpr)
 	if !ok {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this subquery")
 	}
 	sel, ok := sub.Query.(*ast.SelectStmt)
-	if !ok || sc.sess == nil {
+	if !ok || sc.Sub == nil {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this subquery")
 	}
-	return sc.sess.buildSubSelect(sel, sc)
+	return sc.Sub.PlanSubquery(sel, sc)
 }
 
 // subqueryRows runs pl: once per statement execution if uncorrelated,
 // else for the current row of the enclosing query.
-func subqueryRows(c *evalCtx, pl *selectPlan) ([][]types.Value, error) {
+func subqueryRows(c *Ctx, pl Subquery) ([][]types.Value, error) {
 	if r, ok := c.subq[pl]; ok {
 		return r, nil
 	}
-	if c.x == nil || c.ctx == nil {
+	if c.Txn == nil || c.Context == nil {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support a subquery here")
 	}
-	if pl.correlated {
-		res, err := c.s.runSubSelect(c.ctx, c.x, pl, c.args, c.row, c.strict)
-		if err != nil {
-			return nil, err
-		}
-		return res.Rows, nil
+	if pl.Correlated() {
+		return pl.Run(c, c.Row)
 	}
-	res, err := c.s.runSubSelect(c.ctx, c.x, pl, c.args, nil, c.strict)
+	rows, err := pl.Run(c, nil)
 	if err != nil {
 		return nil, err
 	}
 	if c.subq == nil {
-		c.subq = map[*selectPlan][][]types.Value{}
+		c.subq = map[Subquery][][]types.Value{}
 	}
 	// Kept for the rest of the statement (an IN list, a scalar): charged
 	// to its budget until it ends.
 	var held int64
-	for _, r := range res.Rows {
+	for _, r := range rows {
 		held += valuesBytes(r)
 	}
-	if err := c.mem.grow(held); err != nil {
+	if err := c.Mem.Grow(held); err != nil {
 		return nil, err
 	}
-	c.subq[pl] = res.Rows
-	return res.Rows, nil
+	c.subq[pl] = rows
+	return rows, nil
 }
 
-func oneColumn(pl *selectPlan) error {
-	if len(pl.outs) != 1 {
+func oneColumn(pl Subquery) error {
+	if len(pl.ColumnTypes()) != 1 {
 		return sqlerr.New(sqlerr.ErOperandColumns, "Operand should contain 1 column(s)")
 	}
 	return nil
 }
 
 // compileScalarSubquery is (SELECT ...) used as a value.
-func (sc *scope) compileScalarSubquery(n *ast.SubqueryExpr) (*cexpr, error) {
+func (sc *Scope) compileScalarSubquery(n *ast.SubqueryExpr) (*Expr, error) {
 	pl, err := sc.compileSubquery(n)
 	if err != nil {
 		return nil, err
@@ -77,7 +90,7 @@ func (sc *scope) compileScalarSubquery(n *ast.SubqueryExpr) (*cexpr, error) {
 	if err := oneColumn(pl); err != nil {
 		return nil, err
 	}
-	e := &cexpr{fn: func(c *evalCtx) (types.Value, error) {
+	e := &Expr{Fn: func(c *Ctx) (types.Value, error) {
 		rows, err := subqueryRows(c, pl)
 		if err != nil {
 			return types.Null, err
@@ -89,29 +102,29 @@ func (sc *scope) compileScalarSubquery(n *ast.SubqueryExpr) (*cexpr, error) {
 			return rows[0][0], nil
 		}
 		return types.Null, sqlerr.New(sqlerr.ErSubqueryNo1Row, "Subquery returns more than 1 row")
-	}, typ: pl.cols[0].Type, col: -1, isConst: !pl.correlated, param: -1}
+	}, Type: pl.ColumnTypes()[0], Col: -1, IsConst: !pl.Correlated(), param: -1}
 	return e, nil
 }
 
 // compileExists is [NOT] EXISTS (SELECT ...).
-func (sc *scope) compileExists(n *ast.ExistsSubqueryExpr) (*cexpr, error) {
+func (sc *Scope) compileExists(n *ast.ExistsSubqueryExpr) (*Expr, error) {
 	pl, err := sc.compileSubquery(n.Sel)
 	if err != nil {
 		return nil, err
 	}
 	not := n.Not
-	return &cexpr{fn: func(c *evalCtx) (types.Value, error) {
+	return &Expr{Fn: func(c *Ctx) (types.Value, error) {
 		rows, err := subqueryRows(c, pl)
 		if err != nil {
 			return types.Null, err
 		}
-		return boolValue((len(rows) > 0) != not), nil
-	}, typ: tBigInt, col: -1, isConst: !pl.correlated, param: -1}, nil
+		return BoolValue((len(rows) > 0) != not), nil
+	}, Type: TBigInt, Col: -1, IsConst: !pl.Correlated(), param: -1}, nil
 }
 
 // compileInSubquery is x [NOT] IN (SELECT ...), with SQL's NULL rules.
-func (sc *scope) compileInSubquery(x *ast.PatternInExpr) (*cexpr, error) {
-	a, err := sc.compile(x.Expr)
+func (sc *Scope) compileInSubquery(x *ast.PatternInExpr) (*Expr, error) {
+	a, err := sc.Compile(x.Expr)
 	if err != nil {
 		return nil, err
 	}
@@ -123,8 +136,8 @@ func (sc *scope) compileInSubquery(x *ast.PatternInExpr) (*cexpr, error) {
 		return nil, err
 	}
 	not := x.Not
-	e := derived(func(c *evalCtx) (types.Value, error) {
-		v, err := a.fn(c)
+	e := derived(func(c *Ctx) (types.Value, error) {
+		v, err := a.Fn(c)
 		if err != nil {
 			return types.Null, err
 		}
@@ -133,7 +146,7 @@ func (sc *scope) compileInSubquery(x *ast.PatternInExpr) (*cexpr, error) {
 			return types.Null, err
 		}
 		if len(rows) == 0 {
-			return boolValue(not), nil // even NULL is not IN an empty set
+			return BoolValue(not), nil // even NULL is not IN an empty set
 		}
 		if v.IsNull() {
 			return types.Null, nil
@@ -145,14 +158,14 @@ func (sc *scope) compileInSubquery(x *ast.PatternInExpr) (*cexpr, error) {
 				continue
 			}
 			if types.Compare(v, r[0]) == 0 {
-				return boolValue(!not), nil
+				return BoolValue(!not), nil
 			}
 		}
 		if sawNull {
 			return types.Null, nil
 		}
-		return boolValue(not), nil
-	}, tBigInt, a)
-	e.isConst = e.isConst && !pl.correlated
+		return BoolValue(not), nil
+	}, TBigInt, a)
+	e.IsConst = e.IsConst && !pl.Correlated()
 	return e, nil
 }

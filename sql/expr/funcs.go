@@ -1,4 +1,4 @@
-package sql
+package expr
 
 import (
 	"context"
@@ -18,21 +18,21 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-func (sc *scope) compileArgs(args []ast.ExprNode) ([]*cexpr, error) {
-	out := make([]*cexpr, len(args))
+func (sc *Scope) compileArgs(args []ast.ExprNode) ([]*Expr, error) {
+	out := make([]*Expr, len(args))
 	for i, a := range args {
 		var err error
-		if out[i], err = sc.compile(a); err != nil {
+		if out[i], err = sc.Compile(a); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-func evalArgs(c *evalCtx, args []*cexpr) ([]types.Value, error) {
+func evalArgs(c *Ctx, args []*Expr) ([]types.Value, error) {
 	vs := make([]types.Value, len(args))
 	for i, a := range args {
-		v, err := a.fn(c)
+		v, err := a.Fn(c)
 		if err != nil {
 			return nil, err
 		}
@@ -46,7 +46,7 @@ func wrongArgs(name string) error {
 }
 
 // compileFunc handles scalar functions.
-func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
+func (sc *Scope) compileFunc(x *ast.FuncCallExpr) (*Expr, error) {
 	name := x.FnName.L
 	args, err := sc.compileArgs(x.Args)
 	if err != nil {
@@ -59,8 +59,8 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		}
 		return nil
 	}
-	mk := func(t types.ColType, f func(c *evalCtx, vs []types.Value) (types.Value, error)) *cexpr {
-		return derived(func(c *evalCtx) (types.Value, error) {
+	mk := func(t types.ColType, f func(c *Ctx, vs []types.Value) (types.Value, error)) *Expr {
+		return derived(func(c *Ctx) (types.Value, error) {
 			vs, err := evalArgs(c, args)
 			if err != nil {
 				return types.Null, err
@@ -78,18 +78,18 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 	}
 	switch name {
 	case "now", "current_timestamp", "sysdate", "localtime", "localtimestamp", "utc_timestamp":
-		e := mk(tDatetime, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		e := mk(tDatetime, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			return types.TimeValue(time.Now().Truncate(time.Second)), nil
 		})
-		e.isConst = false
+		e.IsConst = false
 		return e, nil
 	case "curdate", "current_date", "utc_date":
-		return mk(types.ColType{Base: types.TDate}, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(types.ColType{Base: types.TDate}, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			y, m, d := time.Now().Date()
 			return types.TimeValue(time.Date(y, m, d, 0, 0, 0, 0, time.UTC)), nil
 		}), nil
 	case "unix_timestamp":
-		return mk(tBigInt, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if len(vs) == 0 {
 				return types.IntValue(time.Now().Unix()), nil
 			}
@@ -103,59 +103,59 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 			return types.IntValue(v.Time().Unix()), nil
 		}), nil
 	case "database", "schema":
-		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
-			if c.s.db == "" {
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+			if c.Env.DB == "" {
 				return types.Null, nil
 			}
-			return types.StringValue(c.s.db), nil
+			return types.StringValue(c.Env.DB), nil
 		}), nil
 	case "version":
-		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			return types.StringValue(sysvar.Defs["version"].Def), nil
 		}), nil
 	case "connection_id":
-		return mk(types.ColType{Base: types.TBigInt, Unsigned: true}, func(c *evalCtx, vs []types.Value) (types.Value, error) {
-			return types.UintValue(c.s.id), nil
+		return mk(types.ColType{Base: types.TBigInt, Unsigned: true}, func(c *Ctx, vs []types.Value) (types.Value, error) {
+			return types.UintValue(c.Env.owner.ID()), nil
 		}), nil
 	case "user", "current_user", "session_user", "system_user":
-		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			// As MySQL: the account without the client's port.
-			host := c.s.host
+			user, host := c.Env.owner.Client()
 			if h, _, err := net.SplitHostPort(host); err == nil {
 				host = h
 			}
-			return types.StringValue(c.s.user + "@" + host), nil
+			return types.StringValue(user + "@" + host), nil
 		}), nil
 	case "last_insert_id":
 		if err := nargs(0, 1); err != nil {
 			return nil, err
 		}
-		return mk(types.ColType{Base: types.TBigInt, Unsigned: true}, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(types.ColType{Base: types.TBigInt, Unsigned: true}, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if len(vs) == 1 {
 				u := uint64(saturatingInt(vs[0]))
 				if vs[0].K == types.KindUint {
 					u = vs[0].Uint()
 				}
-				c.s.lastInsertID = u
+				c.Env.LastInsertID = u
 				return types.UintValue(u), nil
 			}
-			return types.UintValue(c.s.lastInsertID), nil
+			return types.UintValue(c.Env.LastInsertID), nil
 		}), nil
 	case "row_count":
-		return mk(tBigInt, func(c *evalCtx, vs []types.Value) (types.Value, error) {
-			return types.IntValue(c.s.rowCount), nil
+		return mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
+			return types.IntValue(c.Env.RowCount), nil
 		}), nil
 	case "found_rows":
-		return mk(tBigInt, func(c *evalCtx, vs []types.Value) (types.Value, error) {
-			return types.IntValue(c.s.foundRows), nil
+		return mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
+			return types.IntValue(c.Env.FoundRows), nil
 		}), nil
 	case "sleep":
 		if err := nargs(1, 1); err != nil {
 			return nil, err
 		}
-		e := mk(tBigInt, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		e := mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			d := time.Duration(vs[0].ToFloat() * float64(time.Second))
-			ctx := c.s.stmtCtx
+			ctx := c.Env.StmtCtx
 			if ctx == nil {
 				ctx = context.Background()
 			}
@@ -168,19 +168,19 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 				return types.IntValue(1), nil
 			}
 		})
-		e.isConst = false
+		e.IsConst = false
 		return e, nil
 	case "rand":
-		e := mk(tDouble, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		e := mk(tDouble, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			return types.FloatValue(rand.Float64()), nil
 		})
-		e.isConst = false
+		e.IsConst = false
 		return e, nil
 	case "concat":
 		if err := nargs(1, -1); err != nil {
 			return nil, err
 		}
-		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if anyNull(vs) {
 				return types.Null, nil
 			}
@@ -202,7 +202,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		if err := nargs(2, 2); err != nil {
 			return nil, err
 		}
-		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if anyNull(vs) {
 				return types.Null, nil
 			}
@@ -221,7 +221,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		if err := nargs(2, -1); err != nil {
 			return nil, err
 		}
-		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return types.Null, nil
 			}
@@ -243,7 +243,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 			return nil, err
 		}
 		chars := name == "char_length" || name == "character_length"
-		return mk(tBigInt, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return types.Null, nil
 			}
@@ -258,7 +258,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 			return nil, err
 		}
 		up := name == "upper" || name == "ucase"
-		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return types.Null, nil
 			}
@@ -271,7 +271,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		if err := nargs(2, 3); err != nil {
 			return nil, err
 		}
-		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if anyNull(vs) {
 				return types.Null, nil
 			}
@@ -303,7 +303,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		if err := nargs(1, 3); err != nil {
 			return nil, err
 		}
-		return mk(tVarchar, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return types.Null, nil
 			}
@@ -330,7 +330,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		if err := nargs(1, 1); err != nil {
 			return nil, err
 		}
-		return mk(args[0].typ, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(args[0].Type, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			v := vs[0]
 			if v.IsNull() {
 				return v, nil
@@ -338,7 +338,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 			if types.Compare(v, types.IntValue(0)) < 0 {
 				r, err := types.Negate(v)
 				if re, ok := err.(*types.RangeError); ok {
-					return r, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, exprText(x))
+					return r, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, ExprText(x))
 				}
 				return r, err
 			}
@@ -348,21 +348,21 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		if err := nargs(1, 2); err != nil {
 			return nil, err
 		}
-		t := args[0].typ
+		t := args[0].Type
 		if name == "floor" || name == "ceil" || name == "ceiling" {
 			if t.Base == types.TDecimal {
-				t = tBigInt
+				t = TBigInt
 			}
 		} else if t.Base == types.TDecimal && len(x.Args) == 2 {
 			if d, ok := x.Args[1].(ast.ValueExpr); ok {
-				if s, err := strconv.Atoi(strings.TrimSpace(exprText(d))); err == nil && s >= 0 {
+				if s, err := strconv.Atoi(strings.TrimSpace(ExprText(d))); err == nil && s >= 0 {
 					t.Scale = s
 				}
 			}
 		} else if t.Base == types.TDecimal {
 			t.Scale = 0
 		}
-		return mk(t, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if anyNull(vs) {
 				return types.Null, nil
 			}
@@ -376,7 +376,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		if err := nargs(2, 2); err != nil {
 			return nil, err
 		}
-		return mk(arithType(types.OpMod, args[0].typ, args[1].typ), func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(arithType(types.OpMod, args[0].Type, args[1].Type), func(c *Ctx, vs []types.Value) (types.Value, error) {
 			v, err := types.Arith(types.OpMod, vs[0], vs[1])
 			if err == nil && v.IsNull() && !vs[0].IsNull() && !vs[1].IsNull() {
 				return v, c.divisionByZero()
@@ -387,8 +387,8 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		if err := nargs(2, 2); err != nil {
 			return nil, err
 		}
-		t := unifyTypes(args[0].typ, args[1].typ)
-		return mk(t, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		t := unifyTypes(args[0].Type, args[1].Type)
+		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return conform(vs[1], t), nil
 			}
@@ -400,10 +400,10 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		}
 		ts := make([]types.ColType, len(args))
 		for i, a := range args {
-			ts[i] = a.typ
+			ts[i] = a.Type
 		}
 		t := unifyTypes(ts...)
-		return mk(t, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			for _, v := range vs {
 				if !v.IsNull() {
 					return conform(v, t), nil
@@ -415,7 +415,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		if err := nargs(2, 2); err != nil {
 			return nil, err
 		}
-		return mk(args[0].typ, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(args[0].Type, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if !vs[0].IsNull() && !vs[1].IsNull() && types.Compare(vs[0], vs[1]) == 0 {
 				return types.Null, nil
 			}
@@ -425,8 +425,8 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 		if err := nargs(3, 3); err != nil {
 			return nil, err
 		}
-		t := unifyTypes(args[1].typ, args[2].typ)
-		return mk(t, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		t := unifyTypes(args[1].Type, args[2].Type)
+		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if b, known := vs[0].Truthy(); known && b {
 				return conform(vs[1], t), nil
 			}
@@ -437,7 +437,7 @@ func (sc *scope) compileFunc(x *ast.FuncCallExpr) (*cexpr, error) {
 			return nil, err
 		}
 		greatest := name == "greatest"
-		return mk(args[0].typ, func(c *evalCtx, vs []types.Value) (types.Value, error) {
+		return mk(args[0].Type, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if anyNull(vs) {
 				return types.Null, nil
 			}
@@ -511,12 +511,12 @@ func roundValue(name string, v types.Value, places int64) (types.Value, error) {
 }
 
 // compileAgg registers an aggregate and returns a reference to its slot.
-func (sc *scope) compileAgg(x *ast.AggregateFuncExpr) (*cexpr, error) {
-	if sc.aggs == nil || sc.inAgg {
+func (sc *Scope) compileAgg(x *ast.AggregateFuncExpr) (*Expr, error) {
+	if sc.Aggs == nil || sc.inAgg {
 		return nil, sqlerr.New(sqlerr.ErInvalidUseOfGroup, "Invalid use of group function")
 	}
 	name := strings.ToLower(x.F)
-	spec := aggSpec{name: name, distinct: x.Distinct}
+	spec := AggSpec{Name: name, Distinct: x.Distinct}
 	switch name {
 	case "count", "sum", "avg", "min", "max":
 	default:
@@ -533,38 +533,38 @@ func (sc *scope) compileAgg(x *ast.AggregateFuncExpr) (*cexpr, error) {
 	}
 	if !star {
 		sc.inAgg = true
-		a, err := sc.compile(x.Args[0])
+		a, err := sc.Compile(x.Args[0])
 		sc.inAgg = false
 		if err != nil {
 			return nil, err
 		}
-		spec.arg = a
+		spec.Arg = a
 	}
 	switch name {
 	case "count":
-		spec.typ = tBigInt
+		spec.Type = TBigInt
 	case "sum", "avg":
-		if spec.arg.typ.Base == types.TDouble || spec.arg.typ.Base == types.TFloat {
-			spec.typ = tDouble
+		if spec.Arg.Type.Base == types.TDouble || spec.Arg.Type.Base == types.TFloat {
+			spec.Type = tDouble
 		} else {
-			scale := spec.arg.typ.Scale
+			scale := spec.Arg.Type.Scale
 			if name == "avg" {
 				scale += types.DivPrecisionIncrement
 			}
-			spec.typ = types.ColType{Base: types.TDecimal, Length: 65, Scale: scale}
+			spec.Type = types.ColType{Base: types.TDecimal, Length: 65, Scale: scale}
 		}
 	default:
-		spec.typ = spec.arg.typ
+		spec.Type = spec.Arg.Type
 	}
-	idx := len(*sc.aggs)
-	*sc.aggs = append(*sc.aggs, spec)
-	return &cexpr{fn: func(c *evalCtx) (types.Value, error) { return c.aggs[idx], nil },
-		typ: spec.typ, col: -1, hasAgg: true, param: -1}, nil
+	idx := len(*sc.Aggs)
+	*sc.Aggs = append(*sc.Aggs, spec)
+	return &Expr{Fn: func(c *Ctx) (types.Value, error) { return c.Aggs[idx], nil },
+		Type: spec.Type, Col: -1, HasAgg: true, param: -1}, nil
 }
 
 // compileCast handles CAST(x AS type) and CONVERT(x, type).
-func (sc *scope) compileCast(x *ast.FuncCastExpr) (*cexpr, error) {
-	a, err := sc.compile(x.Expr)
+func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
+	a, err := sc.Compile(x.Expr)
 	if err != nil {
 		return nil, err
 	}
@@ -595,8 +595,8 @@ func (sc *scope) compileCast(x *ast.FuncCastExpr) (*cexpr, error) {
 	if t.Base == types.TText && ft.GetFlen() > 0 {
 		charLen = ft.GetFlen()
 	}
-	return derived(func(c *evalCtx) (types.Value, error) {
-		v, err := a.fn(c)
+	return derived(func(c *Ctx) (types.Value, error) {
+		v, err := a.Fn(c)
 		if err != nil || v.IsNull() {
 			return v, err
 		}
@@ -623,7 +623,7 @@ func (sc *scope) compileCast(x *ast.FuncCastExpr) (*cexpr, error) {
 		}
 		r, err := types.Coerce(v, t)
 		if err != nil && v.K == types.KindString && (t.IsInteger() || t.Base == types.TDecimal || t.Base == types.TDouble) {
-			if c.strict && !types.IsNumberText(v.S) {
+			if c.Strict && !types.IsNumberText(v.S) {
 				what := map[bool]string{true: "INTEGER", false: "DECIMAL"}[t.IsInteger()]
 				if t.Base == types.TDouble {
 					what = "DOUBLE"
@@ -653,7 +653,7 @@ func unifyTypes(ts ...types.ColType) types.ColType {
 		case out.Base == 0:
 			out = t
 		case t.IsString() || out.IsString():
-			out = tVarchar
+			out = TVarchar
 		case t.Base == types.TDouble || t.Base == types.TFloat || out.Base == types.TDouble || out.Base == types.TFloat:
 			out = tDouble
 		case t.Base == types.TDecimal || out.Base == types.TDecimal:
@@ -661,7 +661,7 @@ func unifyTypes(ts ...types.ColType) types.ColType {
 		case t.IsInteger() && out.IsInteger():
 			out = types.ColType{Base: types.TBigInt, Unsigned: t.Unsigned && out.Unsigned}
 		case t.Base != out.Base:
-			out = tVarchar
+			out = TVarchar
 		}
 	}
 	return out

@@ -1,0 +1,92 @@
+package expr
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/types"
+)
+
+// Host is what an expression asks of the session it runs in beyond Env:
+// its system variables and who is connected.
+type Host interface {
+	// SysVar is a system variable's value in the session (or global) scope.
+	SysVar(d *sysvar.Def, global bool) string
+	// ID is the connection id (CONNECTION_ID()).
+	ID() uint64
+	// Client is the login user and the client's host (USER()).
+	Client() (user, host string)
+}
+
+// Env is a session's state as expressions and statements read and write
+// it: the current database, user variables, what LAST_INSERT_ID(),
+// ROW_COUNT() and FOUND_ROWS() report, sql_mode, and the running
+// statement's warnings and write flags. A session embeds one.
+type Env struct {
+	owner Host
+
+	DB           string
+	UserVars     map[string]types.Value
+	LastInsertID uint64
+	RowCount     int64
+	FoundRows    int64
+
+	// sql_mode as flags, for the text it was parsed from (sqlMode)
+	Mode       sysvar.SQLMode
+	ModeText   string
+	ModeParsed bool
+
+	// stmtNotes are warnings raised while the statement ran (division by
+	// zero, non-strict conversions); they join its Result's notes.
+	StmtNotes    []sqlerr.Note
+	StmtWarnings int
+	// multiRowWrite: the statement is an UPDATE or a multi-row INSERT,
+	// where non-strict mode stores a NULL for a NOT NULL column as its
+	// implicit default (nullAsDefault).
+	MultiRowWrite bool
+	// ignoreErrors: INSERT IGNORE / UPDATE IGNORE, whose conversion errors
+	// are warnings whatever the mode (strictWrites).
+	IgnoreErrors bool
+
+	// stmtCtx is the running statement's context (SLEEP() waits on it).
+	StmtCtx context.Context
+}
+
+// NewEnv is the state of a new session of owner on database db.
+func NewEnv(owner Host, db string) Env {
+	return Env{owner: owner, DB: db, UserVars: map[string]types.Value{}}
+}
+
+// sqlMode is the session's sql_mode now. The text is parsed once per
+// change (it was validated when set).
+func (s *Env) SQLMode() sysvar.SQLMode {
+	text := s.owner.SysVar(sysvar.Defs["sql_mode"], false)
+	if text != s.ModeText || !s.ModeParsed {
+		s.Mode, _ = sysvar.ParseSQLMode(text)
+		s.ModeText, s.ModeParsed = text, true
+	}
+	return s.Mode
+}
+
+// maxStmtNotes bounds the warnings one statement keeps (MySQL's
+// max_error_count default); the count goes on past it.
+const maxStmtNotes = 64
+
+// warn records a warning of the running statement; exec adds it to the
+// statement's Result (SHOW WARNINGS, the OK packet's warning count).
+func (s *Env) Warn(code uint16, format string, args ...any) {
+	s.StmtWarnings++
+	if len(s.StmtNotes) < maxStmtNotes {
+		s.StmtNotes = append(s.StmtNotes, sqlerr.Note{Level: "Warning", Code: code, Message: fmt.Sprintf(format, args...)})
+	}
+}
+
+// maxAllowedPacket is the session's max_allowed_packet: the longest
+// statement it accepts and the longest string a function may return.
+func (s *Env) MaxAllowedPacket() int64 {
+	n, _ := strconv.ParseInt(s.owner.SysVar(sysvar.Defs["max_allowed_packet"], false), 10, 64)
+	return n
+}
