@@ -8,58 +8,11 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"github.com/plrun/plrun/sql/expr"
-	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
 )
-
-// planFor returns p's compiled plan for the session's database and the
-// current schema, building it once.
-func (s *State) planFor(p *parse.Stmt, build func() (any, error)) (any, error) {
-	epoch := s.epoch.Load()
-	mode := s.SQLMode() & planModes
-	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
-		return c.Plan, nil
-	}
-	p.PlanMu.Lock()
-	defer p.PlanMu.Unlock()
-	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
-		return c.Plan, nil
-	}
-	pl, err := build()
-	if err != nil {
-		return nil, err
-	}
-	p.Cached.Store(&parse.PlanEntry{Plan: pl, Epoch: epoch, DB: s.DB, Mode: mode})
-	return pl, nil
-}
-
-// dbFor is the database a statement names, or the session's: 1046 if
-// neither.
-func (s *State) dbFor(named string) (string, error) {
-	if named != "" {
-		return named, nil
-	}
-	if s.DB == "" {
-		return "", sqlerr.New(sqlerr.ErNoDB, "No database selected")
-	}
-	return s.DB, nil
-}
-
-// resolveTable finds db.name for the session.
-func (s *State) resolveTable(tn *ast.TableName) (*storage.Table, error) {
-	db, err := s.dbFor(tn.Schema.O)
-	if err != nil {
-		return nil, err
-	}
-	t := s.txns.Catalog().Table(db, tn.Name.O)
-	if t == nil {
-		return nil, sqlerr.New(sqlerr.ErNoSuchTable, "Table '%s.%s' doesn't exist", db, tn.Name.O)
-	}
-	return t, nil
-}
 
 // singleTable extracts the one table of a FROM clause.
 func singleTable(refs *ast.TableRefsClause) (*ast.TableName, string, error) {

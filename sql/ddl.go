@@ -222,7 +222,7 @@ func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 			case ast.ColumnOptionOnUpdate:
 				col.OnUpdateNow = true
 			case ast.ColumnOptionComment:
-				col.Comment = restoreString(o.Expr)
+				col.Comment = expr.RestoreString(o.Expr)
 			}
 		}
 	}
@@ -278,15 +278,6 @@ func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 		}
 	}
 	return def, autoStart, nil
-}
-
-func restoreString(e ast.ExprNode) string {
-	if v, ok := e.(ast.ValueExpr); ok {
-		if s, ok := v.GetValue().(string); ok {
-			return s
-		}
-	}
-	return expr.ExprText(e)
 }
 
 func setDefault(col *storage.Column, e ast.ExprNode) error {

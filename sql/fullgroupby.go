@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 )
@@ -26,7 +27,7 @@ func (s *State) checkFullGroupBy(n *ast.SelectStmt, pl *selectPlan, alias string
 	aliasGrouped := map[string]bool{}
 	if n.GroupBy != nil {
 		for _, g := range n.GroupBy.Items {
-			groupText[restoreString(g.Expr)] = true
+			groupText[expr.RestoreString(g.Expr)] = true
 			if cn, ok := g.Expr.(*ast.ColumnNameExpr); ok {
 				if t, ok := tables.resolve(cn.Name); ok {
 					grouped[colRef{t.alias, cn.Name.Name.L}] = true
@@ -50,7 +51,7 @@ func (s *State) checkFullGroupBy(n *ast.SelectStmt, pl *selectPlan, alias string
 			}
 			continue
 		}
-		if groupText[restoreString(f.Expr)] || (f.AsName.L != "" && aliasGrouped[f.AsName.L]) {
+		if groupText[expr.RestoreString(f.Expr)] || (f.AsName.L != "" && aliasGrouped[f.AsName.L]) {
 			continue
 		}
 		var bad error

@@ -87,7 +87,7 @@ func isJoin(refs *ast.TableRefsClause) bool {
 
 // buildJoin resolves the tables and compiles ON conditions and lookups;
 // sc becomes the scope of the combined row.
-func (s *State) buildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode) (*joinPlan, error) {
+func buildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, resolve func(*ast.TableName) (*storage.Table, error)) (*joinPlan, error) {
 	sources, joins, err := flattenJoin(refs.TableRefs)
 	if err != nil {
 		return nil, err
@@ -98,7 +98,7 @@ func (s *State) buildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.E
 		if !ok {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support derived tables")
 		}
-		t, err := s.resolveTable(tn)
+		t, err := resolve(tn)
 		if err != nil {
 			return nil, err
 		}

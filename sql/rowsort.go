@@ -1,8 +1,9 @@
 package sql
 
 import (
-	"github.com/plrun/plrun/sql/expr"
 	"slices"
+
+	"github.com/plrun/plrun/sql/expr"
 )
 
 // sortRowsStable sorts rows by less, keeping equal rows in order, and

@@ -87,7 +87,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*selectPla
 		if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support locking reads of joins")
 		}
-		if pl.join, err = s.buildJoin(sc, n.From, n.Where); err != nil {
+		if pl.join, err = buildJoin(sc, n.From, n.Where, s.resolveTable); err != nil {
 			return nil, err
 		}
 	} else if tn, alias, err = singleTable(n.From); err != nil {

@@ -18,10 +18,6 @@ func (s *Session) CountParams(query string) (int, error) {
 	return p.Params, nil
 }
 
-// planModes are the flags a plan's build depends on: a plan built under
-// other ones is rebuilt.
-var planModes = sysvar.ModeOnlyFullGroup
-
 // substituteEngine is NO_ENGINE_SUBSTITUTION: plrun's one engine is
 // InnoDB (SHOW ENGINES), so ENGINE=MyISAM (or any other) is error 1286
 // under the flag, and without it the table is InnoDB with warnings 1286

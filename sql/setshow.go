@@ -156,7 +156,7 @@ func likeFilter(p *ast.PatternLikeOrIlikeExpr) func(string) bool {
 	if p == nil {
 		return func(string) bool { return true }
 	}
-	pat := restoreString(p.Pattern)
+	pat := expr.RestoreString(p.Pattern)
 	return func(s string) bool { return expr.LikeMatch(pat, s) }
 }
 
@@ -440,7 +440,7 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
 	switch x := n.Stmt.(type) {
 	case *ast.SelectStmt:
 		if isJoin(x.From) {
-			jp, err := s.buildJoin(&expr.Scope{DB: s.DB}, x.From, x.Where)
+			jp, err := buildJoin(&expr.Scope{DB: s.DB}, x.From, x.Where, s.resolveTable)
 			if err != nil {
 				return nil, err
 			}

@@ -3,7 +3,12 @@ package sql
 import (
 	"sync/atomic"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
 )
 
@@ -20,3 +25,53 @@ type State struct {
 func NewState(env expr.Env, txns *txn.Manager, epoch *atomic.Uint64) State {
 	return State{Env: env, txns: txns, epoch: epoch}
 }
+
+// planFor returns p's compiled plan for the session's database and the
+// current schema, building it once.
+func (s *State) planFor(p *parse.Stmt, build func() (any, error)) (any, error) {
+	epoch := s.epoch.Load()
+	mode := s.SQLMode() & planModes
+	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
+		return c.Plan, nil
+	}
+	p.PlanMu.Lock()
+	defer p.PlanMu.Unlock()
+	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
+		return c.Plan, nil
+	}
+	pl, err := build()
+	if err != nil {
+		return nil, err
+	}
+	p.Cached.Store(&parse.PlanEntry{Plan: pl, Epoch: epoch, DB: s.DB, Mode: mode})
+	return pl, nil
+}
+
+// dbFor is the database a statement names, or the session's: 1046 if
+// neither.
+func (s *State) dbFor(named string) (string, error) {
+	if named != "" {
+		return named, nil
+	}
+	if s.DB == "" {
+		return "", sqlerr.New(sqlerr.ErNoDB, "No database selected")
+	}
+	return s.DB, nil
+}
+
+// resolveTable finds db.name for the session.
+func (s *State) resolveTable(tn *ast.TableName) (*storage.Table, error) {
+	db, err := s.dbFor(tn.Schema.O)
+	if err != nil {
+		return nil, err
+	}
+	t := s.txns.Catalog().Table(db, tn.Name.O)
+	if t == nil {
+		return nil, sqlerr.New(sqlerr.ErNoSuchTable, "Table '%s.%s' doesn't exist", db, tn.Name.O)
+	}
+	return t, nil
+}
+
+// planModes are the flags a plan's build depends on: a plan built under
+// other ones is rebuilt.
+var planModes = sysvar.ModeOnlyFullGroup
