@@ -12,6 +12,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -161,7 +162,7 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 			return nil, err
 		}
 	}
-	tn, _, err := singleTable(n.Table)
+	tn, _, err := plan.SingleTable(n.Table)
 	if err != nil {
 		return nil, err
 	}
@@ -557,7 +558,7 @@ func rowsEqual(a, b []types.Value) bool {
 
 type updatePlan struct {
 	t       *storage.Table
-	acc     *access
+	acc     *plan.Access
 	assigns []assignment
 	order   []orderItem
 	limit   *expr.Expr
@@ -565,7 +566,7 @@ type updatePlan struct {
 }
 
 func (s *State) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
-	tn, alias, err := singleTable(n.TableRefs)
+	tn, alias, err := plan.SingleTable(n.TableRefs)
 	if err != nil {
 		return nil, err
 	}
@@ -598,7 +599,7 @@ func (s *State) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
 		}
 	}
 	sc.Clause = "WHERE"
-	if pl.acc, err = planAccess(sc, t, n.Where); err != nil {
+	if pl.acc, err = plan.ChooseAccess(sc, t, n.Where); err != nil {
 		return nil, err
 	}
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
@@ -608,11 +609,11 @@ func (s *State) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
 }
 
 // orderAndLimit applies an UPDATE/DELETE's ORDER BY and LIMIT to refs.
-func orderAndLimit(ec *expr.Ctx, refs []rowRef, order []orderItem, limit *expr.Expr) ([]rowRef, error) {
+func orderAndLimit(ec *expr.Ctx, refs []plan.RowRef, order []orderItem, limit *expr.Expr) ([]plan.RowRef, error) {
 	if len(order) > 0 {
 		keys := make([][]types.Value, len(refs))
 		for i, r := range refs {
-			ec.Row = r.vals
+			ec.Row = r.Vals
 			keys[i] = make([]types.Value, len(order))
 			for k, o := range order {
 				v, err := o.e.Fn(ec)
@@ -634,7 +635,7 @@ func orderAndLimit(ec *expr.Ctx, refs []rowRef, order []orderItem, limit *expr.E
 			}
 			return false
 		})
-		sorted := make([]rowRef, len(refs))
+		sorted := make([]plan.RowRef, len(refs))
 		for i, j := range idx {
 			sorted[i] = refs[j]
 		}
@@ -662,7 +663,7 @@ func (s *State) execUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	s.MultiRowWrite, s.IgnoreErrors = true, n.IgnoreErr
 	defer func() { s.MultiRowWrite, s.IgnoreErrors = false, false }()
 	ec := &expr.Ctx{Env: &s.Env, Args: args, Strict: s.strictWrites(), Context: ctx, Txn: x}
-	refs, err := pl.acc.find(ctx, x, ec, true)
+	refs, err := pl.acc.Find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err
 	}
@@ -672,7 +673,7 @@ func (s *State) execUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	var changed uint64
 	pkCols := t.Def.PrimaryKey()
 	for ri, r := range refs {
-		nv := append([]types.Value(nil), r.vals...)
+		nv := append([]types.Value(nil), r.Vals...)
 		ec.Row = nv
 		for _, a := range pl.assigns {
 			v, err := a.e.Fn(ec)
@@ -683,14 +684,14 @@ func (s *State) execUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 				return nil, err
 			}
 		}
-		if rowsEqual(r.vals, nv) {
+		if rowsEqual(r.Vals, nv) {
 			continue
 		}
 		for _, c := range pl.onNow {
 			nv[c] = types.TimeValue(time.Now().Truncate(time.Second))
 		}
-		slot := r.row
-		if pkCols != nil && !rowsEqual(pkOf(t.Def, r.vals), pkOf(t.Def, nv)) {
+		slot := r.Row
+		if pkCols != nil && !rowsEqual(pkOf(t.Def, r.Vals), pkOf(t.Def, nv)) {
 			pk := pkOf(t.Def, nv)
 			key := storage.KeyOf(pk)
 			if err := x.Lock(ctx, t, key); err != nil {
@@ -703,17 +704,17 @@ func (s *State) execUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 				}
 				return nil, dupError(t, -1, nv)
 			}
-			if err := checkUnique(ctx, x, t, r.row, nv, nil); err != nil {
+			if err := checkUnique(ctx, x, t, r.Row, nv, nil); err != nil {
 				t.ForgetIfEmpty(ns)
 				if s.skipDuplicate(err) {
 					continue
 				}
 				return nil, err
 			}
-			x.Write(t, r.row, nil)
+			x.Write(t, r.Row, nil)
 			slot = ns
 		} else if err := checkUnique(ctx, x, t, slot, nv, func(i int) bool {
-			a, _ := t.IndexKey(i, r.vals)
+			a, _ := t.IndexKey(i, r.Vals)
 			b, _ := t.IndexKey(i, nv)
 			return a != b
 		}); err != nil {
@@ -731,7 +732,7 @@ func (s *State) execUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 
 type deletePlan struct {
 	t     *storage.Table
-	acc   *access
+	acc   *plan.Access
 	order []orderItem
 	limit *expr.Expr
 }
@@ -740,7 +741,7 @@ func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	if n.IsMultiTable {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support multi-table DELETE")
 	}
-	tn, alias, err := singleTable(n.TableRefs)
+	tn, alias, err := plan.SingleTable(n.TableRefs)
 	if err != nil {
 		return nil, err
 	}
@@ -751,7 +752,7 @@ func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	pl := &deletePlan{t: t}
 	sc := &expr.Scope{DB: s.DB, Table: t, Alias: alias, Sub: s}
 	sc.Clause = "WHERE"
-	if pl.acc, err = planAccess(sc, t, n.Where); err != nil {
+	if pl.acc, err = plan.ChooseAccess(sc, t, n.Where); err != nil {
 		return nil, err
 	}
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
@@ -767,7 +768,7 @@ func (s *State) execDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	}
 	pl := pi.(*deletePlan)
 	ec := &expr.Ctx{Env: &s.Env, Args: args, Context: ctx, Txn: x}
-	refs, err := pl.acc.find(ctx, x, ec, true)
+	refs, err := pl.acc.Find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err
 	}
@@ -775,7 +776,7 @@ func (s *State) execDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		return nil, err
 	}
 	for _, r := range refs {
-		x.Write(pl.t, r.row, nil)
+		x.Write(pl.t, r.Row, nil)
 	}
 	s.RowCount = int64(len(refs))
 	return &Result{AffectedRows: uint64(len(refs))}, nil

@@ -89,7 +89,7 @@ type groupTableList []groupTable
 func groupTables(pl *selectPlan, alias string) groupTableList {
 	if pl.join != nil {
 		var ts groupTableList
-		for _, jt := range pl.join.tables {
+		for _, jt := range pl.join.Tables {
 			ts = append(ts, groupTable{jt.Table, strings.ToLower(jt.Alias)})
 		}
 		return ts

@@ -10,6 +10,7 @@ import (
 	"github.com/plrun/plrun/hotrow"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -51,10 +52,10 @@ func (s *Session) hotRowOf(p *parse.Stmt, n *ast.UpdateStmt, args []types.Value)
 		return hotRow{}, false
 	}
 	pl := pi.(*updatePlan)
-	if pl.acc.pk == nil {
+	if pl.acc.PK == nil {
 		return hotRow{}, false
 	}
-	pk, ok, err := keyValues(&expr.Ctx{Env: &s.Env, Args: args}, pl.t, pl.t.Def.PrimaryKey(), pl.acc.pk)
+	pk, ok, err := plan.KeyValues(&expr.Ctx{Env: &s.Env, Args: args}, pl.t, pl.t.Def.PrimaryKey(), pl.acc.PK)
 	if err != nil || !ok {
 		return hotRow{}, false
 	}

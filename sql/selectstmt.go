@@ -10,6 +10,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -24,7 +25,7 @@ type orderItem struct {
 
 type selectPlan struct {
 	t         *storage.Table
-	acc       *access
+	acc       *plan.Access
 	outs      []expr.OutputCol
 	cols      []Column
 	aggs      []expr.AggSpec
@@ -36,7 +37,7 @@ type selectPlan struct {
 	offset    *expr.Expr
 	forUpdate bool
 	distinct  bool
-	join      *joinPlan // FROM with joins (t is nil then)
+	join      *plan.Join // FROM with joins (t is nil then)
 	// correlated: the plan names columns of an enclosing query, read from
 	// evalCtx.outer; it runs once per outer row.
 	correlated bool
@@ -47,7 +48,7 @@ type selectPlan struct {
 // expandJoinWildcard adds the columns of * (every joined table) or t.*.
 func (pl *selectPlan) expandJoinWildcard(only string) error {
 	found := false
-	for _, jt := range pl.join.tables {
+	for _, jt := range pl.join.Tables {
 		if only != "" && !strings.EqualFold(only, jt.Alias) {
 			continue
 		}
@@ -83,14 +84,14 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*selectPla
 	var tn *ast.TableName
 	var alias string
 	var err error
-	if isJoin(n.From) {
+	if plan.IsJoin(n.From) {
 		if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support locking reads of joins")
 		}
-		if pl.join, err = buildJoin(sc, n.From, n.Where, s.resolveTable); err != nil {
+		if pl.join, err = plan.BuildJoin(sc, n.From, n.Where, s.resolveTable); err != nil {
 			return nil, err
 		}
-	} else if tn, alias, err = singleTable(n.From); err != nil {
+	} else if tn, alias, err = plan.SingleTable(n.From); err != nil {
 		return nil, err
 	}
 	if tn != nil {
@@ -152,7 +153,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*selectPla
 	if pl.join != nil {
 		// WHERE is part of the join plan.
 	} else if pl.t != nil {
-		if pl.acc, err = planAccess(sc, pl.t, n.Where); err != nil {
+		if pl.acc, err = plan.ChooseAccess(sc, pl.t, n.Where); err != nil {
 			return nil, err
 		}
 	} else if n.Where != nil {
@@ -160,7 +161,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*selectPla
 		if err != nil {
 			return nil, err
 		}
-		pl.acc = &access{filter: f}
+		pl.acc = &plan.Access{Filter: f}
 	}
 	sc.Aggs = &pl.aggs
 	if n.GroupBy != nil {
@@ -302,13 +303,13 @@ func runSubSelect(ctx context.Context, x *txn.Txn, env *expr.Env, pl *selectPlan
 	defer ec.Mem.Close()
 	var rows [][]types.Value
 	if pl.join != nil {
-		if rows, err = pl.join.rows(ctx, x, ec); err != nil {
+		if rows, err = pl.join.Rows(ctx, x, ec); err != nil {
 			return nil, err
 		}
 	} else if pl.t != nil {
 		// FOR UPDATE locks, in a transaction or under autocommit alike
 		// (where the statement's commit releases them).
-		refs, err := pl.acc.find(ctx, x, ec, pl.forUpdate)
+		refs, err := pl.acc.Find(ctx, x, ec, pl.forUpdate)
 		if err != nil {
 			return nil, err
 		}
@@ -317,12 +318,12 @@ func runSubSelect(ctx context.Context, x *txn.Txn, env *expr.Env, pl *selectPlan
 		}
 		rows = make([][]types.Value, len(refs))
 		for i, r := range refs {
-			rows[i] = r.vals
+			rows[i] = r.Vals
 		}
 	} else {
 		ok := true
-		if pl.acc != nil && pl.acc.filter != nil {
-			if ok, err = expr.EvalBool(pl.acc.filter, ec); err != nil {
+		if pl.acc != nil && pl.acc.Filter != nil {
+			if ok, err = expr.EvalBool(pl.acc.Filter, ec); err != nil {
 				return nil, err
 			}
 		}
@@ -516,7 +517,7 @@ func (pl *selectPlan) groupRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, e
 		g := groups[k]
 		ec.Row = g.first
 		if ec.Row == nil && pl.join != nil {
-			ec.Row = make([]types.Value, pl.join.width)
+			ec.Row = make([]types.Value, pl.join.Width)
 		} else if ec.Row == nil && pl.t != nil {
 			ec.Row = make([]types.Value, len(pl.t.Def.Columns))
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -439,19 +440,19 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
 	var err error
 	switch x := n.Stmt.(type) {
 	case *ast.SelectStmt:
-		if isJoin(x.From) {
-			jp, err := buildJoin(&expr.Scope{DB: s.DB}, x.From, x.Where, s.resolveTable)
+		if plan.IsJoin(x.From) {
+			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB}, x.From, x.Where, s.resolveTable)
 			if err != nil {
 				return nil, err
 			}
 			var rows [][]string
-			for i, jt := range jp.tables {
+			for i, jt := range jp.Tables {
 				access, key := "scan", ""
 				switch {
-				case jt.lookupPK:
+				case jt.LookupPK:
 					access, key = "lookup", "PRIMARY"
-				case jt.lookup != nil:
-					access, key = "lookup", jt.Table.Def.Indexes[jt.lookupIdx].Name
+				case jt.Lookup != nil:
+					access, key = "lookup", jt.Table.Def.Indexes[jt.LookupIdx].Name
 				case i == 0:
 					access = "scan (outer)"
 				}
@@ -459,13 +460,13 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
 			}
 			return stringRows([]string{"table", "access", "key"}, rows), nil
 		}
-		tn, _, err = singleTable(x.From)
+		tn, _, err = plan.SingleTable(x.From)
 		where = x.Where
 	case *ast.UpdateStmt:
-		tn, _, err = singleTable(x.TableRefs)
+		tn, _, err = plan.SingleTable(x.TableRefs)
 		where = x.Where
 	case *ast.DeleteStmt:
-		tn, _, err = singleTable(x.TableRefs)
+		tn, _, err = plan.SingleTable(x.TableRefs)
 		where = x.Where
 	default:
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support EXPLAIN of this statement")
@@ -480,21 +481,21 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := planAccess(&expr.Scope{DB: s.DB, Table: t, Alias: t.Def.Name}, t, where)
+	a, err := plan.ChooseAccess(&expr.Scope{DB: s.DB, Table: t, Alias: t.Def.Name}, t, where)
 	if err != nil {
 		return nil, err
 	}
 	access, key := "scan", ""
 	switch {
-	case a.pk != nil:
+	case a.PK != nil:
 		access, key = "point", "PRIMARY"
-	case a.inList != nil:
+	case a.InList != nil:
 		access, key = "points", "PRIMARY"
-	case a.uniq != nil && t.Def.Indexes[a.uniqIdx].Unique:
-		access, key = "point", t.Def.Indexes[a.uniqIdx].Name
-	case a.uniq != nil:
-		access, key = "ref", t.Def.Indexes[a.uniqIdx].Name
-	case a.lo != nil || a.hi != nil:
+	case a.Uniq != nil && t.Def.Indexes[a.UniqIdx].Unique:
+		access, key = "point", t.Def.Indexes[a.UniqIdx].Name
+	case a.Uniq != nil:
+		access, key = "ref", t.Def.Indexes[a.UniqIdx].Name
+	case a.Lo != nil || a.Hi != nil:
 		access, key = "range", "PRIMARY"
 	}
 	return stringRows([]string{"table", "access", "key"}, [][]string{{t.Def.Name, access, key}}), nil

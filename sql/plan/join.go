@@ -1,4 +1,4 @@
-package sql
+package plan
 
 import (
 	"context"
@@ -26,16 +26,16 @@ type joinTable struct {
 	filters []*expr.Expr
 	// lookup: the index (primary = -1 is "none"; see lookupPK) and one
 	// expression over earlier tables per index column.
-	lookupPK  bool
-	lookupIdx int
-	lookup    []*expr.Expr
+	LookupPK  bool
+	LookupIdx int
+	Lookup    []*expr.Expr
 }
 
 // joinPlan is a FROM clause with joins.
-type joinPlan struct {
-	tables  []*joinTable
+type Join struct {
+	Tables  []*joinTable
 	sources []*expr.Source // the tables' sources, for scopes over a prefix of them
-	width   int
+	Width   int
 	where   *expr.Expr
 	// pre are WHERE conjuncts over no table (constants, parameters): one
 	// that is not true ends the join before it starts, so a 30-table join
@@ -81,18 +81,18 @@ func flattenJoin(j *ast.Join) ([]*ast.TableSource, []*ast.Join, error) {
 }
 
 // isJoin reports whether a FROM clause has more than one table.
-func isJoin(refs *ast.TableRefsClause) bool {
+func IsJoin(refs *ast.TableRefsClause) bool {
 	return refs != nil && refs.TableRefs != nil && refs.TableRefs.Right != nil
 }
 
 // buildJoin resolves the tables and compiles ON conditions and lookups;
 // sc becomes the scope of the combined row.
-func buildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, resolve func(*ast.TableName) (*storage.Table, error)) (*joinPlan, error) {
+func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, resolve func(*ast.TableName) (*storage.Table, error)) (*Join, error) {
 	sources, joins, err := flattenJoin(refs.TableRefs)
 	if err != nil {
 		return nil, err
 	}
-	jp := &joinPlan{}
+	jp := &Join{}
 	for i, src := range sources {
 		tn, ok := src.Source.(*ast.TableName)
 		if !ok {
@@ -106,22 +106,22 @@ func buildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 		if src.AsName.O != "" {
 			alias = src.AsName.O
 		}
-		for _, o := range jp.tables {
+		for _, o := range jp.Tables {
 			if strings.EqualFold(o.Alias, alias) {
 				return nil, sqlerr.New(sqlerr.ErNonUniqTable, "Not unique table/alias: '%s'", alias)
 			}
 		}
-		jt := &joinTable{Source: expr.Source{Table: t, Alias: alias, Off: jp.width}, lookupIdx: -1}
+		jt := &joinTable{Source: expr.Source{Table: t, Alias: alias, Off: jp.Width}, LookupIdx: -1}
 		if i > 0 && joins[i-1] != nil && joins[i-1].Tp == ast.LeftJoin {
 			jt.Left = true
 		}
-		jp.tables = append(jp.tables, jt)
+		jp.Tables = append(jp.Tables, jt)
 		jp.sources = append(jp.sources, &jt.Source)
-		jp.width += len(t.Def.Columns)
+		jp.Width += len(t.Def.Columns)
 	}
 	sc.Joined = jp.sources
 	sc.Clause = "on clause"
-	for i, jt := range jp.tables {
+	for i, jt := range jp.Tables {
 		if i == 0 || joins[i-1] == nil || joins[i-1].On == nil {
 			continue
 		}
@@ -141,7 +141,7 @@ func buildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 		}
 		jp.placeFilters(sc.DB, where)
 	}
-	for i, jt := range jp.tables {
+	for i, jt := range jp.Tables {
 		if i == 0 {
 			continue
 		}
@@ -161,10 +161,10 @@ func buildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 // table after which all the columns it names are known (or to pre when it
 // names none). A conjunct compiles against a prefix of the tables only if
 // it names no later table, which is the test.
-func (jp *joinPlan) placeFilters(db string, where ast.ExprNode) {
+func (jp *Join) placeFilters(db string, where ast.ExprNode) {
 	for _, c := range conjuncts(where) {
 		placed := false
-		for k := -1; k < len(jp.tables) && !placed; k++ {
+		for k := -1; k < len(jp.Tables) && !placed; k++ {
 			prefix := &expr.Scope{DB: db, Joined: jp.sources[:k+1], Clause: "WHERE"}
 			e, err := prefix.Compile(c)
 			if err != nil || e.HasAgg {
@@ -176,7 +176,7 @@ func (jp *joinPlan) placeFilters(db string, where ast.ExprNode) {
 				}
 				jp.pre = append(jp.pre, e)
 			} else {
-				jp.tables[k].filters = append(jp.tables[k].filters, e)
+				jp.Tables[k].filters = append(jp.Tables[k].filters, e)
 			}
 			placed = true
 		}
@@ -189,7 +189,7 @@ func (jp *joinPlan) placeFilters(db string, where ast.ExprNode) {
 			// Only the session's scope compiles it (a subquery or an
 			// outer column): keep checking the whole WHERE per row.
 			jp.pre, jp.rest = nil, nil
-			for _, jt := range jp.tables {
+			for _, jt := range jp.Tables {
 				jt.filters = nil
 			}
 			return
@@ -210,8 +210,8 @@ func passes(conds []*expr.Expr, ec *expr.Ctx) (bool, error) {
 
 // planLookup finds, for table i, an index whose every column is equal to
 // an expression over the tables before it.
-func (jp *joinPlan) planLookup(db string, i int, conds []ast.ExprNode) {
-	jt := jp.tables[i]
+func (jp *Join) planLookup(db string, i int, conds []ast.ExprNode) {
+	jt := jp.Tables[i]
 	mine := &expr.Scope{DB: db, Joined: jp.sources[i : i+1]}
 	before := &expr.Scope{DB: db, Joined: jp.sources[:i]}
 	eq := map[int]*expr.Expr{}
@@ -247,7 +247,7 @@ func (jp *joinPlan) planLookup(db string, i int, conds []ast.ExprNode) {
 	}
 	if pk := jt.Table.Def.PrimaryKey(); pk != nil {
 		if l := pick(pk); l != nil {
-			jt.lookupPK, jt.lookup = true, l
+			jt.LookupPK, jt.Lookup = true, l
 			return
 		}
 	}
@@ -257,7 +257,7 @@ func (jp *joinPlan) planLookup(db string, i int, conds []ast.ExprNode) {
 				continue
 			}
 			if l := pick(ix.Cols); l != nil {
-				jt.lookupIdx, jt.lookup = idx, l
+				jt.LookupIdx, jt.Lookup = idx, l
 				return
 			}
 		}
@@ -266,16 +266,16 @@ func (jp *joinPlan) planLookup(db string, i int, conds []ast.ExprNode) {
 
 // rows runs the joins: every combined row that satisfies the ON
 // conditions and the WHERE clause.
-func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]types.Value, error) {
+func (jp *Join) Rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]types.Value, error) {
 	var out [][]types.Value
-	row := make([]types.Value, jp.width)
-	scans := make([][]storage.ScanItem, len(jp.tables))
+	row := make([]types.Value, jp.Width)
+	scans := make([][]storage.ScanItem, len(jp.Tables))
 	var level func(k int) error
 	level = func(k int) error {
 		if err := ec.Poll(); err != nil {
 			return err
 		}
-		if k == len(jp.tables) {
+		if k == len(jp.Tables) {
 			ec.Row = row
 			if jp.where != nil {
 				ok, err := expr.EvalBool(jp.where, ec)
@@ -293,7 +293,7 @@ func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]typ
 			out = append(out, append([]types.Value(nil), row...))
 			return nil
 		}
-		jt := jp.tables[k]
+		jt := jp.Tables[k]
 		n := len(jt.Table.Def.Columns)
 		matched := false
 		try := func(vals []types.Value) error {
@@ -345,22 +345,22 @@ func (jp *joinPlan) rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]typ
 
 // candidates returns table k's rows to try against the partial row: by
 // key lookup when planned, else every row (read once per statement).
-func (jp *joinPlan) candidates(x *txn.Txn, ec *expr.Ctx, row []types.Value, k int, scans [][]storage.ScanItem) ([][]types.Value, error) {
-	jt := jp.tables[k]
+func (jp *Join) candidates(x *txn.Txn, ec *expr.Ctx, row []types.Value, k int, scans [][]storage.ScanItem) ([][]types.Value, error) {
+	jt := jp.Tables[k]
 	t := jt.Table
-	if jt.lookup != nil {
+	if jt.Lookup != nil {
 		ec.Row = row
 		cols := t.Def.PrimaryKey()
-		if !jt.lookupPK {
-			cols = t.Def.Indexes[jt.lookupIdx].Cols
+		if !jt.LookupPK {
+			cols = t.Def.Indexes[jt.LookupIdx].Cols
 		}
-		vals, ok, err := keyValues(ec, t, cols, jt.lookup)
+		vals, ok, err := KeyValues(ec, t, cols, jt.Lookup)
 		if err == nil && !ok {
 			return nil, nil // a NULL key matches nothing
 		}
 		if err == nil {
 			var out [][]types.Value
-			if jt.lookupPK {
+			if jt.LookupPK {
 				if r := t.Lookup(storage.KeyOf(vals)); r != nil {
 					if v := x.ReadSnapshot(t, r); v.Vals != nil {
 						out = append(out, v.Vals)
@@ -373,12 +373,12 @@ func (jp *joinPlan) candidates(x *txn.Txn, ec *expr.Ctx, row []types.Value, k in
 				kb = types.KeyString(kb, v)
 			}
 			key := string(kb)
-			for _, r := range t.IndexCandidates(jt.lookupIdx, key) {
+			for _, r := range t.IndexCandidates(jt.LookupIdx, key) {
 				v := x.ReadSnapshot(t, r)
 				if v.Vals == nil {
 					continue
 				}
-				if rk, ok := t.IndexKey(jt.lookupIdx, v.Vals); ok && rk == key {
+				if rk, ok := t.IndexKey(jt.LookupIdx, v.Vals); ok && rk == key {
 					out = append(out, v.Vals)
 				}
 			}

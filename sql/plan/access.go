@@ -1,4 +1,4 @@
-package sql
+package plan
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 )
 
 // singleTable extracts the one table of a FROM clause.
-func singleTable(refs *ast.TableRefsClause) (*ast.TableName, string, error) {
+func SingleTable(refs *ast.TableRefsClause) (*ast.TableName, string, error) {
 	if refs == nil || refs.TableRefs == nil {
 		return nil, "", nil
 	}
@@ -41,21 +41,21 @@ func singleTable(refs *ast.TableRefsClause) (*ast.TableName, string, error) {
 // access is how a statement finds its rows: a point lookup on the primary
 // key or a unique key, a primary-key IN list, or a scan. The WHERE filter
 // is always re-checked on the row read.
-type access struct {
+type Access struct {
 	t       *storage.Table
-	pk      []*expr.Expr // one per primary-key column: point lookup
-	inList  []*expr.Expr // single-column primary key IN (...)
-	uniqIdx int
-	uniq    []*expr.Expr // one per column of secondary index uniqIdx (UNIQUE or not)
+	PK      []*expr.Expr // one per primary-key column: point lookup
+	InList  []*expr.Expr // single-column primary key IN (...)
+	UniqIdx int
+	Uniq    []*expr.Expr // one per column of secondary index uniqIdx (UNIQUE or not)
 	// lo and hi bound the first primary-key column (inclusive; either may
 	// be nil) when nothing better applies: a range scan of the B-tree.
-	lo, hi []*expr.Expr
-	filter *expr.Expr
+	Lo, Hi []*expr.Expr
+	Filter *expr.Expr
 }
 
 // planAccess picks the access path for where over t.
-func planAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*access, error) {
-	a := &access{t: t, uniqIdx: -1}
+func ChooseAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*Access, error) {
+	a := &Access{t: t, UniqIdx: -1}
 	if where == nil {
 		return a, nil
 	}
@@ -66,7 +66,7 @@ func planAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*access, 
 	if f.HasAgg {
 		return nil, sqlerr.New(sqlerr.ErInvalidUseOfGroup, "Invalid use of group function")
 	}
-	a.filter = f
+	a.Filter = f
 	eq := map[int]*expr.Expr{}
 	var in map[int][]*expr.Expr
 	for _, c := range conjuncts(where) {
@@ -141,11 +141,11 @@ func planAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*access, 
 			}
 		}
 		if all {
-			a.pk = vals
+			a.PK = vals
 			return a, nil
 		}
 		if len(pk) == 1 && in[pk[0]] != nil {
-			a.inList = in[pk[0]]
+			a.InList = in[pk[0]]
 			return a, nil
 		}
 	}
@@ -165,7 +165,7 @@ func planAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*access, 
 				}
 			}
 			if all {
-				a.uniqIdx, a.uniq = i, vals
+				a.UniqIdx, a.Uniq = i, vals
 				return a, nil
 			}
 		}
@@ -176,7 +176,7 @@ func planAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*access, 
 // noteRange records a comparison of the first primary-key column with a
 // constant (<, <=, >, >=) as a bound of a range scan. Bounds are inclusive:
 // the filter, always re-checked, makes them exact.
-func (a *access) noteRange(sc *expr.Scope, x *ast.BinaryOperationExpr) error {
+func (a *Access) noteRange(sc *expr.Scope, x *ast.BinaryOperationExpr) error {
 	pk := a.t.Def.PrimaryKey()
 	if pk == nil {
 		return nil
@@ -213,9 +213,9 @@ func (a *access) noteRange(sc *expr.Scope, x *ast.BinaryOperationExpr) error {
 	}
 	switch op {
 	case opcode.GT, opcode.GE:
-		a.lo = append(a.lo, v)
+		a.Lo = append(a.Lo, v)
 	case opcode.LT, opcode.LE:
-		a.hi = append(a.hi, v)
+		a.Hi = append(a.Hi, v)
 	}
 	return nil
 }
@@ -245,9 +245,9 @@ func appendConjuncts(out []ast.ExprNode, e ast.ExprNode) []ast.ExprNode {
 }
 
 // rowRef is a row found by an access path, with the values read.
-type rowRef struct {
-	row  *storage.Row
-	vals []types.Value
+type RowRef struct {
+	Row  *storage.Row
+	Vals []types.Value
 }
 
 // errNotAKey says a key expression's value does not convert exactly to
@@ -259,7 +259,7 @@ var errNotAKey = errors.New("value is not a key of the column's type")
 // keyValues evaluates and coerces key expressions to the key columns'
 // types. ok is false when a value is NULL (no row can match);
 // errNotAKey when a value does not convert exactly.
-func keyValues(ec *expr.Ctx, t *storage.Table, cols []int, exprs []*expr.Expr) ([]types.Value, bool, error) {
+func KeyValues(ec *expr.Ctx, t *storage.Table, cols []int, exprs []*expr.Expr) ([]types.Value, bool, error) {
 	vals := make([]types.Value, len(cols))
 	for i, c := range cols {
 		v, err := exprs[i].Fn(ec)
@@ -284,9 +284,9 @@ func keyValues(ec *expr.Ctx, t *storage.Table, cols []int, exprs []*expr.Expr) (
 // find returns the rows matching the access path and filter. With lock,
 // each row is locked (exclusive) before it is read, so the values returned
 // are the newest and stay so until the transaction ends.
-func (a *access) find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) ([]rowRef, error) {
+func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) ([]RowRef, error) {
 	t := a.t
-	var out []rowRef
+	var out []RowRef
 	// Plain reads see the statement's snapshot; locking reads the newest
 	// committed version, which the lock keeps stable.
 	read := x.ReadSnapshot
@@ -295,24 +295,24 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 	}
 	// match locks (if asked) and reads r, and reports whether it passes
 	// the filter.
-	match := func(r *storage.Row) (rowRef, bool, error) {
+	match := func(r *storage.Row) (RowRef, bool, error) {
 		if lock {
 			if err := x.Lock(ctx, t, r.Key); err != nil {
-				return rowRef{}, false, err
+				return RowRef{}, false, err
 			}
 		}
 		v := read(t, r)
 		if v.Vals == nil {
-			return rowRef{}, false, nil
+			return RowRef{}, false, nil
 		}
 		ec.Row = v.Vals
-		if a.filter != nil {
-			ok, err := expr.EvalBool(a.filter, ec)
+		if a.Filter != nil {
+			ok, err := expr.EvalBool(a.Filter, ec)
 			if err != nil || !ok {
-				return rowRef{}, false, err
+				return RowRef{}, false, err
 			}
 		}
-		return rowRef{row: r, vals: v.Vals}, true, nil
+		return RowRef{Row: r, Vals: v.Vals}, true, nil
 	}
 	check := func(r *storage.Row) error {
 		ref, ok, err := match(r)
@@ -335,8 +335,8 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 		return check(r)
 	}
 	switch {
-	case a.pk != nil:
-		pk, ok, err := keyValues(ec, t, t.Def.PrimaryKey(), a.pk)
+	case a.PK != nil:
+		pk, ok, err := KeyValues(ec, t, t.Def.PrimaryKey(), a.PK)
 		if err == errNotAKey {
 			break // scan below
 		}
@@ -344,10 +344,10 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 			return out, err
 		}
 		return out, pointKey(pk)
-	case a.inList != nil:
+	case a.InList != nil:
 		seen := map[string]bool{}
-		for _, e := range a.inList {
-			pk, ok, err := keyValues(ec, t, t.Def.PrimaryKey(), []*expr.Expr{e})
+		for _, e := range a.InList {
+			pk, ok, err := KeyValues(ec, t, t.Def.PrimaryKey(), []*expr.Expr{e})
 			if err == errNotAKey {
 				return a.scan(x, ec, lock, match)
 			}
@@ -364,9 +364,9 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 		}
 		sortRefs(t, out)
 		return out, nil
-	case a.uniq != nil:
-		cols := t.Def.Indexes[a.uniqIdx].Cols
-		vals, ok, err := keyValues(ec, t, cols, a.uniq)
+	case a.Uniq != nil:
+		cols := t.Def.Indexes[a.UniqIdx].Cols
+		vals, ok, err := KeyValues(ec, t, cols, a.Uniq)
 		if err == errNotAKey {
 			return a.scan(x, ec, lock, match)
 		}
@@ -381,18 +381,18 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 			kb = types.KeyString(kb, v)
 		}
 		key := string(kb)
-		unique := t.Def.Indexes[a.uniqIdx].Unique
+		unique := t.Def.Indexes[a.UniqIdx].Unique
 		if lock && unique {
-			if err := x.LockKey(ctx, txn.UniqueLockKey(t, a.uniqIdx, key)); err != nil {
+			if err := x.LockKey(ctx, txn.UniqueLockKey(t, a.UniqIdx, key)); err != nil {
 				return nil, err
 			}
 		}
-		for _, r := range t.IndexCandidates(a.uniqIdx, key) {
+		for _, r := range t.IndexCandidates(a.UniqIdx, key) {
 			v := read(t, r)
 			if v.Vals == nil {
 				continue
 			}
-			if k, ok := t.IndexKey(a.uniqIdx, v.Vals); ok && k == key {
+			if k, ok := t.IndexKey(a.UniqIdx, v.Vals); ok && k == key {
 				if err := check(r); err != nil {
 					return nil, err
 				}
@@ -403,7 +403,7 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 		}
 		return out, nil
 	}
-	if a.lo != nil || a.hi != nil {
+	if a.Lo != nil || a.Hi != nil {
 		lo, hi, empty, err := a.bounds(ec)
 		if err != nil || empty {
 			return out, err
@@ -416,7 +416,7 @@ func (a *access) find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 // bounds evaluates the range's bounds: the tightest of each side whose
 // value is exactly a value of the column (others are left to the filter).
 // empty reports a NULL bound: no row can match.
-func (a *access) bounds(ec *expr.Ctx) (lo, hi *types.Value, empty bool, err error) {
+func (a *Access) bounds(ec *expr.Ctx) (lo, hi *types.Value, empty bool, err error) {
 	ct := a.t.Def.Columns[a.t.Def.PrimaryKey()[0]].Type
 	pick := func(exprs []*expr.Expr, better func(c int) bool) (*types.Value, bool, error) {
 		var best *types.Value
@@ -439,22 +439,22 @@ func (a *access) bounds(ec *expr.Ctx) (lo, hi *types.Value, empty bool, err erro
 		}
 		return best, false, nil
 	}
-	if lo, empty, err = pick(a.lo, func(c int) bool { return c > 0 }); err != nil || empty {
+	if lo, empty, err = pick(a.Lo, func(c int) bool { return c > 0 }); err != nil || empty {
 		return nil, nil, empty, err
 	}
-	hi, empty, err = pick(a.hi, func(c int) bool { return c < 0 })
+	hi, empty, err = pick(a.Hi, func(c int) bool { return c < 0 })
 	return lo, hi, empty, err
 }
 
 // scan reads every row at the statement's snapshot and keeps those the
 // filter accepts (locking them first when lock is set).
-func (a *access) scan(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (rowRef, bool, error)) ([]rowRef, error) {
+func (a *Access) scan(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error)) ([]RowRef, error) {
 	return a.scanItems(x.Scan(a.t), x, ec, lock, match)
 }
 
 // scanItems keeps the scanned rows the filter accepts.
-func (a *access) scanItems(items []storage.ScanItem, x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (rowRef, bool, error)) ([]rowRef, error) {
-	var out []rowRef
+func (a *Access) scanItems(items []storage.ScanItem, x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error)) ([]RowRef, error) {
+	var out []RowRef
 	for _, it := range items {
 		if err := ec.Poll(); err != nil {
 			return nil, err
@@ -464,8 +464,8 @@ func (a *access) scanItems(items []storage.ScanItem, x *txn.Txn, ec *expr.Ctx, l
 			continue
 		}
 		ec.Row = it.Vals
-		if a.filter != nil {
-			ok, err := expr.EvalBool(a.filter, ec)
+		if a.Filter != nil {
+			ok, err := expr.EvalBool(a.Filter, ec)
 			if err != nil {
 				return nil, err
 			}
@@ -485,19 +485,19 @@ func (a *access) scanItems(items []storage.ScanItem, x *txn.Txn, ec *expr.Ctx, l
 			}
 			continue
 		}
-		out = append(out, rowRef{row: it.Row, vals: it.Vals})
+		out = append(out, RowRef{Row: it.Row, Vals: it.Vals})
 	}
 	return out, nil
 }
 
-func sortRefs(t *storage.Table, refs []rowRef) {
+func sortRefs(t *storage.Table, refs []RowRef) {
 	pk := t.Def.PrimaryKey()
 	if len(refs) < 2 || pk == nil {
 		return
 	}
-	less := func(a, b rowRef) bool {
+	less := func(a, b RowRef) bool {
 		for _, c := range pk {
-			if x := types.Compare(a.vals[c], b.vals[c]); x != 0 {
+			if x := types.Compare(a.Vals[c], b.Vals[c]); x != 0 {
 				return x < 0
 			}
 		}
