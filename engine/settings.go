@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/plrun/plrun/sql"
+
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"

@@ -6,9 +6,10 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/plrun/plrun/sql"
+
 	"github.com/go-mysql-org/go-mysql/mysql"
 
-	plsql "github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/types"
 )
 
@@ -18,7 +19,7 @@ const (
 )
 
 // field builds the column definition a MySQL server sends for col.
-func field(col plsql.Column) *mysql.Field {
+func field(col sql.Column) *mysql.Field {
 	f := &mysql.Field{
 		Schema:   []byte(col.DB),
 		Table:    []byte(col.Table),
@@ -128,7 +129,7 @@ func textValue(t types.ColType, v types.Value) string {
 
 // toMySQLResult converts an engine result to go-mysql's, rows in the text
 // protocol or, for prepared statements, the binary protocol.
-func toMySQLResult(r *plsql.Result, binaryRows bool) *mysql.Result {
+func toMySQLResult(r *sql.Result, binaryRows bool) *mysql.Result {
 	if !r.IsResultSet() {
 		return &mysql.Result{AffectedRows: r.AffectedRows, InsertId: r.LastInsertID, Warnings: r.Warnings}
 	}
@@ -147,7 +148,7 @@ func toMySQLResult(r *plsql.Result, binaryRows bool) *mysql.Result {
 	return &mysql.Result{Resultset: rs, Warnings: r.Warnings}
 }
 
-func textRow(cols []plsql.Column, row []types.Value) mysql.RowData {
+func textRow(cols []sql.Column, row []types.Value) mysql.RowData {
 	var b []byte
 	for i, v := range row {
 		if v.IsNull() {
@@ -162,7 +163,7 @@ func textRow(cols []plsql.Column, row []types.Value) mysql.RowData {
 // binaryRow encodes one row as ProtocolBinary::ResultsetRow: a 0x00
 // header, a NULL bitmap offset by 2 bits, then each non-NULL value in the
 // form of its column's MYSQL_TYPE.
-func binaryRow(cols []plsql.Column, fields []*mysql.Field, row []types.Value) mysql.RowData {
+func binaryRow(cols []sql.Column, fields []*mysql.Field, row []types.Value) mysql.RowData {
 	bitmapLen := (len(row) + 7 + 2) / 8
 	b := make([]byte, 1+bitmapLen, 1+bitmapLen+8*len(row))
 	for i, v := range row {

@@ -12,6 +12,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
@@ -39,7 +40,7 @@ func (s *Session) procDB(db string) (string, error) {
 	return cat.DatabaseName(db), nil
 }
 
-func (s *Session) execCreateProc(ctx context.Context, p *parse.Stmt) (*Result, uint64, error) {
+func (s *Session) execCreateProc(ctx context.Context, p *parse.Stmt) (*exec.Result, uint64, error) {
 	def, orReplace, err := procs.ParseCreate(p.Text)
 	if err != nil {
 		return nil, 0, err
@@ -48,7 +49,7 @@ func (s *Session) execCreateProc(ctx context.Context, p *parse.Stmt) (*Result, u
 	if err != nil {
 		return nil, ack, err
 	}
-	return &Result{}, ack, s.CreateProcedure(ctx, def, orReplace)
+	return &exec.Result{}, ack, s.CreateProcedure(ctx, def, orReplace)
 }
 
 // createProcedure compiles def (syntax is checked here), logs it and adds
@@ -85,7 +86,7 @@ func (s *Session) CreateProcedure(ctx context.Context, def *procs.Definition, or
 	})
 }
 
-func (s *Session) execDropProc(ctx context.Context, p *parse.Stmt) (*Result, uint64, error) {
+func (s *Session) execDropProc(ctx context.Context, p *parse.Stmt) (*exec.Result, uint64, error) {
 	db, name := splitProcName(p.Name, s.DB)
 	db, err := s.procDB(db)
 	if err != nil {
@@ -93,20 +94,20 @@ func (s *Session) execDropProc(ctx context.Context, p *parse.Stmt) (*Result, uin
 	}
 	if _, _, ok := s.database.Procs.Get(db, name); !ok {
 		if p.IfExists {
-			return noted("Note", sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name), 0, nil
+			return exec.Noted("Note", sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name), 0, nil
 		}
 		return nil, 0, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name)
 	}
 	err = s.database.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "drop_proc", DB: db, Name: name}, func() error {
 		return s.database.Procs.Drop(db, name, true)
 	})
-	return &Result{}, 0, err
+	return &exec.Result{}, 0, err
 }
 
-func (s *Session) showProcStatus(like string) *Result {
-	r := &Result{}
+func (s *Session) showProcStatus(like string) *exec.Result {
+	r := &exec.Result{}
 	for _, c := range []string{"Db", "Name", "Type", "Language", "Definer", "Modified", "Created", "Security_type", "Comment"} {
-		r.Columns = append(r.Columns, Column{Name: c, Type: expr.TVarchar})
+		r.Columns = append(r.Columns, exec.Column{Name: c, Type: expr.TVarchar})
 	}
 	for _, db := range s.database.Txns.Catalog().Databases() {
 		for _, d := range s.database.Procs.ListIn(db) {
@@ -124,7 +125,7 @@ func (s *Session) showProcStatus(like string) *Result {
 	return r
 }
 
-func (s *Session) showCreateProc(name string) (*Result, error) {
+func (s *Session) showCreateProc(name string) (*exec.Result, error) {
 	db, n := splitProcName(name, s.DB)
 	def, _, ok := s.database.Procs.Get(db, n)
 	if !ok {
@@ -136,7 +137,7 @@ func (s *Session) showCreateProc(name string) (*Result, error) {
 
 // execCall runs CALL p(args). OUT and INOUT arguments must be user
 // variables (@x); they are set when the procedure returns.
-func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Value) (*Result, uint64, error) {
+func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Value) (*exec.Result, uint64, error) {
 	db := n.Procedure.Schema.O
 	if db == "" {
 		db = s.DB
@@ -198,7 +199,7 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 	if len(outMarkers) > 0 {
 		return outParamsResult(db, def, outMarkers, outs), ack, nil
 	}
-	return &Result{}, ack, nil
+	return &exec.Result{}, ack, nil
 }
 
 // callProc runs a procedure with this session as its Host. It returns the

@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/types"
@@ -20,7 +21,7 @@ import (
 // (COM_STMT_PREPARE must send them: libmysqlclient reads a result set only
 // if the prepare announced columns), or nil for a statement that returns
 // no rows or whose columns are known only when it runs.
-func (s *Session) Describe(query string) ([]Column, error) {
+func (s *Session) Describe(query string) ([]exec.Column, error) {
 	p, err := s.database.plans.Get(query, s.SQLMode().ParserMode())
 	if err != nil {
 		return nil, MapError(err)
@@ -45,11 +46,11 @@ func (s *Session) Describe(query string) ([]Column, error) {
 	if !ok {
 		return nil, nil
 	}
-	pi, err := s.planFor(p, func() (any, error) { return s.buildSelect(n) })
+	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildSelect(n) })
 	if err != nil {
 		return nil, MapError(err)
 	}
-	return pi.(*selectPlan).cols, nil
+	return pi.(*exec.SelectPlan).Cols, nil
 }
 
 // ClearDB leaves the session without a default database (a handshake
@@ -105,7 +106,7 @@ func (p *PanicError) Error() string { return fmt.Sprintf("panic: %v", p.Value) }
 // open is rolled back (so no row lock outlives the panic) before the
 // panic goes on, as a *PanicError with the original stack, to the caller
 // (the server closes that one connection).
-func (s *Session) execHoldingWorker(run func() (*Result, uint64, error)) (*Result, uint64, error) {
+func (s *Session) execHoldingWorker(run func() (*exec.Result, uint64, error)) (*exec.Result, uint64, error) {
 	defer func() {
 		r := recover()
 		if r == nil {

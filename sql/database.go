@@ -6,6 +6,7 @@ import (
 
 	"github.com/plrun/plrun/hotrow"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/txn"
@@ -59,11 +60,11 @@ type Engine interface {
 	DurableLSN() uint64
 	// SetGlobal validates and sets a global variable and applies it;
 	// ResetGlobal sets one back to its compiled-in default.
-	SetGlobal(name string, v types.Value) (*Note, error)
+	SetGlobal(name string, v types.Value) (*exec.Note, error)
 	ResetGlobal(d *sysvar.Def)
 	// PersistSetting and ResetPersisted are ALTER SYSTEM SET / SET
 	// PERSIST[_ONLY] and RESET PERSIST.
-	PersistSetting(name string, v types.Value, only bool) (*Note, error)
+	PersistSetting(name string, v types.Value, only bool) (*exec.Note, error)
 	ResetPersisted(name string, ifExists bool) error
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -14,7 +15,7 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) {
+func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*exec.Result, error) {
 	e := s.database
 	cat := e.Txns.Catalog()
 	defer e.schemaEpoch.Add(1)
@@ -22,7 +23,7 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 	case *ast.CreateDatabaseStmt:
 		if cat.HasDatabase(x.Name.O) {
 			if x.IfNotExists {
-				return noted("Note", sqlerr.ErDBCreateExists, "Can't create database '%s'; database exists", x.Name.O), nil
+				return exec.Noted("Note", sqlerr.ErDBCreateExists, "Can't create database '%s'; database exists", x.Name.O), nil
 			}
 			return nil, sqlerr.New(sqlerr.ErDBCreateExists, "Can't create database '%s'; database exists", x.Name.O)
 		}
@@ -30,11 +31,11 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 			cat.CreateDatabase(x.Name.O)
 			return nil
 		})
-		return &Result{AffectedRows: 1}, err
+		return &exec.Result{AffectedRows: 1}, err
 	case *ast.DropDatabaseStmt:
 		if !cat.HasDatabase(x.Name.O) {
 			if x.IfExists {
-				return noted("Note", sqlerr.ErDBDropExists, "Can't drop database '%s'; database doesn't exist", x.Name.O), nil
+				return exec.Noted("Note", sqlerr.ErDBDropExists, "Can't drop database '%s'; database doesn't exist", x.Name.O), nil
 			}
 			return nil, sqlerr.New(sqlerr.ErDBDropExists, "Can't drop database '%s'; database doesn't exist", x.Name.O)
 		}
@@ -46,7 +47,7 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 		if strings.EqualFold(s.DB, x.Name.O) {
 			s.DB = ""
 		}
-		return &Result{AffectedRows: uint64(n)}, err
+		return &exec.Result{AffectedRows: uint64(n)}, err
 	case *ast.CreateTableStmt:
 		return s.createTable(ctx, x)
 	case *ast.DropTableStmt:
@@ -55,7 +56,7 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 		}
 		var missing []string
 		for _, tn := range x.Tables {
-			db, err := s.dbFor(tn.Schema.O)
+			db, err := s.DBFor(tn.Schema.O)
 			if err != nil {
 				return nil, err
 			}
@@ -70,7 +71,7 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 		// tables or none of them.
 		rec := &txn.DDLRecord{Op: "drop_tables"}
 		for _, tn := range x.Tables {
-			db, _ := s.dbFor(tn.Schema.O) // checked in the loop above
+			db, _ := s.DBFor(tn.Schema.O) // checked in the loop above
 			if cat.Table(db, tn.Name.O) != nil {
 				rec.Tables = append(rec.Tables, storage.TableRef{DB: db, Name: tn.Name.O})
 			}
@@ -81,13 +82,13 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 				return nil, err
 			}
 		}
-		res := &Result{Warnings: uint16(len(missing))}
+		res := &exec.Result{Warnings: uint16(len(missing))}
 		for _, m := range missing {
-			res.Notes = append(res.Notes, Note{Level: "Note", Code: sqlerr.ErBadTable, Message: fmt.Sprintf("Unknown table '%s'", m)})
+			res.Notes = append(res.Notes, exec.Note{Level: "Note", Code: sqlerr.ErBadTable, Message: fmt.Sprintf("Unknown table '%s'", m)})
 		}
 		return res, nil
 	case *ast.TruncateTableStmt:
-		t, err := s.resolveTable(x.Table)
+		t, err := s.ResolveTable(x.Table)
 		if err != nil {
 			return nil, err
 		}
@@ -96,17 +97,17 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*Result, error) 
 		// One record, one catalog step: readers and recovery see the old
 		// table or the new empty one, never no table.
 		rec := &txn.DDLRecord{Op: "truncate_table", DB: def.DB, Name: def.Name, Def: &def}
-		return &Result{}, e.Txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
+		return &exec.Result{}, e.Txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this DDL")
 }
 
-func (s *Session) createTable(ctx context.Context, x *ast.CreateTableStmt) (*Result, error) {
+func (s *Session) createTable(ctx context.Context, x *ast.CreateTableStmt) (*exec.Result, error) {
 	cat := s.database.Txns.Catalog()
 	if x.ReferTable != nil || x.Select != nil {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CREATE TABLE ... LIKE/SELECT")
 	}
-	db, err := s.dbFor(x.Table.Schema.O)
+	db, err := s.DBFor(x.Table.Schema.O)
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +117,7 @@ func (s *Session) createTable(ctx context.Context, x *ast.CreateTableStmt) (*Res
 	db = cat.DatabaseName(db)
 	if cat.Table(db, x.Table.Name.O) != nil {
 		if x.IfNotExists {
-			return noted("Note", sqlerr.ErTableExists, "Table '%s' already exists", x.Table.Name.O), nil
+			return exec.Noted("Note", sqlerr.ErTableExists, "Table '%s' already exists", x.Table.Name.O), nil
 		}
 		return nil, sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", x.Table.Name.O)
 	}
@@ -138,7 +139,7 @@ func (s *Session) createTable(ctx context.Context, x *ast.CreateTableStmt) (*Res
 		}
 		return nil
 	})
-	return &Result{}, err
+	return &exec.Result{}, err
 }
 
 // buildTableDef translates CREATE TABLE into a TableDef.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/types"
 )
@@ -13,7 +14,7 @@ import (
 // (same commits, durability wait and rollback of an open transaction on
 // error). A body that sets result returns it as a one-row result set with
 // the column result; otherwise it is an OK.
-func (s *Session) execDoBlock(ctx context.Context, lang, body string) (*Result, uint64, error) {
+func (s *Session) execDoBlock(ctx context.Context, lang, body string) (*exec.Result, uint64, error) {
 	def, prog, err := s.database.Procs.CompileBlock(lang, body)
 	if err != nil {
 		return nil, 0, err
@@ -28,12 +29,12 @@ func (s *Session) execDoBlock(ctx context.Context, lang, body string) (*Result, 
 		return nil, ack, err
 	}
 	if out == nil {
-		return &Result{}, ack, nil
+		return &exec.Result{}, ack, nil
 	}
 	v, err := goValue(out)
 	if err != nil {
 		return nil, ack, err
 	}
-	col := Column{Name: procs.BlockResult, Type: expr.TypeOfValue(v)}
-	return &Result{Columns: []Column{col}, Rows: [][]types.Value{{v}}}, ack, nil
+	col := exec.Column{Name: procs.BlockResult, Type: expr.TypeOfValue(v)}
+	return &exec.Result{Columns: []exec.Column{col}, Rows: [][]types.Value{{v}}}, ack, nil
 }

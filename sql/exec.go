@@ -8,6 +8,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
@@ -18,7 +19,7 @@ import (
 
 // execParsed runs a parsed statement and returns the LSN its reply must
 // wait for.
-func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Value) (*Result, uint64, error) {
+func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Value) (*exec.Result, uint64, error) {
 	switch p.Kind {
 	case parse.KindCreateProc:
 		return s.execCreateProc(ctx, p)
@@ -28,7 +29,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		// OceanBase's ALTER SYSTEM SET and MySQL 8's SET PERSIST both
 		// set the global value and keep it across restarts (persist.go);
 		// SET PERSIST_ONLY only keeps it, for the next start.
-		res := &Result{}
+		res := &exec.Result{}
 		for _, a := range p.Assigns {
 			warn, err := s.database.Engine.PersistSetting(a[0], sysvar.Literal(a[1]), p.PersistOnly)
 			if err != nil {
@@ -41,13 +42,13 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		}
 		return res, 0, nil
 	case parse.KindResetPersist:
-		return &Result{}, 0, s.database.Engine.ResetPersisted(p.Name, p.IfExists)
+		return &exec.Result{}, 0, s.database.Engine.ResetPersisted(p.Name, p.IfExists)
 	case parse.KindCheckpoint:
 		lsn, err := s.database.Engine.Checkpoint(ctx)
 		if err != nil {
 			return nil, 0, err
 		}
-		return &Result{Info: fmt.Sprintf("Checkpoint at LSN %d", lsn)}, 0, nil
+		return &exec.Result{Info: fmt.Sprintf("Checkpoint at LSN %d", lsn)}, 0, nil
 	case parse.KindShowProcStatus:
 		return s.showProcStatus(p.Like), 0, nil
 	case parse.KindLoadProc:
@@ -55,7 +56,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if err != nil {
 			return nil, 0, err
 		}
-		return &Result{AffectedRows: uint64(n), Info: fmt.Sprintf("Procedures loaded: %d", n)}, 0, nil
+		return &exec.Result{AffectedRows: uint64(n), Info: fmt.Sprintf("Procedures loaded: %d", n)}, 0, nil
 	case parse.KindShowCreateProc:
 		r, err := s.showCreateProc(p.Name)
 		return r, 0, err
@@ -64,12 +65,12 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	}
 	switch n := p.Node.(type) {
 	case *ast.SelectStmt:
-		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execSelect(ctx, x, p, n, args) })
+		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
 	case *ast.InsertStmt:
 		if err := s.checkWritable(); err != nil {
 			return nil, 0, err
 		}
-		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execInsert(ctx, x, p, n, args) })
+		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecInsert(ctx, x, p, n, args) })
 	case *ast.UpdateStmt:
 		if err := s.checkWritable(); err != nil {
 			return nil, 0, err
@@ -78,49 +79,49 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			s.oneShot = txnTraits{} // the group's transaction is this statement's
 			return s.execHotUpdate(ctx, row, p, n, args)
 		}
-		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execUpdate(ctx, x, p, n, args) })
+		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecUpdate(ctx, x, p, n, args) })
 	case *ast.DeleteStmt:
 		if err := s.checkWritable(); err != nil {
 			return nil, 0, err
 		}
-		return s.runDML(ctx, p, args, func(x *txn.Txn) (*Result, error) { return s.execDelete(ctx, x, p, n, args) })
+		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecDelete(ctx, x, p, n, args) })
 	case *ast.BeginStmt:
 		return s.execBegin(ctx, p, n)
 	case *ast.CommitStmt:
 		ack, err := s.finishOpen(ctx)
-		return &Result{}, ack, err
+		return &exec.Result{}, ack, err
 	case *ast.RollbackStmt:
 		if n.SavepointName != "" {
 			if s.txn == nil || !s.txn.RollbackToSavepoint(n.SavepointName) {
 				return nil, 0, sqlerr.New(sqlerr.ErSavepointNotExist, "SAVEPOINT %s does not exist", n.SavepointName)
 			}
-			return &Result{}, 0, nil
+			return &exec.Result{}, 0, nil
 		}
 		s.rollbackOpen()
-		return &Result{}, 0, nil
+		return &exec.Result{}, 0, nil
 	case *ast.SavepointStmt:
 		if s.txn == nil {
 			if s.autocommit() {
-				return &Result{}, 0, nil
+				return &exec.Result{}, 0, nil
 			}
 			s.txn = s.beginTxn(nil)
 		}
 		s.txn.Savepoint(n.Name)
-		return &Result{}, 0, nil
+		return &exec.Result{}, 0, nil
 	case *ast.ReleaseSavepointStmt:
 		if s.txn == nil || !s.txn.ReleaseSavepoint(n.Name) {
 			return nil, 0, sqlerr.New(sqlerr.ErSavepointNotExist, "SAVEPOINT %s does not exist", n.Name)
 		}
-		return &Result{}, 0, nil
+		return &exec.Result{}, 0, nil
 	case *ast.SetStmt:
 		r, err := s.execSet(ctx, p, n, args)
 		return r, 0, err
 	case *ast.UseStmt:
-		return &Result{}, 0, s.UseDB(n.DBName)
+		return &exec.Result{}, 0, s.UseDB(n.DBName)
 	case *ast.ShowStmt:
-		return s.runRead(ctx, func(x *txn.Txn) (*Result, error) { return s.execShow(ctx, x, n) })
+		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return s.execShow(ctx, x, n) })
 	case *ast.ExplainStmt:
-		return s.runRead(ctx, func(x *txn.Txn) (*Result, error) { return s.execExplain(n) })
+		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return s.execExplain(n) })
 	case *ast.CreateTableStmt, *ast.DropTableStmt, *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.TruncateTableStmt:
 		// DDL commits the open transaction first, as MySQL does; then a
 		// READ ONLY session refuses it (1792), as MariaDB does.
@@ -136,9 +137,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case *ast.CallStmt:
 		return s.execCall(ctx, n, args)
 	case *ast.KillStmt:
-		return &Result{}, 0, s.database.Engine.Kill(n.ConnectionID, n.Query)
+		return &exec.Result{}, 0, s.database.Engine.Kill(n.ConnectionID, n.Query)
 	case *ast.DoStmt:
-		return s.runRead(ctx, func(x *txn.Txn) (*Result, error) {
+		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) {
 			sc := &expr.Scope{DB: s.DB}
 			for _, e := range n.Exprs {
 				ce, err := sc.Compile(e)
@@ -149,10 +150,10 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 					return nil, err
 				}
 			}
-			return &Result{}, nil
+			return &exec.Result{}, nil
 		})
 	case *ast.FlushStmt, *ast.AnalyzeTableStmt:
-		return &Result{}, 0, nil
+		return &exec.Result{}, 0, nil
 	}
 	return nil, 0, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support '%s'", firstWords(p.Text))
 }
@@ -166,7 +167,7 @@ func firstWords(q string) string {
 }
 
 // runRead runs a statement that reads but never writes.
-func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*Result, error)) (*Result, uint64, error) {
+func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*exec.Result, error)) (*exec.Result, uint64, error) {
 	x := s.txn
 	if x == nil {
 		// SHOW, EXPLAIN and DO read no table data a SET TRANSACTION is
@@ -191,7 +192,7 @@ func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*Result, err
 // runDML runs a statement in the current transaction with statement-level
 // rollback, committing it on its own under autocommit (or when the
 // COMMIT_ON_SUCCESS hint asks).
-func (s *Session) runDML(ctx context.Context, p *parse.Stmt, args []types.Value, fn func(x *txn.Txn) (*Result, error)) (*Result, uint64, error) {
+func (s *Session) runDML(ctx context.Context, p *parse.Stmt, args []types.Value, fn func(x *txn.Txn) (*exec.Result, error)) (*exec.Result, uint64, error) {
 	next := s.oneShot
 	x, auto := s.currentTxn()
 	if auto && tablelessSelect(p.Node) {

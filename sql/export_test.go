@@ -1,11 +1,14 @@
 package sql
 
-import "github.com/plrun/plrun/txn"
+import (
+	"github.com/plrun/plrun/sql/exec"
+	"github.com/plrun/plrun/txn"
+)
 
 // ExecHoldingWorker runs fn in a new transaction of the session as a
 // statement holding a worker does (the panic guard's test).
 func (s *Session) ExecHoldingWorker(fn func(x *txn.Txn)) {
-	s.execHoldingWorker(func() (*Result, uint64, error) {
+	s.execHoldingWorker(func() (*exec.Result, uint64, error) {
 		fn(s.beginTxn(nil))
 		return nil, 0, nil
 	})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/plrun/plrun/engine"
 	"github.com/plrun/plrun/runtime/builtin"
+	"github.com/plrun/plrun/sql/exec"
 
 	"github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/sqlerr"
@@ -30,7 +31,7 @@ func newHostileSession(t testing.TB) (*engine.Engine, *sql.Session) {
 	return e, s
 }
 
-func mustExec(t testing.TB, s *sql.Session, q string) *sql.Result {
+func mustExec(t testing.TB, s *sql.Session, q string) *exec.Result {
 	t.Helper()
 	r, err := s.Exec(context.Background(), q, nil)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/hotrow"
+	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
@@ -22,7 +23,7 @@ type hotMember struct {
 	p    *parse.Stmt
 	n    *ast.UpdateStmt
 	args []types.Value
-	res  *Result
+	res  *exec.Result
 	ack  uint64
 }
 
@@ -47,19 +48,19 @@ func (s *Session) hotRowOf(p *parse.Stmt, n *ast.UpdateStmt, args []types.Value)
 	if !p.Hints.CommitOnSuccess && !(s.autocommit() && s.database.HotspotAutocommit.Load()) {
 		return hotRow{}, false
 	}
-	pi, err := s.planFor(p, func() (any, error) { return s.buildUpdate(n) })
+	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildUpdate(n) })
 	if err != nil {
 		return hotRow{}, false
 	}
-	pl := pi.(*updatePlan)
-	if pl.acc.PK == nil {
+	pl := pi.(*exec.UpdatePlan)
+	if pl.Access.PK == nil {
 		return hotRow{}, false
 	}
-	pk, ok, err := plan.KeyValues(&expr.Ctx{Env: &s.Env, Args: args}, pl.t, pl.t.Def.PrimaryKey(), pl.acc.PK)
+	pk, ok, err := plan.KeyValues(&expr.Ctx{Env: &s.Env, Args: args}, pl.Table, pl.Table.Def.PrimaryKey(), pl.Access.PK)
 	if err != nil || !ok {
 		return hotRow{}, false
 	}
-	return hotRow{t: pl.t, rowKey: storage.KeyOf(pk)}, true
+	return hotRow{t: pl.Table, rowKey: storage.KeyOf(pk)}, true
 }
 
 // execHotUpdate runs the UPDATE as a member of the row's group: the
@@ -67,7 +68,7 @@ func (s *Session) hotRowOf(p *parse.Stmt, n *ast.UpdateStmt, args []types.Value)
 // in one transaction (a failing member's statement is undone alone) and
 // commits them with one commit record. Each member is answered once that
 // commit is durable, by its own session.
-func (s *Session) execHotUpdate(ctx context.Context, row hotRow, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*Result, uint64, error) {
+func (s *Session) execHotUpdate(ctx context.Context, row hotRow, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*exec.Result, uint64, error) {
 	hm := &hotMember{s: s, p: p, n: n, args: args}
 	m := &hotrow.Member{Payload: hm}
 	// The group runs on the leader's goroutine for every member, so it is
@@ -96,7 +97,7 @@ func (db *Database) runHotGroup(ctx context.Context, x *txn.Txn, members []*hotr
 		hm := m.Payload.(*hotMember)
 		mark := x.Mark()
 		x.BeginStatement(hm.s.lastCommitLSN, false)
-		res, err := hm.s.execUpdate(ctx, x, hm.p, hm.n, hm.args)
+		res, err := hm.s.ExecUpdate(ctx, x, hm.p, hm.n, hm.args)
 		x.EndStatement()
 		if err == nil && hm.p.Hints.TargetRows >= 0 && int64(res.AffectedRows) != hm.p.Hints.TargetRows {
 			err = fmt.Errorf("%w: TARGET_AFFECT_ROW(%d), %d rows affected", errTargetAffectRow, hm.p.Hints.TargetRows, res.AffectedRows)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -107,7 +108,7 @@ func isConsistentRead(n ast.StmtNode) bool {
 // CONSISTENT SNAPSHOT, ...]: it commits the open transaction first, as
 // MySQL does. WITH CONSISTENT SNAPSHOT takes the REPEATABLE READ read view
 // now (under READ COMMITTED it has nothing to do, as in MariaDB).
-func (s *Session) execBegin(ctx context.Context, p *parse.Stmt, n *ast.BeginStmt) (*Result, uint64, error) {
+func (s *Session) execBegin(ctx context.Context, p *parse.Stmt, n *ast.BeginStmt) (*exec.Result, uint64, error) {
 	if n.Mode != "" || n.CausalConsistencyOnly || n.AsOf != nil {
 		// TiDB's own forms; MariaDB has no such syntax.
 		f := strings.Fields(parse.StripLeading(p.Text))
@@ -130,7 +131,7 @@ func (s *Session) execBegin(ctx context.Context, p *parse.Stmt, n *ast.BeginStmt
 	if p.Begin.Snapshot {
 		s.txn.TakeReadView(s.lastCommitLSN)
 	}
-	return &Result{}, ack, nil
+	return &exec.Result{}, ack, nil
 }
 
 // tablelessSelect reports whether n is a SELECT with no FROM.

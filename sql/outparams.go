@@ -5,6 +5,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/types"
 )
@@ -12,11 +13,11 @@ import (
 // outParamsResult is what a prepared CALL returns for its OUT and INOUT
 // arguments given as ?: as MariaDB sends it, one row whose columns are
 // those parameters, named and typed as the procedure declares them.
-func outParamsResult(db string, def *procs.Definition, args []int, outs []any) *Result {
-	r := &Result{OutParams: true, Rows: [][]types.Value{make([]types.Value, len(args))}}
+func outParamsResult(db string, def *procs.Definition, args []int, outs []any) *exec.Result {
+	r := &exec.Result{OutParams: true, Rows: [][]types.Value{make([]types.Value, len(args))}}
 	for j, i := range args {
 		prm := def.Params[i]
-		r.Columns = append(r.Columns, Column{Name: prm.Name, OrgName: prm.Name, Table: def.Name, OrgTable: def.Name, DB: db, Type: declaredType(prm.Type)})
+		r.Columns = append(r.Columns, exec.Column{Name: prm.Name, OrgName: prm.Name, Table: def.Name, OrgTable: def.Name, DB: db, Type: declaredType(prm.Type)})
 		var v types.Value
 		if i < len(outs) {
 			v, _ = goValue(outs[i])

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/cockroachdb/datadriven"
-	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
@@ -140,7 +140,7 @@ var checkpointLSN = regexp.MustCompile(`^Checkpoint at LSN \d+$`)
 // renderProc is render with what differs from run to run masked: the run's
 // language name in result sets, the Created and Modified columns (SHOW
 // PROCEDURE STATUS) and CHECKPOINT's LSN print as "·".
-func (h *procHarness) renderProc(r *sql.Result, err error) string {
+func (h *procHarness) renderProc(r *exec.Result, err error) string {
 	if err == nil && r.IsResultSet() {
 		for _, row := range r.Rows {
 			for i, v := range row {

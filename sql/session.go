@@ -13,6 +13,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/membudget"
+	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
@@ -23,7 +24,7 @@ import (
 
 // Session is one connection's state.
 type Session struct {
-	State
+	exec.State
 	database   *Database
 	id         uint64
 	user, host string
@@ -33,7 +34,7 @@ type Session struct {
 	txnReadOnly bool      // the open transaction is READ ONLY
 	oneShot     txnTraits // SET TRANSACTION's characteristics for the next transaction
 
-	notes []Note            // the last statement's warnings or error (SHOW WARNINGS)
+	notes []exec.Note       // the last statement's warnings or error (SHOW WARNINGS)
 	vars  map[string]string // session-scoped system variables
 
 	// CALL state: depth of nested execution and the highest LSN the
@@ -66,7 +67,7 @@ type Session struct {
 func (db *Database) NewSession() *Session {
 	s := &Session{database: db, id: db.nextSess.Add(1), user: "root", host: "localhost",
 		vars: map[string]string{}, command: "Sleep", since: time.Now()}
-	s.State = NewState(expr.NewEnv(s, "test"), db.Txns, &db.schemaEpoch)
+	s.State = exec.NewState(expr.NewEnv(s, "test"), db.Txns, &db.schemaEpoch)
 	db.Engine.Register(s)
 	return s
 }
@@ -247,7 +248,7 @@ func goValue(a any) (types.Value, error) {
 
 // Exec runs one statement and returns once everything it committed and
 // read is durable.
-func (s *Session) Exec(ctx context.Context, query string, args []any) (*Result, error) {
+func (s *Session) Exec(ctx context.Context, query string, args []any) (*exec.Result, error) {
 	vals, err := toValues(args)
 	if err != nil {
 		return nil, err
@@ -255,7 +256,7 @@ func (s *Session) Exec(ctx context.Context, query string, args []any) (*Result, 
 	return s.exec(ctx, query, vals)
 }
 
-func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*Result, error) {
+func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*exec.Result, error) {
 	if s.closed || s.database.Engine.Closed() {
 		return nil, sqlerr.New(sqlerr.ErServerShutdown, "Server shutdown in progress")
 	}
@@ -288,7 +289,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 		return nil, MapError(context.Cause(ctx))
 	}
 	s.StmtNotes, s.StmtWarnings = s.StmtNotes[:0], 0
-	res, ack, err := s.execHoldingWorker(func() (*Result, uint64, error) { return s.execParsed(ctx, p, args) })
+	res, ack, err := s.execHoldingWorker(func() (*exec.Result, uint64, error) { return s.execParsed(ctx, p, args) })
 	if s.StmtWarnings > 0 && err == nil && res != nil {
 		res.Notes = append(res.Notes, s.StmtNotes...)
 		res.Warnings = uint16(min(int(res.Warnings)+s.StmtWarnings, 65535))
@@ -315,13 +316,13 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 
 // noteDiagnostics keeps what SHOW WARNINGS will list: the last statement's
 // notes, or its error. SHOW WARNINGS / SHOW ERRORS themselves keep them.
-func (s *Session) noteDiagnostics(p *parse.Stmt, res *Result, err error) {
+func (s *Session) noteDiagnostics(p *parse.Stmt, res *exec.Result, err error) {
 	if sh, ok := p.Node.(*ast.ShowStmt); ok && (sh.Tp == ast.ShowWarnings || sh.Tp == ast.ShowErrors) {
 		return
 	}
 	s.notes = s.notes[:0]
 	if e, ok := sqlerr.As(err); ok {
-		s.notes = append(s.notes, Note{Level: "Error", Code: e.Code, Message: e.Message})
+		s.notes = append(s.notes, exec.Note{Level: "Error", Code: e.Code, Message: e.Message})
 	} else if res != nil {
 		s.notes = append(s.notes, res.Notes...)
 	}
@@ -384,12 +385,12 @@ func (s *Session) maxExecTime() int64 {
 }
 
 // ExecMulti runs a script of statements, stopping at the first error.
-func (s *Session) ExecMulti(ctx context.Context, script string) ([]*Result, error) {
+func (s *Session) ExecMulti(ctx context.Context, script string) ([]*exec.Result, error) {
 	stmts, rest := parse.SplitStatements(script)
 	if strings.TrimSpace(rest) != "" {
 		stmts = append(stmts, rest)
 	}
-	var out []*Result
+	var out []*exec.Result
 	for _, q := range stmts {
 		r, err := s.exec(ctx, q, nil)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
@@ -17,7 +18,7 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-func (s *Session) setSession(d *sysvar.Def, v types.Value) (*Note, error) {
+func (s *Session) setSession(d *sysvar.Def, v types.Value) (*exec.Note, error) {
 	if d.ReadOnly {
 		return nil, sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.Name)
 	}
@@ -63,10 +64,10 @@ func (s *Session) setDefault(d *sysvar.Def, global bool) error {
 	return nil
 }
 
-func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, args []types.Value) (*Result, error) {
+func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, args []types.Value) (*exec.Result, error) {
 	sc := &expr.Scope{DB: s.DB}
 	ec := &expr.Ctx{Env: &s.Env, Args: args}
-	res := &Result{}
+	res := &exec.Result{}
 	oneShot := reSetTransaction.MatchString(parse.StripLeading(p.Text))
 	for _, v := range n.Variables {
 		name := strings.ToLower(v.Name)
@@ -106,7 +107,7 @@ func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, ar
 		if err != nil {
 			return nil, err
 		}
-		var warn *Note
+		var warn *exec.Note
 		switch {
 		case isDefault:
 			err = s.setDefault(d, v.IsGlobal)
@@ -138,10 +139,10 @@ func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, ar
 	return res, nil
 }
 
-func stringRows(cols []string, rows [][]string) *Result {
-	r := &Result{}
+func stringRows(cols []string, rows [][]string) *exec.Result {
+	r := &exec.Result{}
 	for _, c := range cols {
-		r.Columns = append(r.Columns, Column{Name: c, Type: expr.TVarchar})
+		r.Columns = append(r.Columns, exec.Column{Name: c, Type: expr.TVarchar})
 	}
 	for _, row := range rows {
 		vs := make([]types.Value, len(row))
@@ -161,7 +162,7 @@ func likeFilter(p *ast.PatternLikeOrIlikeExpr) func(string) bool {
 	return func(s string) bool { return expr.LikeMatch(pat, s) }
 }
 
-func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*Result, error) {
+func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*exec.Result, error) {
 	cat := s.database.Txns.Catalog()
 	match := likeFilter(n.Pattern)
 	switch n.Tp {
@@ -174,7 +175,7 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 		}
 		return stringRows([]string{"Database"}, rows), nil
 	case ast.ShowTables:
-		db, err := s.dbFor(n.DBName)
+		db, err := s.DBFor(n.DBName)
 		if err != nil {
 			return nil, err
 		}
@@ -197,19 +198,19 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 		}
 		return stringRows(cols, rows), nil
 	case ast.ShowColumns:
-		t, err := s.resolveTable(n.Table)
+		t, err := s.ResolveTable(n.Table)
 		if err != nil {
 			return nil, err
 		}
 		return describe(t, match), nil
 	case ast.ShowCreateTable:
-		t, err := s.resolveTable(n.Table)
+		t, err := s.ResolveTable(n.Table)
 		if err != nil {
 			return nil, err
 		}
 		return stringRows([]string{"Table", "Create Table"}, [][]string{{t.Def.Name, showCreateTable(t)}}), nil
 	case ast.ShowIndex:
-		t, err := s.resolveTable(n.Table)
+		t, err := s.ResolveTable(n.Table)
 		if err != nil {
 			return nil, err
 		}
@@ -243,7 +244,7 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 		}
 		return stringRows([]string{"Variable_name", "Value"}, rows), nil
 	case ast.ShowProcessList:
-		r := &Result{Columns: []Column{
+		r := &exec.Result{Columns: []exec.Column{
 			{Name: "Id", Type: types.ColType{Base: types.TBigInt, Unsigned: true}}, {Name: "User", Type: expr.TVarchar}, {Name: "Host", Type: expr.TVarchar},
 			{Name: "db", Type: expr.TVarchar}, {Name: "Command", Type: expr.TVarchar}, {Name: "Time", Type: expr.TBigInt},
 			{Name: "State", Type: expr.TVarchar}, {Name: "Info", Type: expr.TVarchar}}}
@@ -261,7 +262,7 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 		}
 		return r, nil
 	case ast.ShowWarnings, ast.ShowErrors:
-		var notes []Note
+		var notes []exec.Note
 		for _, nt := range s.notes {
 			if n.Tp == ast.ShowWarnings || nt.Level == "Error" {
 				notes = append(notes, nt)
@@ -272,9 +273,9 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 			if n.Tp == ast.ShowErrors {
 				name = "@@session.error_count"
 			}
-			return &Result{Columns: []Column{{Name: name, Type: expr.TBigInt}}, Rows: [][]types.Value{{types.IntValue(int64(len(notes)))}}}, nil
+			return &exec.Result{Columns: []exec.Column{{Name: name, Type: expr.TBigInt}}, Rows: [][]types.Value{{types.IntValue(int64(len(notes)))}}}, nil
 		}
-		r := &Result{Columns: []Column{{Name: "Level", Type: expr.TVarchar}, {Name: "Code", Type: types.ColType{Base: types.TInt, Unsigned: true}}, {Name: "Message", Type: expr.TVarchar}}}
+		r := &exec.Result{Columns: []exec.Column{{Name: "Level", Type: expr.TVarchar}, {Name: "Code", Type: types.ColType{Base: types.TInt, Unsigned: true}}, {Name: "Message", Type: expr.TVarchar}}}
 		for _, nt := range notes {
 			r.Rows = append(r.Rows, []types.Value{types.StringValue(nt.Level), types.UintValue(uint64(nt.Code)), types.StringValue(nt.Message)})
 		}
@@ -287,7 +288,7 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 	case ast.ShowCollation:
 		return stringRows([]string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"}, [][]string{{"utf8mb4_general_ci", "utf8mb4", "45", "Yes", "Yes", "1"}}), nil
 	case ast.ShowTableStatus:
-		db, err := s.dbFor(n.DBName)
+		db, err := s.DBFor(n.DBName)
 		if err != nil {
 			return nil, err
 		}
@@ -302,7 +303,7 @@ func (s *Session) execShow(ctx context.Context, x *txn.Txn, n *ast.ShowStmt) (*R
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SHOW statement")
 }
 
-func describe(t *storage.Table, match func(string) bool) *Result {
+func describe(t *storage.Table, match func(string) bool) *exec.Result {
 	var rows [][]string
 	keyOf := func(c int) string {
 		// every column of the primary key is PRI, as in MySQL
@@ -327,9 +328,9 @@ func describe(t *storage.Table, match func(string) bool) *Result {
 		}
 		return ""
 	}
-	r := &Result{}
+	r := &exec.Result{}
 	for _, c := range []string{"Field", "Type", "Null", "Key", "Default", "Extra"} {
-		r.Columns = append(r.Columns, Column{Name: c, Type: expr.TVarchar})
+		r.Columns = append(r.Columns, exec.Column{Name: c, Type: expr.TVarchar})
 	}
 	for i, c := range t.Def.Columns {
 		if !match(c.Name) {
@@ -427,9 +428,9 @@ func showCreateTable(t *storage.Table) string {
 }
 
 // execExplain describes how a statement finds its rows.
-func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
+func (s *Session) execExplain(n *ast.ExplainStmt) (*exec.Result, error) {
 	if sh, ok := n.Stmt.(*ast.ShowStmt); ok && sh.Tp == ast.ShowColumns {
-		t, err := s.resolveTable(sh.Table)
+		t, err := s.ResolveTable(sh.Table)
 		if err != nil {
 			return nil, err
 		}
@@ -441,7 +442,7 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
 	switch x := n.Stmt.(type) {
 	case *ast.SelectStmt:
 		if plan.IsJoin(x.From) {
-			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB}, x.From, x.Where, s.resolveTable)
+			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB}, x.From, x.Where, s.ResolveTable)
 			if err != nil {
 				return nil, err
 			}
@@ -477,7 +478,7 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*Result, error) {
 	if tn == nil {
 		return stringRows([]string{"table", "access", "key"}, [][]string{{"", "no table", ""}}), nil
 	}
-	t, err := s.resolveTable(tn)
+	t, err := s.ResolveTable(tn)
 	if err != nil {
 		return nil, err
 	}

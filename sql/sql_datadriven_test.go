@@ -11,6 +11,7 @@ import (
 
 	"github.com/plrun/plrun/engine"
 	"github.com/plrun/plrun/runtime/builtin"
+	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
 
 	"github.com/cockroachdb/datadriven"
@@ -152,7 +153,7 @@ func parseArg(v string) any {
 
 // render prints a result the way the mysql client reports it in batch mode
 // (result sets tab-separated), plus the OK line and info for the others.
-func render(r *sql.Result, err error, withTypes bool) string {
+func render(r *exec.Result, err error, withTypes bool) string {
 	if err != nil {
 		return err.Error() + "\n"
 	}

@@ -8,9 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/plrun/plrun/sql"
+
 	"github.com/mattn/go-runewidth"
 
-	"github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/types"
 )
 

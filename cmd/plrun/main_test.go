@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/plrun/plrun/sql"
+
 	"github.com/plrun/plrun/types"
 )
 

@@ -1,4 +1,4 @@
-package sql
+package exec
 
 import (
 	"context"
@@ -139,7 +139,7 @@ type insertPlan struct {
 	t       *storage.Table
 	cols    []int
 	rows    [][]*expr.Expr // nil entry = DEFAULT
-	source  *selectPlan    // INSERT ... SELECT
+	source  *SelectPlan    // INSERT ... SELECT
 	replace bool
 	ignore  bool
 	onDup   []assignment
@@ -151,14 +151,14 @@ type assignment struct {
 }
 
 func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
-	var source *selectPlan
+	var source *SelectPlan
 	if n.Select != nil {
 		sel, ok := n.Select.(*ast.SelectStmt)
 		if !ok {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support INSERT ... SELECT of this form")
 		}
 		var err error
-		if source, err = s.buildSelect(sel); err != nil {
+		if source, err = s.BuildSelect(sel); err != nil {
 			return nil, err
 		}
 	}
@@ -166,7 +166,7 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.resolveTable(tn)
+	t, err := s.ResolveTable(tn)
 	if err != nil {
 		return nil, err
 	}
@@ -244,8 +244,8 @@ func compileInsertValue(sc *expr.Scope, e ast.ExprNode) (*expr.Expr, error) {
 	return ce, err
 }
 
-func (s *State) execInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.InsertStmt, args []types.Value) (*Result, error) {
-	pi, err := s.planFor(p, func() (any, error) { return s.buildInsert(n) })
+func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.InsertStmt, args []types.Value) (*Result, error) {
+	pi, err := s.PlanFor(p, func() (any, error) { return s.buildInsert(n) })
 	if err != nil {
 		return nil, err
 	}
@@ -556,16 +556,16 @@ func rowsEqual(a, b []types.Value) bool {
 	return true
 }
 
-type updatePlan struct {
-	t       *storage.Table
-	acc     *plan.Access
+type UpdatePlan struct {
+	Table   *storage.Table
+	Access  *plan.Access
 	assigns []assignment
 	order   []orderItem
 	limit   *expr.Expr
 	onNow   []int // ON UPDATE CURRENT_TIMESTAMP columns not assigned
 }
 
-func (s *State) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
+func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 	tn, alias, err := plan.SingleTable(n.TableRefs)
 	if err != nil {
 		return nil, err
@@ -573,11 +573,11 @@ func (s *State) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
 	if n.MultipleTable {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support multi-table UPDATE")
 	}
-	t, err := s.resolveTable(tn)
+	t, err := s.ResolveTable(tn)
 	if err != nil {
 		return nil, err
 	}
-	pl := &updatePlan{t: t}
+	pl := &UpdatePlan{Table: t}
 	sc := &expr.Scope{DB: s.DB, Table: t, Alias: alias, Sub: s}
 	assigned := map[int]bool{}
 	for _, a := range n.List {
@@ -599,7 +599,7 @@ func (s *State) buildUpdate(n *ast.UpdateStmt) (*updatePlan, error) {
 		}
 	}
 	sc.Clause = "WHERE"
-	if pl.acc, err = plan.ChooseAccess(sc, t, n.Where); err != nil {
+	if pl.Access, err = plan.ChooseAccess(sc, t, n.Where); err != nil {
 		return nil, err
 	}
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
@@ -653,17 +653,17 @@ func orderAndLimit(ec *expr.Ctx, refs []plan.RowRef, order []orderItem, limit *e
 	return refs, nil
 }
 
-func (s *State) execUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*Result, error) {
-	pi, err := s.planFor(p, func() (any, error) { return s.buildUpdate(n) })
+func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*Result, error) {
+	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildUpdate(n) })
 	if err != nil {
 		return nil, err
 	}
-	pl := pi.(*updatePlan)
-	t := pl.t
+	pl := pi.(*UpdatePlan)
+	t := pl.Table
 	s.MultiRowWrite, s.IgnoreErrors = true, n.IgnoreErr
 	defer func() { s.MultiRowWrite, s.IgnoreErrors = false, false }()
 	ec := &expr.Ctx{Env: &s.Env, Args: args, Strict: s.strictWrites(), Context: ctx, Txn: x}
-	refs, err := pl.acc.Find(ctx, x, ec, true)
+	refs, err := pl.Access.Find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err
 	}
@@ -745,7 +745,7 @@ func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.resolveTable(tn)
+	t, err := s.ResolveTable(tn)
 	if err != nil {
 		return nil, err
 	}
@@ -761,8 +761,8 @@ func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	return pl, nil
 }
 
-func (s *State) execDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.DeleteStmt, args []types.Value) (*Result, error) {
-	pi, err := s.planFor(p, func() (any, error) { return s.buildDelete(n) })
+func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.DeleteStmt, args []types.Value) (*Result, error) {
+	pi, err := s.PlanFor(p, func() (any, error) { return s.buildDelete(n) })
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package sql
+package exec
 
 import (
 	"sync/atomic"
@@ -28,7 +28,7 @@ func NewState(env expr.Env, txns *txn.Manager, epoch *atomic.Uint64) State {
 
 // planFor returns p's compiled plan for the session's database and the
 // current schema, building it once.
-func (s *State) planFor(p *parse.Stmt, build func() (any, error)) (any, error) {
+func (s *State) PlanFor(p *parse.Stmt, build func() (any, error)) (any, error) {
 	epoch := s.epoch.Load()
 	mode := s.SQLMode() & planModes
 	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
@@ -49,7 +49,7 @@ func (s *State) planFor(p *parse.Stmt, build func() (any, error)) (any, error) {
 
 // dbFor is the database a statement names, or the session's: 1046 if
 // neither.
-func (s *State) dbFor(named string) (string, error) {
+func (s *State) DBFor(named string) (string, error) {
 	if named != "" {
 		return named, nil
 	}
@@ -60,8 +60,8 @@ func (s *State) dbFor(named string) (string, error) {
 }
 
 // resolveTable finds db.name for the session.
-func (s *State) resolveTable(tn *ast.TableName) (*storage.Table, error) {
-	db, err := s.dbFor(tn.Schema.O)
+func (s *State) ResolveTable(tn *ast.TableName) (*storage.Table, error) {
+	db, err := s.DBFor(tn.Schema.O)
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
-package sql
+package exec
 
 import (
 	"context"
@@ -23,11 +23,11 @@ type orderItem struct {
 	desc bool
 }
 
-type selectPlan struct {
+type SelectPlan struct {
 	t         *storage.Table
 	acc       *plan.Access
 	outs      []expr.OutputCol
-	cols      []Column
+	Cols      []Column
 	aggs      []expr.AggSpec
 	grouped   bool
 	groupBy   []*expr.Expr
@@ -46,7 +46,7 @@ type selectPlan struct {
 }
 
 // expandJoinWildcard adds the columns of * (every joined table) or t.*.
-func (pl *selectPlan) expandJoinWildcard(only string) error {
+func (pl *SelectPlan) expandJoinWildcard(only string) error {
 	found := false
 	for _, jt := range pl.join.Tables {
 		if only != "" && !strings.EqualFold(only, jt.Alias) {
@@ -56,7 +56,7 @@ func (pl *selectPlan) expandJoinWildcard(only string) error {
 		for i, c := range jt.Table.Def.Columns {
 			ce := expr.ColumnExpr(jt.Table.Def, i, jt.Off+i, &jt.Source)
 			pl.outs = append(pl.outs, expr.OutputCol{Name: c.Name, Expr: ce})
-			pl.cols = append(pl.cols, Column{Name: c.Name, OrgName: c.Name, Table: jt.Alias, OrgTable: jt.Table.Def.Name, DB: jt.Table.Def.DB, Type: c.Type, NotNull: c.NotNull && !jt.Left})
+			pl.Cols = append(pl.Cols, Column{Name: c.Name, OrgName: c.Name, Table: jt.Alias, OrgTable: jt.Table.Def.Name, DB: jt.Table.Def.DB, Type: c.Type, NotNull: c.NotNull && !jt.Left})
 		}
 	}
 	if !found {
@@ -65,18 +65,18 @@ func (pl *selectPlan) expandJoinWildcard(only string) error {
 	return nil
 }
 
-func (s *State) buildSelect(n *ast.SelectStmt) (*selectPlan, error) {
+func (s *State) BuildSelect(n *ast.SelectStmt) (*SelectPlan, error) {
 	return s.buildSubSelect(n, nil)
 }
 
 // buildSubSelect plans a SELECT; outer, for a subquery, is the enclosing
 // query's scope, whose columns the subquery may name (it is then
 // correlated and runs once per row of the enclosing query).
-func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*selectPlan, error) {
+func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPlan, error) {
 	if n.Kind != ast.SelectStmtKindSelect {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SELECT form")
 	}
-	pl := &selectPlan{distinct: n.Distinct}
+	pl := &SelectPlan{distinct: n.Distinct}
 	if n.SelectStmtOpts != nil {
 		pl.calcFoundRows = n.SelectStmtOpts.CalcFoundRows
 	}
@@ -88,14 +88,14 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*selectPla
 		if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support locking reads of joins")
 		}
-		if pl.join, err = plan.BuildJoin(sc, n.From, n.Where, s.resolveTable); err != nil {
+		if pl.join, err = plan.BuildJoin(sc, n.From, n.Where, s.ResolveTable); err != nil {
 			return nil, err
 		}
 	} else if tn, alias, err = plan.SingleTable(n.From); err != nil {
 		return nil, err
 	}
 	if tn != nil {
-		if pl.t, err = s.resolveTable(tn); err != nil {
+		if pl.t, err = s.ResolveTable(tn); err != nil {
 			return nil, err
 		}
 		sc.Table, sc.Alias = pl.t, alias
@@ -120,7 +120,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*selectPla
 				for i, c := range pl.t.Def.Columns {
 					ce, _ := sc.ResolveColumn(&ast.ColumnName{Name: ast.NewCIStr(c.Name)})
 					pl.outs = append(pl.outs, expr.OutputCol{Name: c.Name, Expr: ce})
-					pl.cols = append(pl.cols, Column{Name: c.Name, OrgName: c.Name, Table: alias, OrgTable: pl.t.Def.Name, DB: pl.t.Def.DB, Type: c.Type, NotNull: pl.t.Def.Columns[i].NotNull})
+					pl.Cols = append(pl.Cols, Column{Name: c.Name, OrgName: c.Name, Table: alias, OrgTable: pl.t.Def.Name, DB: pl.t.Def.DB, Type: c.Type, NotNull: pl.t.Def.Columns[i].NotNull})
 				}
 				continue
 			}
@@ -145,7 +145,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*selectPla
 				col.OrgName, col.Table, col.OrgTable, col.DB, col.NotNull = c.Name, alias, pl.t.Def.Name, pl.t.Def.DB, c.NotNull
 			}
 			pl.outs = append(pl.outs, expr.OutputCol{Name: name, Expr: ce})
-			pl.cols = append(pl.cols, col)
+			pl.Cols = append(pl.Cols, col)
 		}
 	}
 	sc.Aggs = nil
@@ -224,7 +224,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*selectPla
 
 // compileOrderExpr resolves ORDER BY / GROUP BY items: a position, a
 // select-list alias, or an expression.
-func (s *State) compileOrderExpr(sc *expr.Scope, pl *selectPlan, e ast.ExprNode) (*expr.Expr, error) {
+func (s *State) compileOrderExpr(sc *expr.Scope, pl *SelectPlan, e ast.ExprNode) (*expr.Expr, error) {
 	if pos, ok := e.(*ast.PositionExpr); ok {
 		if pos.N < 1 || pos.N > len(pl.outs) {
 			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%d' in '%s'", pos.N, sc.ClauseName())
@@ -248,19 +248,19 @@ func (s *State) PlanSubquery(sel *ast.SelectStmt, outer *expr.Scope) (expr.Subqu
 
 // Correlated reports whether the (sub)query names an enclosing query's
 // column (Subquery).
-func (pl *selectPlan) Correlated() bool { return pl.correlated }
+func (pl *SelectPlan) Correlated() bool { return pl.correlated }
 
 // ColumnTypes are the types of the select list (Subquery).
-func (pl *selectPlan) ColumnTypes() []types.ColType {
-	out := make([]types.ColType, len(pl.cols))
-	for i, c := range pl.cols {
+func (pl *SelectPlan) ColumnTypes() []types.ColType {
+	out := make([]types.ColType, len(pl.Cols))
+	for i, c := range pl.Cols {
 		out[i] = c.Type
 	}
 	return out
 }
 
 // Run executes the subquery in the enclosing statement (Subquery).
-func (pl *selectPlan) Run(c *expr.Ctx, outer []types.Value) ([][]types.Value, error) {
+func (pl *SelectPlan) Run(c *expr.Ctx, outer []types.Value) ([][]types.Value, error) {
 	res, err := runSubSelect(c.Context, c.Txn, c.Env, pl, c.Args, outer, c.Strict)
 	if err != nil {
 		return nil, err
@@ -274,16 +274,16 @@ type outRow struct {
 	keys []types.Value
 }
 
-func (s *State) execSelect(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.SelectStmt, args []types.Value) (*Result, error) {
-	pi, err := s.planFor(p, func() (any, error) { return s.buildSelect(n) })
+func (s *State) ExecSelect(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.SelectStmt, args []types.Value) (*Result, error) {
+	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildSelect(n) })
 	if err != nil {
 		return nil, err
 	}
-	return s.runSelect(ctx, x, pi.(*selectPlan), args)
+	return s.runSelect(ctx, x, pi.(*SelectPlan), args)
 }
 
 // runSelect executes a compiled SELECT in x.
-func (s *State) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args []types.Value) (*Result, error) {
+func (s *State) runSelect(ctx context.Context, x *txn.Txn, pl *SelectPlan, args []types.Value) (*Result, error) {
 	res, err := runSubSelect(ctx, x, &s.Env, pl, args, nil, false)
 	if err == nil {
 		s.FoundRows = res.foundRows
@@ -295,7 +295,7 @@ func (s *State) runSelect(ctx context.Context, x *txn.Txn, pl *selectPlan, args 
 // runSubSelect runs a (sub)query; outer is the enclosing query's current
 // row, for a correlated subquery; strict is set when it feeds an INSERT
 // or UPDATE (strict mode's conversion errors apply).
-func runSubSelect(ctx context.Context, x *txn.Txn, env *expr.Env, pl *selectPlan, args []types.Value, outer []types.Value, strict bool) (*Result, error) {
+func runSubSelect(ctx context.Context, x *txn.Txn, env *expr.Env, pl *SelectPlan, args []types.Value, outer []types.Value, strict bool) (*Result, error) {
 	var err error
 	ec := &expr.Ctx{Env: env, Args: args, Context: ctx, Txn: x, Outer: outer, Strict: strict, Mem: expr.NewMemAccount(ctx), Notes: new([]Note)}
 	// What this execution buffers is charged while it runs; the rows it
@@ -363,7 +363,7 @@ func runSubSelect(ctx context.Context, x *txn.Txn, env *expr.Env, pl *selectPlan
 	if out, err = pl.applyLimit(ec, out); err != nil {
 		return nil, err
 	}
-	res := &Result{Columns: append([]Column(nil), pl.cols...), Rows: make([][]types.Value, len(out))}
+	res := &Result{Columns: append([]Column(nil), pl.Cols...), Rows: make([][]types.Value, len(out))}
 	for i, r := range out {
 		res.Rows[i] = r.vals
 	}
@@ -381,7 +381,7 @@ func runSubSelect(ctx context.Context, x *txn.Txn, env *expr.Env, pl *selectPlan
 
 // applyLimit cuts out to LIMIT [offset,] count. Counts are unsigned and
 // saturate (LIMIT 18446744073709551615, 1 is an empty set, not a panic).
-func (pl *selectPlan) applyLimit(ec *expr.Ctx, out []outRow) ([]outRow, error) {
+func (pl *SelectPlan) applyLimit(ec *expr.Ctx, out []outRow) ([]outRow, error) {
 	if pl.limit == nil {
 		return out, nil
 	}
@@ -411,7 +411,7 @@ func (pl *selectPlan) applyLimit(ec *expr.Ctx, out []outRow) ([]outRow, error) {
 	return out, nil
 }
 
-func (pl *selectPlan) project(ec *expr.Ctx) (outRow, error) {
+func (pl *SelectPlan) project(ec *expr.Ctx) (outRow, error) {
 	if err := ec.Poll(); err != nil {
 		return outRow{}, err
 	}
@@ -441,7 +441,7 @@ func (pl *selectPlan) project(ec *expr.Ctx) (outRow, error) {
 
 // projectedBytes is what a result row adds to memory: its values, and the
 // strings computed for it (a bare column's string is the table's own).
-func (pl *selectPlan) projectedBytes(r outRow) int64 {
+func (pl *SelectPlan) projectedBytes(r outRow) int64 {
 	n := int64(2*expr.RowBytes + expr.ValueBytes*(len(r.vals)+len(r.keys)))
 	for i, o := range pl.outs {
 		if o.Expr.Col < 0 {
@@ -456,7 +456,7 @@ func (pl *selectPlan) projectedBytes(r outRow) int64 {
 	return n
 }
 
-func (pl *selectPlan) projectRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, error) {
+func (pl *SelectPlan) projectRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, error) {
 	out := make([]outRow, 0, len(rows))
 	for _, row := range rows {
 		ec.Row = row
@@ -475,7 +475,7 @@ type group struct {
 	accs  []aggAcc
 }
 
-func (pl *selectPlan) groupRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, error) {
+func (pl *SelectPlan) groupRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, error) {
 	var order []string
 	groups := map[string]*group{}
 	for _, row := range rows {

@@ -1,4 +1,4 @@
-package sql
+package exec
 
 import (
 	"context"
@@ -56,7 +56,7 @@ func TestRowLoopsStopWhenCancelled(t *testing.T) {
 	if _, err := distinctRows(cancelledCtx(), intRows(10000)); !errors.Is(err, context.Canceled) {
 		t.Errorf("DISTINCT: %v, want context.Canceled", err)
 	}
-	pl := &selectPlan{outs: []expr.OutputCol{{Name: "a", Expr: expr.ConstExpr(types.IntValue(1), expr.TBigInt)}}}
+	pl := &SelectPlan{outs: []expr.OutputCol{{Name: "a", Expr: expr.ConstExpr(types.IntValue(1), expr.TBigInt)}}}
 	rows := make([][]types.Value, 10000)
 	if _, err := pl.projectRows(cancelledCtx(), rows); !errors.Is(err, context.Canceled) {
 		t.Errorf("projection: %v, want context.Canceled", err)

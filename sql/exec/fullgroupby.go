@@ -1,4 +1,4 @@
-package sql
+package exec
 
 import (
 	"strings"
@@ -16,7 +16,7 @@ import (
 // outside an aggregate (error 1140). MariaDB does not look at HAVING or
 // ORDER BY here, nor at functional dependence on a key, and neither does
 // plrun.
-func (s *State) checkFullGroupBy(n *ast.SelectStmt, pl *selectPlan, alias string) error {
+func (s *State) checkFullGroupBy(n *ast.SelectStmt, pl *SelectPlan, alias string) error {
 	if n.Fields == nil {
 		return nil
 	}
@@ -86,7 +86,7 @@ type groupTable struct {
 
 type groupTableList []groupTable
 
-func groupTables(pl *selectPlan, alias string) groupTableList {
+func groupTables(pl *SelectPlan, alias string) groupTableList {
 	if pl.join != nil {
 		var ts groupTableList
 		for _, jt := range pl.join.Tables {
