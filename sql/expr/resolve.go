@@ -1,10 +1,14 @@
 package expr
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/format"
 	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/types"
 )
 
 // resolveJoined finds a column among the joined tables.
@@ -29,4 +33,100 @@ func (sc *Scope) resolveJoined(cn *ast.ColumnName) (*Expr, error) {
 		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", Qualified(cn), sc.ClauseName())
 	}
 	return ColumnExpr(found.Table.Def, idx, found.Off+idx, found), nil
+}
+
+// exprText restores an expression as MySQL prints it in messages.
+func ExprText(n ast.Node) string {
+	var sb strings.Builder
+	ctx := format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|format.RestoreNameBackQuotes|format.RestoreSpacesAroundBinaryOperation, &sb)
+	if err := n.Restore(ctx); err != nil {
+		return "?"
+	}
+	return sb.String()
+}
+
+// columnLabel is the name a select-list expression gets without an alias:
+// the expression as written (MySQL uses the original text).
+func ColumnLabel(n ast.ExprNode) string {
+	if c, ok := n.(*ast.ColumnNameExpr); ok {
+		return c.Name.Name.O
+	}
+	if t := n.OriginalText(); t != "" {
+		return t
+	}
+	return ExprText(n)
+}
+
+func (sc *Scope) ResolveColumn(cn *ast.ColumnName) (*Expr, error) {
+	e, err := sc.resolveLocal(cn)
+	if err == nil || sc.Outer == nil {
+		return e, err
+	}
+	// Only the immediately enclosing query's own columns: a reference two
+	// levels out is not supported.
+	oe, oerr := sc.Outer.resolveLocal(cn)
+	if oerr != nil {
+		return nil, err
+	}
+	if sc.Correlated != nil {
+		*sc.Correlated = true
+	}
+	// The enclosing query's column is a constant while the subquery runs.
+	return &Expr{Fn: func(c *Ctx) (types.Value, error) {
+		if c.Outer == nil {
+			return types.Null, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this correlated subquery")
+		}
+		saved, savedOuter := c.Row, c.Outer
+		c.Row, c.Outer = c.Outer, nil
+		v, err := oe.Fn(c)
+		c.Row, c.Outer = saved, savedOuter
+		return v, err
+	}, Type: oe.Type, Col: -1, IsConst: true, param: -1, text: oe.text}, nil
+}
+
+// resolveLocal finds a column among the scope's own table(s).
+func (sc *Scope) resolveLocal(cn *ast.ColumnName) (*Expr, error) {
+	name := cn.Name.O
+	if sc.Joined != nil {
+		return sc.resolveJoined(cn)
+	}
+	if sc.Table == nil {
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", Qualified(cn), sc.ClauseName())
+	}
+	if cn.Table.L != "" && !strings.EqualFold(cn.Table.O, sc.Alias) {
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", Qualified(cn), sc.ClauseName())
+	}
+	if cn.Schema.L != "" && !strings.EqualFold(cn.Schema.O, sc.Table.Def.DB) {
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", Qualified(cn), sc.ClauseName())
+	}
+	i := sc.Table.Def.ColumnIndex(name)
+	if i < 0 {
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", Qualified(cn), sc.ClauseName())
+	}
+	return ColumnExpr(sc.Table.Def, i, i, nil), nil
+}
+
+// columnExpr reads column idx of def from position pos of the current row
+// (pos differs from idx in a joined row, whose table jt then is).
+func ColumnExpr(def *storage.TableDef, idx, pos int, jt *Source) *Expr {
+	col := def.Columns[idx]
+	return &Expr{
+		Fn:     func(c *Ctx) (types.Value, error) { return c.Row[pos], nil },
+		Type:   col.Type,
+		Col:    idx,
+		param:  -1,
+		Source: jt,
+		text:   fmt.Sprintf("`%s`.`%s`.`%s`", def.DB, def.Name, col.Name),
+	}
+}
+
+func Qualified(cn *ast.ColumnName) string {
+	s := cn.Name.O
+	if cn.Table.O != "" {
+		s = cn.Table.O + "." + s
+	}
+	if cn.Schema.O != "" {
+		s = cn.Schema.O + "." + s
+	}
+	return s
 }

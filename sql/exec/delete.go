@@ -1,0 +1,66 @@
+package exec
+
+import (
+	"context"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/plan"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+type deletePlan struct {
+	t     *storage.Table
+	acc   *plan.Access
+	order []orderItem
+	limit *expr.Expr
+}
+
+func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
+	if n.IsMultiTable {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support multi-table DELETE")
+	}
+	tn, alias, err := plan.SingleTable(n.TableRefs)
+	if err != nil {
+		return nil, err
+	}
+	t, err := s.ResolveTable(tn)
+	if err != nil {
+		return nil, err
+	}
+	pl := &deletePlan{t: t}
+	sc := &expr.Scope{DB: s.DB, Table: t, Alias: alias, Sub: s}
+	sc.Clause = "WHERE"
+	if pl.acc, err = plan.ChooseAccess(sc, t, n.Where); err != nil {
+		return nil, err
+	}
+	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
+		return nil, err
+	}
+	return pl, nil
+}
+
+func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.DeleteStmt, args []types.Value) (*Result, error) {
+	pi, err := s.PlanFor(p, func() (any, error) { return s.buildDelete(n) })
+	if err != nil {
+		return nil, err
+	}
+	pl := pi.(*deletePlan)
+	ec := &expr.Ctx{Env: &s.Env, Args: args, Context: ctx, Txn: x}
+	refs, err := pl.acc.Find(ctx, x, ec, true)
+	if err != nil {
+		return nil, err
+	}
+	if refs, err = orderAndLimit(ec, refs, pl.order, pl.limit); err != nil {
+		return nil, err
+	}
+	for _, r := range refs {
+		x.Write(pl.t, r.Row, nil)
+	}
+	s.RowCount = int64(len(refs))
+	return &Result{AffectedRows: uint64(len(refs))}, nil
+}

@@ -1,0 +1,254 @@
+package exec
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/plan"
+	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+)
+
+type orderItem struct {
+	e    *expr.Expr
+	desc bool
+}
+
+type SelectPlan struct {
+	t         *storage.Table
+	acc       *plan.Access
+	outs      []expr.OutputCol
+	Cols      []Column
+	aggs      []expr.AggSpec
+	grouped   bool
+	groupBy   []*expr.Expr
+	having    *expr.Expr
+	order     []orderItem
+	limit     *expr.Expr
+	offset    *expr.Expr
+	forUpdate bool
+	distinct  bool
+	join      *plan.Join // FROM with joins (t is nil then)
+	// correlated: the plan names columns of an enclosing query, read from
+	// evalCtx.outer; it runs once per outer row.
+	correlated bool
+	// calcFoundRows: SQL_CALC_FOUND_ROWS, FOUND_ROWS() counts rows before LIMIT.
+	calcFoundRows bool
+}
+
+// expandJoinWildcard adds the columns of * (every joined table) or t.*.
+func (pl *SelectPlan) expandJoinWildcard(only string) error {
+	found := false
+	for _, jt := range pl.join.Tables {
+		if only != "" && !strings.EqualFold(only, jt.Alias) {
+			continue
+		}
+		found = true
+		for i, c := range jt.Table.Def.Columns {
+			ce := expr.ColumnExpr(jt.Table.Def, i, jt.Off+i, &jt.Source)
+			pl.outs = append(pl.outs, expr.OutputCol{Name: c.Name, Expr: ce})
+			pl.Cols = append(pl.Cols, Column{Name: c.Name, OrgName: c.Name, Table: jt.Alias, OrgTable: jt.Table.Def.Name, DB: jt.Table.Def.DB, Type: c.Type, NotNull: c.NotNull && !jt.Left})
+		}
+	}
+	if !found {
+		return sqlerr.New(sqlerr.ErBadTable, "Unknown table '%s'", only)
+	}
+	return nil
+}
+
+func (s *State) BuildSelect(n *ast.SelectStmt) (*SelectPlan, error) {
+	return s.buildSubSelect(n, nil)
+}
+
+// buildSubSelect plans a SELECT; outer, for a subquery, is the enclosing
+// query's scope, whose columns the subquery may name (it is then
+// correlated and runs once per row of the enclosing query).
+func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPlan, error) {
+	if n.Kind != ast.SelectStmtKindSelect {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SELECT form")
+	}
+	pl := &SelectPlan{distinct: n.Distinct}
+	if n.SelectStmtOpts != nil {
+		pl.calcFoundRows = n.SelectStmtOpts.CalcFoundRows
+	}
+	sc := &expr.Scope{DB: s.DB, Sub: s, Outer: outer, Correlated: &pl.correlated}
+	var tn *ast.TableName
+	var alias string
+	var err error
+	if plan.IsJoin(n.From) {
+		if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
+			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support locking reads of joins")
+		}
+		if pl.join, err = plan.BuildJoin(sc, n.From, n.Where, s.ResolveTable); err != nil {
+			return nil, err
+		}
+	} else if tn, alias, err = plan.SingleTable(n.From); err != nil {
+		return nil, err
+	}
+	if tn != nil {
+		if pl.t, err = s.ResolveTable(tn); err != nil {
+			return nil, err
+		}
+		sc.Table, sc.Alias = pl.t, alias
+	}
+	sc.Aggs = &pl.aggs
+	sc.Clause = "SELECT"
+	if n.Fields != nil {
+		for _, f := range n.Fields.Fields {
+			if f.WildCard != nil && pl.join != nil {
+				if err := pl.expandJoinWildcard(f.WildCard.Table.O); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			if f.WildCard != nil {
+				if pl.t == nil {
+					return nil, sqlerr.New(sqlerr.ErNoTablesUsed, "No tables used")
+				}
+				if w := f.WildCard.Table.O; w != "" && !strings.EqualFold(w, alias) {
+					return nil, sqlerr.New(sqlerr.ErBadTable, "Unknown table '%s'", w)
+				}
+				for i, c := range pl.t.Def.Columns {
+					ce, _ := sc.ResolveColumn(&ast.ColumnName{Name: ast.NewCIStr(c.Name)})
+					pl.outs = append(pl.outs, expr.OutputCol{Name: c.Name, Expr: ce})
+					pl.Cols = append(pl.Cols, Column{Name: c.Name, OrgName: c.Name, Table: alias, OrgTable: pl.t.Def.Name, DB: pl.t.Def.DB, Type: c.Type, NotNull: pl.t.Def.Columns[i].NotNull})
+				}
+				continue
+			}
+			ce, err := sc.Compile(f.Expr)
+			if err != nil {
+				return nil, err
+			}
+			name := f.AsName.O
+			if cn, ok := f.Expr.(*ast.ColumnNameExpr); ok && name == "" {
+				name = cn.Name.Name.O // t.id is labelled id, as MySQL does
+			}
+			if name == "" {
+				name = selectLabel(f)
+			}
+			col := Column{Name: name, Type: ce.Type}
+			if ce.Source != nil {
+				c := ce.Source.Table.Def.Columns[ce.Col]
+				col.OrgName, col.Table, col.OrgTable, col.DB = c.Name, ce.Source.Alias, ce.Source.Table.Def.Name, ce.Source.Table.Def.DB
+				col.NotNull = c.NotNull && !ce.Source.Left
+			} else if ce.Col >= 0 && pl.t != nil {
+				c := pl.t.Def.Columns[ce.Col]
+				col.OrgName, col.Table, col.OrgTable, col.DB, col.NotNull = c.Name, alias, pl.t.Def.Name, pl.t.Def.DB, c.NotNull
+			}
+			pl.outs = append(pl.outs, expr.OutputCol{Name: name, Expr: ce})
+			pl.Cols = append(pl.Cols, col)
+		}
+	}
+	sc.Aggs = nil
+	sc.Clause = "WHERE"
+	if pl.join != nil {
+		// WHERE is part of the join plan.
+	} else if pl.t != nil {
+		if pl.acc, err = plan.ChooseAccess(sc, pl.t, n.Where); err != nil {
+			return nil, err
+		}
+	} else if n.Where != nil {
+		f, err := sc.Compile(n.Where)
+		if err != nil {
+			return nil, err
+		}
+		pl.acc = &plan.Access{Filter: f}
+	}
+	sc.Aggs = &pl.aggs
+	if n.GroupBy != nil {
+		sc.Clause = "GROUP BY"
+		for _, g := range n.GroupBy.Items {
+			ce, err := s.compileOrderExpr(sc, pl, g.Expr)
+			if err != nil {
+				return nil, err
+			}
+			pl.groupBy = append(pl.groupBy, ce)
+		}
+	}
+	sc.Outputs = pl.outs
+	if n.Having != nil {
+		sc.Clause = "HAVING"
+		if pl.having, err = sc.Compile(n.Having.Expr); err != nil {
+			return nil, err
+		}
+	}
+	if n.OrderBy != nil {
+		sc.Clause = "ORDER BY"
+		for _, o := range n.OrderBy.Items {
+			ce, err := s.compileOrderExpr(sc, pl, o.Expr)
+			if err != nil {
+				return nil, err
+			}
+			pl.order = append(pl.order, orderItem{e: ce, desc: o.Desc})
+		}
+	}
+	pl.grouped = len(pl.aggs) > 0 || len(pl.groupBy) > 0
+	if pl.grouped && s.SQLMode()&sysvar.ModeOnlyFullGroup != 0 {
+		if err := s.checkFullGroupBy(n, pl, alias); err != nil {
+			return nil, err
+		}
+	}
+	if n.Limit != nil {
+		if pl.limit, err = sc.Compile(n.Limit.Count); err != nil {
+			return nil, err
+		}
+		if n.Limit.Offset != nil {
+			if pl.offset, err = sc.Compile(n.Limit.Offset); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if n.LockInfo != nil {
+		switch n.LockInfo.LockType {
+		case ast.SelectLockNone:
+		case ast.SelectLockForUpdate, ast.SelectLockForShare:
+			// plrun's row locks are exclusive: LOCK IN SHARE MODE takes
+			// the same lock as FOR UPDATE (stronger than InnoDB's shared
+			// lock, never weaker), so what it read cannot change under it.
+			pl.forUpdate = true
+		default:
+			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support NOWAIT, WAIT n or SKIP LOCKED")
+		}
+	}
+	return pl, nil
+}
+
+// compileOrderExpr resolves ORDER BY / GROUP BY items: a position, a
+// select-list alias, or an expression.
+func (s *State) compileOrderExpr(sc *expr.Scope, pl *SelectPlan, e ast.ExprNode) (*expr.Expr, error) {
+	if pos, ok := e.(*ast.PositionExpr); ok {
+		if pos.N < 1 || pos.N > len(pl.outs) {
+			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%d' in '%s'", pos.N, sc.ClauseName())
+		}
+		return pl.outs[pos.N-1].Expr, nil
+	}
+	if cn, ok := e.(*ast.ColumnNameExpr); ok && cn.Name.Table.L == "" {
+		for _, o := range pl.outs {
+			if strings.EqualFold(o.Name, cn.Name.Name.O) {
+				return o.Expr, nil
+			}
+		}
+	}
+	return sc.Compile(e)
+}
+
+// selectLabel is the column name MySQL gives a select-list item without an
+// alias: a string literal's value, NULL for NULL, otherwise the expression
+// as written.
+func selectLabel(f *ast.SelectField) string {
+	if v, ok := f.Expr.(*test_driver.ValueExpr); ok {
+		switch v.Kind() {
+		case test_driver.KindNull:
+			return "NULL"
+		case test_driver.KindString, test_driver.KindBytes:
+			return v.GetString()
+		}
+	}
+	if t := strings.TrimSpace(f.Text()); t != "" {
+		return t
+	}
+	return expr.ColumnLabel(f.Expr)
+}

@@ -1,0 +1,61 @@
+package expr
+
+import (
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/types"
+)
+
+// compileAgg registers an aggregate and returns a reference to its slot.
+func (sc *Scope) compileAgg(x *ast.AggregateFuncExpr) (*Expr, error) {
+	if sc.Aggs == nil || sc.inAgg {
+		return nil, sqlerr.New(sqlerr.ErInvalidUseOfGroup, "Invalid use of group function")
+	}
+	name := strings.ToLower(x.F)
+	spec := AggSpec{Name: name, Distinct: x.Distinct}
+	switch name {
+	case "count", "sum", "avg", "min", "max":
+	default:
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support %s()", strings.ToUpper(name))
+	}
+	star := false
+	if len(x.Args) == 1 {
+		if v, ok := x.Args[0].(ast.ValueExpr); ok && name == "count" && v.GetValue() != nil {
+			star = true
+		}
+	}
+	if len(x.Args) != 1 {
+		return nil, wrongArgs(strings.ToUpper(name))
+	}
+	if !star {
+		sc.inAgg = true
+		a, err := sc.Compile(x.Args[0])
+		sc.inAgg = false
+		if err != nil {
+			return nil, err
+		}
+		spec.Arg = a
+	}
+	switch name {
+	case "count":
+		spec.Type = TBigInt
+	case "sum", "avg":
+		if spec.Arg.Type.Base == types.TDouble || spec.Arg.Type.Base == types.TFloat {
+			spec.Type = tDouble
+		} else {
+			scale := spec.Arg.Type.Scale
+			if name == "avg" {
+				scale += types.DivPrecisionIncrement
+			}
+			spec.Type = types.ColType{Base: types.TDecimal, Length: 65, Scale: scale}
+		}
+	default:
+		spec.Type = spec.Arg.Type
+	}
+	idx := len(*sc.Aggs)
+	*sc.Aggs = append(*sc.Aggs, spec)
+	return &Expr{Fn: func(c *Ctx) (types.Value, error) { return c.Aggs[idx], nil },
+		Type: spec.Type, Col: -1, HasAgg: true, param: -1}, nil
+}

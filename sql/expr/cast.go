@@ -1,0 +1,166 @@
+package expr
+
+import (
+	"math"
+
+	"github.com/cockroachdb/apd/v3"
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/types"
+)
+
+// compileCast handles CAST(x AS type) and CONVERT(x, type).
+func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
+	a, err := sc.Compile(x.Expr)
+	if err != nil {
+		return nil, err
+	}
+	ft := x.Tp
+	var t types.ColType
+	switch ft.GetType() {
+	case mysql.TypeLonglong, mysql.TypeLong, mysql.TypeTiny, mysql.TypeShort, mysql.TypeInt24:
+		t = types.ColType{Base: types.TBigInt, Unsigned: mysql.HasUnsignedFlag(ft.GetFlag())}
+	case mysql.TypeNewDecimal:
+		p, s := ft.GetFlen(), ft.GetDecimal()
+		if p <= 0 {
+			p = 10
+		}
+		if s < 0 {
+			s = 0
+		}
+		t = types.ColType{Base: types.TDecimal, Length: p, Scale: s}
+	case mysql.TypeDouble, mysql.TypeFloat:
+		t = tDouble
+	case mysql.TypeDatetime, mysql.TypeTimestamp:
+		t = tDatetime
+	case mysql.TypeDate:
+		t = types.ColType{Base: types.TDate}
+	default:
+		t = types.ColType{Base: types.TText}
+	}
+	charLen := -1 // CAST(x AS CHAR(N)) keeps N characters
+	if t.Base == types.TText && ft.GetFlen() > 0 {
+		charLen = ft.GetFlen()
+	}
+	return derived(func(c *Ctx) (types.Value, error) {
+		v, err := a.Fn(c)
+		if err != nil || v.IsNull() {
+			return v, err
+		}
+		if t.IsInteger() && !t.Unsigned {
+			if v.K == types.KindUint {
+				return types.IntValue(int64(v.Uint())), nil // wraps, as MySQL's CAST does
+			}
+			if n, ok := v.ToInt64(); ok {
+				return types.IntValue(n), nil
+			}
+			if v.K != types.KindString {
+				return types.IntValue(saturatingInt(v)), nil
+			}
+		}
+		if t.IsInteger() && t.Unsigned {
+			return castUnsigned(v), nil
+		}
+		if charLen >= 0 {
+			str := v.String()
+			if r := []rune(str); len(r) > charLen {
+				str = string(r[:charLen])
+			}
+			return types.StringValue(str), nil
+		}
+		r, err := types.Coerce(v, t)
+		if err != nil && v.K == types.KindString && (t.IsInteger() || t.Base == types.TDecimal || t.Base == types.TDouble) {
+			if c.Strict && !types.IsNumberText(v.S) {
+				what := map[bool]string{true: "INTEGER", false: "DECIMAL"}[t.IsInteger()]
+				if t.Base == types.TDouble {
+					what = "DOUBLE"
+				}
+				return types.Null, sqlerr.New(sqlerr.ErTruncatedWrongValue, "Truncated incorrect %s value: '%s'", what, v.S)
+			}
+			// MySQL casts a string that is not a number by its numeric
+			// prefix ('12abc' -> 12, 'abc' -> 0), with a warning.
+			r, err = types.Coerce(types.FloatValue(v.ToFloat()), t)
+		}
+		if err != nil {
+			return types.Null, nil
+		}
+		return r, nil
+	}, t, a), nil
+}
+
+// unifyTypes is the result type of IFNULL, COALESCE, IF and CASE: the
+// common type of the branches, as MySQL aggregates them (any string makes
+// a string, any DOUBLE a DOUBLE, any DECIMAL a DECIMAL with the largest
+// scale). Unknown types (NULL literals, placeholders) do not count.
+func unifyTypes(ts ...types.ColType) types.ColType {
+	var out types.ColType
+	for _, t := range ts {
+		switch {
+		case t.Base == 0:
+		case out.Base == 0:
+			out = t
+		case t.IsString() || out.IsString():
+			out = TVarchar
+		case t.Base == types.TDouble || t.Base == types.TFloat || out.Base == types.TDouble || out.Base == types.TFloat:
+			out = tDouble
+		case t.Base == types.TDecimal || out.Base == types.TDecimal:
+			out = types.ColType{Base: types.TDecimal, Length: 65, Scale: max(t.Scale, out.Scale)}
+		case t.IsInteger() && out.IsInteger():
+			out = types.ColType{Base: types.TBigInt, Unsigned: t.Unsigned && out.Unsigned}
+		case t.Base != out.Base:
+			out = TVarchar
+		}
+	}
+	return out
+}
+
+// conform converts v to the unified type t (only where the printed value
+// changes: DECIMAL scale, DOUBLE, string).
+func conform(v types.Value, t types.ColType) types.Value {
+	if v.IsNull() {
+		return v
+	}
+	switch {
+	case t.Base == types.TDecimal && v.K != types.KindString:
+		if d, ok := v.ToDecimal(); ok {
+			r := new(apd.Decimal)
+			if _, err := types.DecimalContext.Quantize(r, d, -int32(t.Scale)); err == nil {
+				return types.DecimalValue(r)
+			}
+		}
+	case t.Base == types.TDouble && v.IsNumeric():
+		return types.FloatValue(v.ToFloat())
+	case t.IsString() && v.K != types.KindString:
+		return types.StringValue(v.String())
+	}
+	return v
+}
+
+// castUnsigned is CAST(v AS UNSIGNED) as MySQL computes it: an integer
+// wraps modulo 2^64 (-3 -> 18446744073709551613), a negative DECIMAL or
+// DOUBLE becomes 0, a string is read as an integer (truncated) and wraps.
+func castUnsigned(v types.Value) types.Value {
+	switch v.K {
+	case types.KindUint:
+		return v
+	case types.KindInt:
+		return types.UintValue(uint64(v.I))
+	case types.KindString:
+		f := v.ToFloat()
+		if f < 0 {
+			return types.UintValue(uint64(int64(math.Trunc(f))))
+		}
+		if d, ok := v.ToDecimal(); ok {
+			return castUnsigned(types.DecimalValue(d))
+		}
+		return types.UintValue(0)
+	}
+	if f := v.ToFloat(); f < 0 {
+		return types.UintValue(0)
+	}
+	if r, err := types.Coerce(v, types.ColType{Base: types.TBigInt, Unsigned: true}); err == nil {
+		return r
+	}
+	return types.UintValue(math.MaxUint64)
+}

@@ -1,0 +1,167 @@
+package expr
+
+import (
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/plrun/plrun/types"
+)
+
+// stringFunc compiles the string functions.
+func stringFunc(f *call) (*Expr, error) {
+	name, nargs, mk := f.name, f.nargs, f.mk
+	switch name {
+	case "concat":
+		if err := nargs(1, -1); err != nil {
+			return nil, err
+		}
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+			if anyNull(vs) {
+				return types.Null, nil
+			}
+			var n int64
+			for _, v := range vs {
+				n += int64(len(v.String()))
+			}
+			if c.overPacket("concat", n) {
+				return types.Null, nil
+			}
+			var b strings.Builder
+			b.Grow(int(n))
+			for _, v := range vs {
+				b.WriteString(v.String())
+			}
+			return types.StringValue(b.String()), nil
+		}), nil
+	case "repeat":
+		if err := nargs(2, 2); err != nil {
+			return nil, err
+		}
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+			if anyNull(vs) {
+				return types.Null, nil
+			}
+			s := vs[0].String()
+			n := saturatingInt(vs[1])
+			if n < 1 || s == "" {
+				return types.StringValue(""), nil
+			}
+			// Past max_allowed_packet MySQL returns NULL (with a warning).
+			if n > math.MaxInt64/int64(len(s)) || c.overPacket("repeat", n*int64(len(s))) {
+				return types.Null, nil
+			}
+			return types.StringValue(strings.Repeat(s, int(n))), nil
+		}), nil
+	case "concat_ws":
+		if err := nargs(2, -1); err != nil {
+			return nil, err
+		}
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+			if vs[0].IsNull() {
+				return types.Null, nil
+			}
+			parts := []string{}
+			n := int64(0)
+			for _, v := range vs[1:] {
+				if !v.IsNull() {
+					parts = append(parts, v.String())
+					n += int64(len(parts[len(parts)-1]) + len(vs[0].String()))
+				}
+			}
+			if c.overPacket("concat_ws", n) {
+				return types.Null, nil
+			}
+			return types.StringValue(strings.Join(parts, vs[0].String())), nil
+		}), nil
+	case "length", "octet_length", "char_length", "character_length":
+		if err := nargs(1, 1); err != nil {
+			return nil, err
+		}
+		chars := name == "char_length" || name == "character_length"
+		return mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
+			if vs[0].IsNull() {
+				return types.Null, nil
+			}
+			s := vs[0].String()
+			if chars {
+				return types.IntValue(int64(utf8.RuneCountInString(s))), nil
+			}
+			return types.IntValue(int64(len(s))), nil
+		}), nil
+	case "upper", "ucase", "lower", "lcase":
+		if err := nargs(1, 1); err != nil {
+			return nil, err
+		}
+		up := name == "upper" || name == "ucase"
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+			if vs[0].IsNull() {
+				return types.Null, nil
+			}
+			if up {
+				return types.StringValue(strings.ToUpper(vs[0].String())), nil
+			}
+			return types.StringValue(strings.ToLower(vs[0].String())), nil
+		}), nil
+	case "substring", "substr", "mid":
+		if err := nargs(2, 3); err != nil {
+			return nil, err
+		}
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+			if anyNull(vs) {
+				return types.Null, nil
+			}
+			r := []rune(vs[0].String())
+			pos := saturatingInt(vs[1])
+			l := int64(len(r))
+			if len(vs) == 3 {
+				l = saturatingInt(vs[2])
+			}
+			if pos < -int64(len(r)) {
+				return types.StringValue(""), nil
+			}
+			if pos < 0 {
+				pos = int64(len(r)) + pos + 1
+			}
+			if pos < 1 || pos > int64(len(r)) || l <= 0 {
+				return types.StringValue(""), nil
+			}
+			end := int64(len(r))
+			if l < end-(pos-1) {
+				end = pos - 1 + l
+			}
+			if end > int64(len(r)) {
+				end = int64(len(r))
+			}
+			return types.StringValue(string(r[pos-1 : end])), nil
+		}), nil
+	case "trim", "ltrim", "rtrim":
+		if err := nargs(1, 3); err != nil {
+			return nil, err
+		}
+		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+			if vs[0].IsNull() {
+				return types.Null, nil
+			}
+			s := vs[0].String()
+			switch name {
+			case "ltrim":
+				return types.StringValue(strings.TrimLeft(s, " ")), nil
+			case "rtrim":
+				return types.StringValue(strings.TrimRight(s, " ")), nil
+			}
+			cut := " "
+			if len(vs) > 1 && !vs[1].IsNull() {
+				cut = vs[1].String()
+			}
+			for cut != "" && strings.HasPrefix(s, cut) {
+				s = s[len(cut):]
+			}
+			for cut != "" && strings.HasSuffix(s, cut) {
+				s = s[:len(s)-len(cut)]
+			}
+			return types.StringValue(s), nil
+		}), nil
+	}
+	return nil, nil
+}
