@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/plrun/plrun/procs"
-	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/sql/ddl"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -81,7 +81,7 @@ func (e *Engine) recover() (*storage.Catalog, error) {
 			if err != nil {
 				return err
 			}
-			sql.ApplyDDL(cat, e.procs, d)
+			ddl.Apply(cat, e.procs, d)
 		}
 		return nil
 	})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/sql/ddl"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
@@ -132,7 +133,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if err := s.checkWritable(); err != nil {
 			return nil, ack, err
 		}
-		r, err := s.execDDL(ctx, n)
+		r, err := ddl.Exec(ctx, &s.State, s.database.Txns, s.database.Procs, n)
 		return r, ack, err
 	case *ast.CallStmt:
 		return s.execCall(ctx, n, args)

@@ -21,6 +21,9 @@ type State struct {
 	epoch *atomic.Uint64
 }
 
+// SchemaChanged drops the plans built for the old schema (after DDL).
+func (s *State) SchemaChanged() { s.epoch.Add(1) }
+
 // NewState is the statement state of a session.
 func NewState(env expr.Env, txns *txn.Manager, epoch *atomic.Uint64) State {
 	return State{Env: env, txns: txns, epoch: epoch}

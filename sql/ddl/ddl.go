@@ -1,4 +1,4 @@
-package sql
+package ddl
 
 import (
 	"context"
@@ -7,18 +7,22 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
 )
 
-func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*exec.Result, error) {
-	e := s.database
-	cat := e.Txns.Catalog()
-	defer e.schemaEpoch.Add(1)
+// execDDL runs CREATE/DROP DATABASE, CREATE/DROP TABLE and TRUNCATE
+// TABLE for the session s: each one log record, applied as replay applies
+// it (Apply). Plans built for the old schema are dropped after it.
+func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catalog, n ast.StmtNode) (*exec.Result, error) {
+	cat := txns.Catalog()
+	defer s.SchemaChanged()
 	switch x := n.(type) {
 	case *ast.CreateDatabaseStmt:
 		if cat.HasDatabase(x.Name.O) {
@@ -27,7 +31,7 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*exec.Result, er
 			}
 			return nil, sqlerr.New(sqlerr.ErDBCreateExists, "Can't create database '%s'; database exists", x.Name.O)
 		}
-		err := e.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "create_db", DB: x.Name.O}, func() error {
+		err := txns.LogDDL(ctx, &txn.DDLRecord{Op: "create_db", DB: x.Name.O}, func() error {
 			cat.CreateDatabase(x.Name.O)
 			return nil
 		})
@@ -40,8 +44,8 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*exec.Result, er
 			return nil, sqlerr.New(sqlerr.ErDBDropExists, "Can't drop database '%s'; database doesn't exist", x.Name.O)
 		}
 		n := len(cat.Tables(x.Name.O))
-		err := e.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O}, func() error {
-			ApplyDDL(cat, e.Procs, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O})
+		err := txns.LogDDL(ctx, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O}, func() error {
+			Apply(cat, pc, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O})
 			return nil
 		})
 		if strings.EqualFold(s.DB, x.Name.O) {
@@ -49,7 +53,7 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*exec.Result, er
 		}
 		return &exec.Result{AffectedRows: uint64(n)}, err
 	case *ast.CreateTableStmt:
-		return s.createTable(ctx, x)
+		return createTable(ctx, s, txns, x)
 	case *ast.DropTableStmt:
 		if x.IsView {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support views")
@@ -77,7 +81,7 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*exec.Result, er
 			}
 		}
 		if len(rec.Tables) > 0 {
-			err := e.Txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
+			err := txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
 			if err != nil {
 				return nil, err
 			}
@@ -97,13 +101,13 @@ func (s *Session) execDDL(ctx context.Context, n ast.StmtNode) (*exec.Result, er
 		// One record, one catalog step: readers and recovery see the old
 		// table or the new empty one, never no table.
 		rec := &txn.DDLRecord{Op: "truncate_table", DB: def.DB, Name: def.Name, Def: &def}
-		return &exec.Result{}, e.Txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
+		return &exec.Result{}, txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this DDL")
 }
 
-func (s *Session) createTable(ctx context.Context, x *ast.CreateTableStmt) (*exec.Result, error) {
-	cat := s.database.Txns.Catalog()
+func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.CreateTableStmt) (*exec.Result, error) {
+	cat := txns.Catalog()
 	if x.ReferTable != nil || x.Select != nil {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CREATE TABLE ... LIKE/SELECT")
 	}
@@ -125,11 +129,11 @@ func (s *Session) createTable(ctx context.Context, x *ast.CreateTableStmt) (*exe
 	if err != nil {
 		return nil, err
 	}
-	if err := s.substituteEngine(def); err != nil {
+	if err := substituteEngine(s, def); err != nil {
 		return nil, err
 	}
 	def.ID = cat.AllocTableID()
-	err = s.database.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "create_table", DB: db, Name: def.Name, Def: def}, func() error {
+	err = txns.LogDDL(ctx, &txn.DDLRecord{Op: "create_table", DB: db, Name: def.Name, Def: def}, func() error {
 		t, ok := cat.AddTable(def)
 		if !ok {
 			return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
@@ -189,7 +193,7 @@ func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 		if def.ColumnIndex(cd.Name.Name.O) >= 0 {
 			return nil, 0, sqlerr.New(sqlerr.ErDupFieldName, "Duplicate column name '%s'", cd.Name.Name.O)
 		}
-		ct, err := colType(cd)
+		ct, err := ColType(cd)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -311,7 +315,7 @@ func setDefault(col *storage.Column, e ast.ExprNode) error {
 }
 
 // colType maps a parsed column type to a ColType.
-func colType(cd *ast.ColumnDef) (types.ColType, error) {
+func ColType(cd *ast.ColumnDef) (types.ColType, error) {
 	ft := cd.Tp
 	flen, dec := ft.GetFlen(), ft.GetDecimal()
 	unsigned := mysql.HasUnsignedFlag(ft.GetFlag())
@@ -391,4 +395,23 @@ func colType(cd *ast.ColumnDef) (types.ColType, error) {
 		t.Length = flen
 	}
 	return t, nil
+}
+
+// substituteEngine is NO_ENGINE_SUBSTITUTION: plrun's one engine is
+// InnoDB (SHOW ENGINES), so ENGINE=MyISAM (or any other) is error 1286
+// under the flag, and without it the table is InnoDB with warnings 1286
+// and 1266, as MariaDB does for an engine it does not have. Never a table
+// that claims an engine it is not.
+func substituteEngine(s *exec.State, def *storage.TableDef) error {
+	if strings.EqualFold(def.Engine, "InnoDB") {
+		def.Engine = "InnoDB"
+		return nil
+	}
+	if s.SQLMode()&sysvar.ModeNoEngineSubst != 0 {
+		return sqlerr.New(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", def.Engine)
+	}
+	s.Warn(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", def.Engine)
+	s.Warn(sqlerr.WarnUsingOtherHandler, "Using storage engine InnoDB for table '%s'", def.Name)
+	def.Engine = "InnoDB"
+	return nil
 }

@@ -1,4 +1,4 @@
-package sql
+package ddl
 
 import (
 	"encoding/json"
@@ -8,10 +8,10 @@ import (
 	"github.com/plrun/plrun/txn"
 )
 
-// ApplyDDL applies a DDL record to the catalogs: tables through txn,
+// Apply applies a DDL record to the catalogs: tables through txn,
 // procedures here. Recovery replays the log with it; DDL statements apply
 // their own record with it, so the two cannot differ.
-func ApplyDDL(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord) {
+func Apply(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord) {
 	switch d.Op {
 	case "create_proc":
 		var def procs.Definition
