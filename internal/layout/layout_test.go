@@ -1,0 +1,198 @@
+package layout
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+const mod = "github.com/plrun/plrun"
+
+// A rule forbids packages matching from to reach packages matching to:
+// directly, or (transitive) through any chain of imports.
+type rule struct {
+	from, to   []string // module-relative paths; a trailing "/..." also matches below
+	transitive bool
+	why        string
+}
+
+// sqlLayers is the order of the SQL layer's packages: one may import only
+// those of a lower rank (parse and expr are siblings).
+var sqlLayers = map[string]int{
+	"sql/sysvar": 0,
+	"sql/parse":  1,
+	"sql/expr":   1,
+	"sql/plan":   2,
+	"sql/exec":   3,
+	"sql/ddl":    4,
+	"sql":        5,
+}
+
+var vmRuntimes = []string{"runtime/lua/...", "runtime/js/...", "runtime/builtin", "github.com/yuin/gopher-lua/...", "github.com/dop251/goja/..."}
+
+var rules = []rule{
+	{from: []string{"sql/..."}, to: []string{"wal/...", "asynccommit/..."}, why: "the SQL layer reaches the log only through txn and the engine"},
+	{from: []string{"sql/...", "engine/...", "txn/...", "procs/...", "storage/...", "lockmgr/...", "asynccommit/...", "wal/...", "hotrow/...", "types/...", "sqlerr/...", "membudget/..."},
+		to: vmRuntimes, transitive: true, why: "nothing below the faces imports a VM runtime: the caller registers them"},
+	{from: []string{"storage/...", "lockmgr/...", "asynccommit/...", "wal/..."}, to: []string{"txn/...", "sql/...", "engine/..."}, transitive: true,
+		why: "the storage, lock and log layers know nothing of transactions, SQL or the engine"},
+	{from: []string{"sql/..."}, to: []string{"engine/...", "server/...", "driver/...", "cmd/...", ""}, transitive: true,
+		why: "the SQL layer is below the engine and the faces"},
+	{from: []string{"engine/..."}, to: []string{"server/...", "driver/...", "cmd/...", "bench/...", ""}, transitive: true,
+		why: "the engine is below the faces"},
+}
+
+// graph is import path -> direct imports, for every package ./... reaches.
+func graph(t *testing.T) map[string][]string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{.ImportPath}} {{join .Imports \",\"}}", mod+"/...")
+	cmd.Dir = "../.."
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("go list: %v\n%s", err, errb.String())
+	}
+	g := map[string][]string{}
+	sc := bufio.NewScanner(&out)
+	for sc.Scan() {
+		path, imports, _ := strings.Cut(sc.Text(), " ")
+		g[path] = nil
+		if imports != "" {
+			g[path] = strings.Split(imports, ",")
+		}
+	}
+	return g
+}
+
+// full makes a rule path an import path: module-relative unless it names
+// another module ("" is the module's root package).
+func full(p string) string {
+	if strings.Contains(strings.SplitN(p, "/", 2)[0], ".") {
+		return p
+	}
+	if p == "" {
+		return mod
+	}
+	return mod + "/" + p
+}
+
+func matches(pattern, path string) bool {
+	if base, ok := strings.CutSuffix(pattern, "/..."); ok {
+		b := full(base)
+		return path == b || strings.HasPrefix(path, b+"/")
+	}
+	return path == full(pattern)
+}
+
+func matchAny(patterns []string, path string) bool {
+	for _, p := range patterns {
+		if matches(p, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// violations lists every chain from a package under r.from to one under
+// r.to (the first found for each pair).
+func violations(g map[string][]string, r rule) []string {
+	var out []string
+	for from := range g {
+		if !matchAny(r.from, from) || strings.HasSuffix(from, ".test") {
+			continue
+		}
+		// breadth-first, remembering how each package was reached
+		prev := map[string]string{from: ""}
+		queue := []string{from}
+		for len(queue) > 0 {
+			p := queue[0]
+			queue = queue[1:]
+			for _, q := range g[p] {
+				if _, seen := prev[q]; seen {
+					continue
+				}
+				prev[q] = p
+				if matchAny(r.to, q) && !matchAny(r.from, q) {
+					chain := []string{q}
+					for c := p; c != ""; c = prev[c] {
+						chain = append([]string{c}, chain...)
+					}
+					out = append(out, strings.Join(chain, " -> "))
+					continue
+				}
+				if r.transitive {
+					queue = append(queue, q)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// layerViolations: a sql package importing one of its own rank or higher.
+func layerViolations(g map[string][]string) []string {
+	var out []string
+	for from, imports := range g {
+		fr, ok := sqlLayers[strings.TrimPrefix(from, mod+"/")]
+		if !ok || !strings.HasPrefix(from, mod+"/") {
+			continue
+		}
+		for _, q := range imports {
+			qr, ok := sqlLayers[strings.TrimPrefix(q, mod+"/")]
+			if ok && strings.HasPrefix(q, mod+"/") && qr >= fr {
+				out = append(out, fmt.Sprintf("%s (rank %d) imports %s (rank %d)", from, fr, q, qr))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestImportRules fails when a package imports what the layout forbids.
+func TestImportRules(t *testing.T) {
+	g := graph(t)
+	if _, ok := g[mod+"/sql"]; !ok {
+		t.Fatal("go list did not list the sql package")
+	}
+	for _, r := range rules {
+		for _, v := range violations(g, r) {
+			t.Errorf("%s: %s", r.why, v)
+		}
+	}
+	for _, v := range layerViolations(g) {
+		t.Errorf("the SQL layer's arrows point one way (sysvar < parse, expr < plan < exec < ddl < sql): %s", v)
+	}
+}
+
+// TestRulesCatchViolations: the checker itself finds a direct, a
+// transitive and a layer violation in a made-up graph (so the test above
+// cannot pass by checking nothing).
+func TestRulesCatchViolations(t *testing.T) {
+	g := map[string][]string{
+		mod + "/sql":         {mod + "/txn", mod + "/wal"},
+		mod + "/sql/expr":    {mod + "/sql/exec"},
+		mod + "/sql/exec":    {mod + "/sql/expr"},
+		mod + "/txn":         {mod + "/wal", mod + "/procs"},
+		mod + "/procs":       {mod + "/runtime/lua"},
+		mod + "/runtime/lua": {"github.com/yuin/gopher-lua"},
+		mod + "/wal":         nil,
+		mod + "/storage":     {mod + "/types", mod + "/txn"},
+	}
+	if v := violations(g, rules[0]); len(v) != 1 || v[0] != mod+"/sql -> "+mod+"/wal" {
+		t.Errorf("direct rule: %v", v)
+	}
+	if v := violations(g, rules[1]); len(v) == 0 {
+		t.Error("transitive runtime rule found nothing in sql -> txn -> procs -> runtime/lua")
+	}
+	if v := violations(g, rules[2]); len(v) != 1 {
+		t.Errorf("storage -> txn: %v", v)
+	}
+	if v := layerViolations(g); len(v) != 1 || !strings.Contains(v[0], "sql/expr (rank 1) imports") {
+		t.Errorf("layer rule: %v", v)
+	}
+}
