@@ -69,7 +69,7 @@ type Engine struct {
 	sessMu   sync.Mutex
 	sessions map[uint64]*sql.Session
 
-	// persisted is plrun-auto.cnf's content (persist.go), guarded by
+	// persisted is plrun-auto.cnf's content (engine/persist.go), guarded by
 	// persistMu for writers.
 	persistMu sync.Mutex
 	persisted map[string]string

@@ -52,7 +52,7 @@ func (s *Session) execCreateProc(ctx context.Context, p *parse.Stmt) (*exec.Resu
 	return &exec.Result{}, ack, s.CreateProcedure(ctx, def, orReplace)
 }
 
-// createProcedure compiles def (syntax is checked here), logs it and adds
+// CreateProcedure compiles def (syntax is checked here), logs it and adds
 // it to the catalog.
 func (s *Session) CreateProcedure(ctx context.Context, def *procs.Definition, orReplace bool) error {
 	db, name := splitProcName(def.Name, s.DB)

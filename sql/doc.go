@@ -1,34 +1,34 @@
-// Package sql is plrun's SQL layer: it parses the MySQL dialect with the
-// TiDB parser (plus a small pre-scan for what that parser does not know:
-// CREATE PROCEDURE ... LANGUAGE LUA|JAVASCRIPT, ALTER SYSTEM SET,
-// CHECKPOINT, and optimizer hints such as COMMIT_ON_SUCCESS), caches parsed
-// statements by text and the parse-relevant sql_mode flags, plans point
-// operations on primary and unique keys, and executes statements in a
-// Session over the txn layer.
+// Package sql is plrun's statement language: a Session runs statements —
+// parsed by sql/parse, their expressions compiled by sql/expr, their rows
+// reached through sql/plan and read and written by sql/exec, schema
+// changes by sql/ddl — over the txn layer, and keeps what a connection
+// has: the current database, the open transaction and its isolation, the
+// session variables (sql/sysvar), warnings, and procedure calls (CALL,
+// DO LANGUAGE blocks) in the registered languages.
+//
+// This package holds statement dispatch (exec.go: one switch over the
+// statement kinds), transactions (BEGIN/COMMIT/ROLLBACK/SAVEPOINT,
+// isolation.go, the hot-row group update of seed 002 in hotupdate.go),
+// SET and SHOW (setshow.go), CALL and procedures (call.go, doblock.go,
+// outparams.go), and what a protocol server needs beyond Exec
+// (connhooks.go: Describe for COM_STMT_PREPARE, Reset and ClearDB,
+// OnKill, and the panic guard: a statement that panics releases its
+// worker and rolls back its transactions before the panic, as
+// *PanicError, leaves Exec).
 //
 // A Database (database.go) is what the sessions of one open database
-// share: the transaction manager, the procedure catalog, the hot-row
-// batcher, the global settings and the parsed-statement cache; the engine
-// package builds it and implements the Engine interface a session calls
-// for the database around it (worker pool, registry, checkpoints, KILL,
-// SET GLOBAL, status). This package never imports wal, asynccommit or a
-// language runtime. A Session
-// belongs to one goroutine at a time (one connection, one REPL, one Go
-// caller); KILL may reach it from another goroutine through its cancel
-// function only (and the OnKill hook a server registers). What a
-// protocol server needs beyond Exec is in connhooks.go: Describe for
-// COM_STMT_PREPARE, Reset and ClearDB, OnKill, MaxAllowedPacket, and the
-// panic guard: a statement that panics releases its worker and rolls back
-// its transactions before the panic (as *PanicError) leaves Exec.
+// share: the transaction manager, the procedure catalog and its
+// runtimes, the hot-row batcher, the global settings and the
+// parsed-statement cache. The engine package builds it and implements
+// Engine, what a session asks of the database around it (worker pool,
+// session registry, checkpoints, KILL, SET GLOBAL, status). This package
+// never imports wal, asynccommit, the engine or a language runtime
+// (internal/layout checks it).
 //
-// Every loop over rows (scans, joins, projection, GROUP BY, DISTINCT,
-// ORDER BY's merge sort) calls evalCtx.poll, which looks at the
-// statement's context every few hundred rows (KILL, max_execution_time)
-// and yields the core; what a statement buffers is charged to its memory
-// budget (membudget, plrun_max_statement_memory) until it ends, error 3170
-// past it. Integer arguments are read with saturatingInt/rowCountArg
-// (intclamp.go), never by truncating ToInt64.
+// A Session belongs to one goroutine at a time (one connection, one REPL,
+// one Go caller); KILL reaches it from another goroutine only through
+// Interrupt (its cancel function and the OnKill hook a server registers).
 //
-// Errors leave this package as *sqlerr.Error: lockmgr, txn and asynccommit
-// sentinel errors are mapped here, once, to MySQL codes.
+// Errors leave this package as *sqlerr.Error: lockmgr, txn and
+// asynccommit sentinel errors are mapped here, once, by MapError.
 package sql

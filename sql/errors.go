@@ -17,7 +17,7 @@ var (
 	errTargetAffectRow = errors.New("TARGET_AFFECT_ROW not met")
 )
 
-// mapError turns any error from below into an *sqlerr.Error. It is the one
+// MapError turns any error from below into an *sqlerr.Error. It is the one
 // place sentinel errors become MySQL codes.
 func MapError(err error) error {
 	if err == nil {

@@ -28,7 +28,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		return s.execDropProc(ctx, p)
 	case parse.KindAlterSystem, parse.KindSetPersist:
 		// OceanBase's ALTER SYSTEM SET and MySQL 8's SET PERSIST both
-		// set the global value and keep it across restarts (persist.go);
+		// set the global value and keep it across restarts (engine/persist.go);
 		// SET PERSIST_ONLY only keeps it, for the next start.
 		res := &exec.Result{}
 		for _, a := range p.Assigns {

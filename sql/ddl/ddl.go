@@ -17,7 +17,7 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// execDDL runs CREATE/DROP DATABASE, CREATE/DROP TABLE and TRUNCATE
+// Exec runs CREATE/DROP DATABASE, CREATE/DROP TABLE and TRUNCATE
 // TABLE for the session s: each one log record, applied as replay applies
 // it (Apply). Plans built for the old schema are dropped after it.
 func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catalog, n ast.StmtNode) (*exec.Result, error) {
@@ -314,7 +314,7 @@ func setDefault(col *storage.Column, e ast.ExprNode) error {
 	return nil
 }
 
-// colType maps a parsed column type to a ColType.
+// ColType maps a parsed column type to a ColType.
 func ColType(cd *ast.ColumnDef) (types.ColType, error) {
 	ft := cd.Tp
 	flen, dec := ft.GetFlen(), ft.GetDecimal()

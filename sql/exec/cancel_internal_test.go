@@ -9,7 +9,7 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// cancelledCtx is an evalCtx whose statement has been cancelled.
+// cancelledCtx is a Ctx whose statement has been cancelled.
 func cancelledCtx() *expr.Ctx {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()

@@ -50,7 +50,7 @@ func (r *Result) IsResultSet() bool { return r != nil && r.Columns != nil }
 // Note is one SHOW WARNINGS row.
 type Note = sqlerr.Note
 
-// noted returns an OK result carrying one note.
+// Noted returns an OK result carrying one note.
 func Noted(level string, code uint16, format string, args ...any) *Result {
 	return &Result{Warnings: 1, Notes: []Note{{Level: level, Code: code, Message: fmt.Sprintf(format, args...)}}}
 }

@@ -33,7 +33,7 @@ type SelectPlan struct {
 	distinct  bool
 	join      *plan.Join // FROM with joins (t is nil then)
 	// correlated: the plan names columns of an enclosing query, read from
-	// evalCtx.outer; it runs once per outer row.
+	// Ctx.Outer; it runs once per outer row.
 	correlated bool
 	// calcFoundRows: SQL_CALC_FOUND_ROWS, FOUND_ROWS() counts rows before LIMIT.
 	calcFoundRows bool

@@ -29,7 +29,7 @@ func NewState(env expr.Env, txns *txn.Manager, epoch *atomic.Uint64) State {
 	return State{Env: env, txns: txns, epoch: epoch}
 }
 
-// planFor returns p's compiled plan for the session's database and the
+// PlanFor returns p's compiled plan for the session's database and the
 // current schema, building it once.
 func (s *State) PlanFor(p *parse.Stmt, build func() (any, error)) (any, error) {
 	epoch := s.epoch.Load()
@@ -62,7 +62,7 @@ func (s *State) DBFor(named string) (string, error) {
 	return s.DB, nil
 }
 
-// resolveTable finds db.name for the session.
+// ResolveTable finds db.name for the session.
 func (s *State) ResolveTable(tn *ast.TableName) (*storage.Table, error) {
 	db, err := s.DBFor(tn.Schema.O)
 	if err != nil {

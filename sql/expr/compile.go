@@ -10,7 +10,7 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// compile turns an AST expression into a cexpr.
+// Compile turns an AST expression into an Expr.
 func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 	switch x := n.(type) {
 	case *test_driver.ParamMarkerExpr:

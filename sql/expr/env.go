@@ -39,19 +39,19 @@ type Env struct {
 	ModeText   string
 	ModeParsed bool
 
-	// stmtNotes are warnings raised while the statement ran (division by
+	// StmtNotes are warnings raised while the statement ran (division by
 	// zero, non-strict conversions); they join its Result's notes.
 	StmtNotes    []sqlerr.Note
 	StmtWarnings int
-	// multiRowWrite: the statement is an UPDATE or a multi-row INSERT,
+	// MultiRowWrite: the statement is an UPDATE or a multi-row INSERT,
 	// where non-strict mode stores a NULL for a NOT NULL column as its
 	// implicit default (nullAsDefault).
 	MultiRowWrite bool
-	// ignoreErrors: INSERT IGNORE / UPDATE IGNORE, whose conversion errors
+	// IgnoreErrors: INSERT IGNORE / UPDATE IGNORE, whose conversion errors
 	// are warnings whatever the mode (strictWrites).
 	IgnoreErrors bool
 
-	// stmtCtx is the running statement's context (SLEEP() waits on it).
+	// StmtCtx is the running statement's context (SLEEP() waits on it).
 	StmtCtx context.Context
 }
 
@@ -75,7 +75,7 @@ func (s *Env) SQLMode() sysvar.SQLMode {
 // max_error_count default); the count goes on past it.
 const maxStmtNotes = 64
 
-// warn records a warning of the running statement; exec adds it to the
+// Warn records a warning of the running statement; exec adds it to the
 // statement's Result (SHOW WARNINGS, the OK packet's warning count).
 func (s *Env) Warn(code uint16, format string, args ...any) {
 	s.StmtWarnings++
@@ -84,7 +84,7 @@ func (s *Env) Warn(code uint16, format string, args ...any) {
 	}
 }
 
-// maxAllowedPacket is the session's max_allowed_packet: the longest
+// MaxAllowedPacket is the session's max_allowed_packet: the longest
 // statement it accepts and the longest string a function may return.
 func (s *Env) MaxAllowedPacket() int64 {
 	n, _ := strconv.ParseInt(s.owner.SysVar(sysvar.Defs["max_allowed_packet"], false), 10, 64)

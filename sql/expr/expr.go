@@ -11,14 +11,14 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// evalCtx is what an expression reads while it runs. Compiled expressions
+// Ctx is what an expression reads while it runs. Compiled expressions
 // are shared between sessions; everything per-execution lives here.
 type Ctx struct {
 	Env  *Env
 	Args []types.Value
 	Row  []types.Value // the current table row
 	Aggs []types.Value // aggregate results of the current group
-	// strict is strict mode (STRICT_TRANS_TABLES or STRICT_ALL_TABLES in
+	// Strict is strict mode (STRICT_TRANS_TABLES or STRICT_ALL_TABLES in
 	// sql_mode) in INSERT and UPDATE: with ERROR_FOR_DIVISION_BY_ZERO,
 	// x/0, x DIV 0 and x % 0 are error 1365 instead of NULL with warning
 	// 1365 (divisionByZero), and a string that is not a number, compared
@@ -31,11 +31,11 @@ type Ctx struct {
 	Txn     *txn.Txn
 	subq    map[Subquery][][]types.Value
 	Outer   []types.Value
-	// mem is what this (sub)query execution holds against the statement's
+	// Mem is what this (sub)query execution holds against the statement's
 	// memory budget; polls counts rows between looks at ctx (poll.go).
 	Mem   *MemAccount
 	polls uint32
-	// notes are the warnings expressions raised (REPEAT past
+	// Notes are the warnings expressions raised (REPEAT past
 	// max_allowed_packet ...), shared with the subqueries' contexts.
 	Notes *[]sqlerr.Note
 }
@@ -43,7 +43,7 @@ type Ctx struct {
 // expr is a compiled expression.
 type expr func(c *Ctx) (types.Value, error)
 
-// cexpr is a compiled expression with what the planner needs to know.
+// Expr is a compiled expression with what the planner needs to know.
 type Expr struct {
 	Fn      expr
 	Type    types.ColType
@@ -55,7 +55,7 @@ type Expr struct {
 	Source  *Source // the joined table a bare column belongs to (joins only)
 }
 
-// aggSpec is one aggregate function found while compiling a grouped query.
+// AggSpec is one aggregate function found while compiling a grouped query.
 type AggSpec struct {
 	Name     string // count, sum, avg, min, max
 	Arg      *Expr  // nil for COUNT(*)
@@ -63,30 +63,30 @@ type AggSpec struct {
 	Type     types.ColType
 }
 
-// scope resolves names while compiling.
+// Scope resolves names while compiling.
 type Scope struct {
 	Table *storage.Table
 	Alias string // table name or alias used to qualify columns
 	DB    string
 	Aggs  *[]AggSpec // where aggregates go; nil = aggregates not allowed here
-	// outputs lets ORDER BY / HAVING name select-list aliases.
+	// Outputs lets ORDER BY / HAVING name select-list aliases.
 	Outputs []OutputCol
 	inAgg   bool
-	// clause names the part of the statement being compiled for 1054
+	// Clause names the part of the statement being compiled for 1054
 	// ("SELECT", "WHERE", ...), as MariaDB reports it; "" is 'field list'.
 	Clause string
-	// joined are the tables of a FROM with joins; columns then resolve
+	// Joined are the tables of a FROM with joins; columns then resolve
 	// among them (table is nil).
 	Joined []*Source
-	// sub plans subqueries; nil where they are not allowed.
+	// Sub plans subqueries; nil where they are not allowed.
 	Sub SubqueryPlanner
-	// outer is the enclosing query's scope, for a subquery; a column found
-	// only there is read from evalCtx.outer and sets *correlated.
+	// Outer is the enclosing query's scope, for a subquery; a column found
+	// only there is read from Ctx.Outer and sets *correlated.
 	Outer      *Scope
 	Correlated *bool
 }
 
-// clauseName is where an unknown column is reported to be.
+// ClauseName is where an unknown column is reported to be.
 func (sc *Scope) ClauseName() string {
 	if sc.Clause == "" {
 		return "field list"
@@ -94,7 +94,7 @@ func (sc *Scope) ClauseName() string {
 	return sc.Clause
 }
 
-// source is one table of a FROM with joins, as column names resolve
+// Source is one table of a FROM with joins, as column names resolve
 // against it.
 type Source struct {
 	Table *storage.Table
@@ -171,7 +171,7 @@ func datumValue(d *test_driver.Datum) (types.Value, error) {
 	return types.Null, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this literal")
 }
 
-// derived builds a cexpr computed from others.
+// derived builds an Expr computed from others.
 func derived(fn expr, t types.ColType, parts ...*Expr) *Expr {
 	e := &Expr{Fn: fn, Type: t, Col: -1, IsConst: true, param: -1}
 	for _, p := range parts {
@@ -188,7 +188,7 @@ func BoolValue(b bool) types.Value {
 	return types.IntValue(0)
 }
 
-// evalBool evaluates a condition; NULL is false.
+// EvalBool evaluates a condition; NULL is false.
 func EvalBool(e *Expr, c *Ctx) (bool, error) {
 	v, err := e.Fn(c)
 	if err != nil {

@@ -38,7 +38,7 @@ func saturatingInt(v types.Value) int64 {
 	return int64(f)
 }
 
-// rowCountArg reads a LIMIT or OFFSET value: an unsigned count, clamped to
+// RowCountArg reads a LIMIT or OFFSET value: an unsigned count, clamped to
 // what a Go int can index, as MySQL treats every value past the number of
 // rows alike. A negative value (only a placeholder can give one) is not a
 // count: ok is false.

@@ -69,5 +69,5 @@ func likeMatchEscape(pattern, s string, esc rune) bool {
 	return pi == len(p)
 }
 
-// likeMatch implements SQL LIKE with % and _ (case-insensitive) and \ escapes.
+// LikeMatch implements SQL LIKE with % and _ (case-insensitive) and \ escapes.
 func LikeMatch(pattern, s string) bool { return likeMatchEscape(pattern, s, '\\') }

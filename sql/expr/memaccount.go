@@ -7,7 +7,7 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// memAccount is what one (sub)query execution has charged to the
+// MemAccount is what one (sub)query execution has charged to the
 // statement's budget; close gives it all back when the buffers it stood
 // for are dropped.
 type MemAccount struct {
@@ -19,7 +19,7 @@ func NewMemAccount(ctx context.Context) *MemAccount {
 	return &MemAccount{b: membudget.From(ctx)}
 }
 
-// grow charges n bytes; past the budget it is error 3170.
+// Grow charges n bytes; past the budget it is error 3170.
 func (a *MemAccount) Grow(n int64) error {
 	if a == nil || a.b == nil {
 		return nil

@@ -9,7 +9,7 @@ import "runtime"
 // well within 100 ms of CPU.
 const pollEvery = 256
 
-// poll is called once per row by loops over rows; every pollEvery-th call
+// Poll is called once per row by loops over rows; every pollEvery-th call
 // it returns the statement's cancellation, if any.
 func (c *Ctx) Poll() error {
 	c.polls++
@@ -23,7 +23,7 @@ func (c *Ctx) Poll() error {
 	return c.PollNow()
 }
 
-// pollNow returns the statement's cancellation, if any, now.
+// PollNow returns the statement's cancellation, if any, now.
 func (c *Ctx) PollNow() error {
 	if c.Context == nil {
 		return nil

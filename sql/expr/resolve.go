@@ -35,7 +35,7 @@ func (sc *Scope) resolveJoined(cn *ast.ColumnName) (*Expr, error) {
 	return ColumnExpr(found.Table.Def, idx, found.Off+idx, found), nil
 }
 
-// exprText restores an expression as MySQL prints it in messages.
+// ExprText restores an expression as MySQL prints it in messages.
 func ExprText(n ast.Node) string {
 	var sb strings.Builder
 	ctx := format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|format.RestoreNameBackQuotes|format.RestoreSpacesAroundBinaryOperation, &sb)
@@ -45,7 +45,7 @@ func ExprText(n ast.Node) string {
 	return sb.String()
 }
 
-// columnLabel is the name a select-list expression gets without an alias:
+// ColumnLabel is the name a select-list expression gets without an alias:
 // the expression as written (MySQL uses the original text).
 func ColumnLabel(n ast.ExprNode) string {
 	if c, ok := n.(*ast.ColumnNameExpr); ok {
@@ -106,7 +106,7 @@ func (sc *Scope) resolveLocal(cn *ast.ColumnName) (*Expr, error) {
 	return ColumnExpr(sc.Table.Def, i, i, nil), nil
 }
 
-// columnExpr reads column idx of def from position pos of the current row
+// ColumnExpr reads column idx of def from position pos of the current row
 // (pos differs from idx in a joined row, whose table jt then is).
 func ColumnExpr(def *storage.TableDef, idx, pos int, jt *Source) *Expr {
 	col := def.Columns[idx]

@@ -7,9 +7,9 @@ import (
 )
 
 // Subqueries are planned once with the statement. An uncorrelated one runs
-// at most once per execution, its rows cached in the evalCtx; a correlated
+// at most once per execution, its rows cached in the Ctx; a correlated
 // one (it names a column of the enclosing query) runs for each row of the
-// enclosing query, with that row as evalCtx.outer: its own WHERE may then
+// enclosing query, with that row as Ctx.Outer: its own WHERE may then
 // look rows up by key from the outer column.
 
 // Subquery is a planned subquery; the statement executor plans and runs

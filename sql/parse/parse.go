@@ -31,7 +31,7 @@ const (
 	KindShowCreateProc
 	KindLoadProc
 	KindDoBlock
-	KindSetPersist   // SET PERSIST / SET PERSIST_ONLY (persist.go)
+	KindSetPersist   // SET PERSIST / SET PERSIST_ONLY (engine/persist.go)
 	KindResetPersist // RESET PERSIST [[IF EXISTS] name]
 )
 
@@ -42,7 +42,7 @@ type hints struct {
 	TargetRows      int64 // -1 = none
 }
 
-// parsed is a statement's parse result, shared by every session.
+// Stmt is a statement's parse result, shared by every session.
 type Stmt struct {
 	Kind   stmtKind
 	Node   ast.StmtNode
@@ -64,7 +64,7 @@ type Stmt struct {
 	Cached atomic.Pointer[PlanEntry]
 }
 
-// planEntry is a compiled plan valid for one schema epoch and database.
+// PlanEntry is a compiled plan valid for one schema epoch and database.
 type PlanEntry struct {
 	Plan  any
 	Epoch uint64
@@ -88,7 +88,7 @@ var (
 	reTarget        = regexp.MustCompile(`(?i)TARGET_AFFECT_ROW\s*\(\s*(\d+)\s*\)`)
 )
 
-// stripLeading drops leading whitespace and comments.
+// StripLeading drops leading whitespace and comments.
 func StripLeading(s string) string {
 	for {
 		s = strings.TrimLeft(s, " \t\r\n")

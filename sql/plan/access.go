@@ -14,7 +14,7 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// singleTable extracts the one table of a FROM clause.
+// SingleTable extracts the one table of a FROM clause.
 func SingleTable(refs *ast.TableRefsClause) (*ast.TableName, string, error) {
 	if refs == nil || refs.TableRefs == nil {
 		return nil, "", nil
@@ -38,7 +38,7 @@ func SingleTable(refs *ast.TableRefsClause) (*ast.TableName, string, error) {
 	return tn, alias, nil
 }
 
-// access is how a statement finds its rows: a point lookup on the primary
+// Access is how a statement finds its rows: a point lookup on the primary
 // key or a unique key, a primary-key IN list, or a scan. The WHERE filter
 // is always re-checked on the row read.
 type Access struct {
@@ -53,7 +53,7 @@ type Access struct {
 	Filter *expr.Expr
 }
 
-// planAccess picks the access path for where over t.
+// ChooseAccess picks the access path for where over t.
 func ChooseAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*Access, error) {
 	a := &Access{t: t, UniqIdx: -1}
 	if where == nil {
@@ -244,7 +244,7 @@ func appendConjuncts(out []ast.ExprNode, e ast.ExprNode) []ast.ExprNode {
 	return append(out, e)
 }
 
-// rowRef is a row found by an access path, with the values read.
+// RowRef is a row found by an access path, with the values read.
 type RowRef struct {
 	Row  *storage.Row
 	Vals []types.Value
@@ -256,7 +256,7 @@ type RowRef struct {
 // values numerically.
 var errNotAKey = errors.New("value is not a key of the column's type")
 
-// keyValues evaluates and coerces key expressions to the key columns'
+// KeyValues evaluates and coerces key expressions to the key columns'
 // types. ok is false when a value is NULL (no row can match);
 // errNotAKey when a value does not convert exactly.
 func KeyValues(ec *expr.Ctx, t *storage.Table, cols []int, exprs []*expr.Expr) ([]types.Value, bool, error) {
@@ -281,7 +281,7 @@ func KeyValues(ec *expr.Ctx, t *storage.Table, cols []int, exprs []*expr.Expr) (
 	return vals, true, nil
 }
 
-// find returns the rows matching the access path and filter. With lock,
+// Find returns the rows matching the access path and filter. With lock,
 // each row is locked (exclusive) before it is read, so the values returned
 // are the newest and stay so until the transaction ends.
 func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) ([]RowRef, error) {

@@ -31,7 +31,7 @@ type joinTable struct {
 	Lookup    []*expr.Expr
 }
 
-// joinPlan is a FROM clause with joins.
+// Join is a FROM clause with joins.
 type Join struct {
 	Tables  []*joinTable
 	sources []*expr.Source // the tables' sources, for scopes over a prefix of them
@@ -80,12 +80,12 @@ func flattenJoin(j *ast.Join) ([]*ast.TableSource, []*ast.Join, error) {
 	return sources, joins, nil
 }
 
-// isJoin reports whether a FROM clause has more than one table.
+// IsJoin reports whether a FROM clause has more than one table.
 func IsJoin(refs *ast.TableRefsClause) bool {
 	return refs != nil && refs.TableRefs != nil && refs.TableRefs.Right != nil
 }
 
-// buildJoin resolves the tables and compiles ON conditions and lookups;
+// BuildJoin resolves the tables and compiles ON conditions and lookups;
 // sc becomes the scope of the combined row.
 func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, resolve func(*ast.TableName) (*storage.Table, error)) (*Join, error) {
 	sources, joins, err := flattenJoin(refs.TableRefs)
@@ -264,7 +264,7 @@ func (jp *Join) planLookup(db string, i int, conds []ast.ExprNode) {
 	}
 }
 
-// rows runs the joins: every combined row that satisfies the ON
+// Rows runs the joins: every combined row that satisfies the ON
 // conditions and the WHERE clause.
 func (jp *Join) Rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]types.Value, error) {
 	var out [][]types.Value

@@ -11,7 +11,7 @@ func Check(d *Def, text string) error {
 	return nil
 }
 
-// checkIsolation refuses the levels plrun does not implement (see
+// CheckIsolation refuses the levels plrun does not implement (see
 // txn.Isolation): READ UNCOMMITTED would let a not-yet-durable, even
 // rolled-back, write leave the engine; SERIALIZABLE needs shared locks.
 func CheckIsolation(name, level string) error {

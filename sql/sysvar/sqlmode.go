@@ -28,7 +28,7 @@ var sqlModeFlags = []sqlModeFlag{
 	{"ANSI_QUOTES", true},     // the parser reads "x" as an identifier
 	{"IGNORE_SPACE", true},    // the parser allows a space before a function's (
 	{"IGNORE_BAD_TABLE_OPTIONS", false},
-	{"ONLY_FULL_GROUP_BY", true}, // error 1055 (selectstmt.go)
+	{"ONLY_FULL_GROUP_BY", true}, // error 1055 (sql/exec/select.go)
 	{"NO_UNSIGNED_SUBTRACTION", false},
 	{"NO_DIR_IN_CREATE", false},
 	{"POSTGRESQL", false},
@@ -99,7 +99,7 @@ type errBadSQLMode struct{ elem string }
 
 func (e errBadSQLMode) Error() string { return "sql_mode flag " + e.elem }
 
-// parseSQLMode reads a sql_mode value: a comma list of names, case
+// ParseSQLMode reads a sql_mode value: a comma list of names, case
 // insensitive, or 0 (no flags).
 func ParseSQLMode(text string) (SQLMode, error) {
 	if text == "" || text == "0" {
@@ -146,12 +146,12 @@ func (m SQLMode) String() string {
 	return strings.Join(names, ",")
 }
 
-// strict reports whether conversion errors in INSERT/UPDATE are errors
+// Strict reports whether conversion errors in INSERT/UPDATE are errors
 // (STRICT_TRANS_TABLES or STRICT_ALL_TABLES: every plrun table is
 // transactional, so the two mean the same).
 func (m SQLMode) Strict() bool { return m&(modeStrictTrans|modeStrictAll) != 0 }
 
-// parserMode is the part of the mode that changes how text parses; the
+// ParserMode is the part of the mode that changes how text parses; the
 // plan cache is keyed by it beside the text.
 func (m SQLMode) ParserMode() mysql.SQLMode {
 	var p mysql.SQLMode

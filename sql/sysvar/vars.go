@@ -41,7 +41,7 @@ type Def struct {
 	store string
 }
 
-// key is the name the variable's value is stored under.
+// Key is the name the variable's value is stored under.
 func (d *Def) Key() string {
 	if d.store != "" {
 		return d.store

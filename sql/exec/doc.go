@@ -1,0 +1,13 @@
+// Package exec plans and runs the statements that read and write rows:
+// SELECT (select.go builds, selectrun.go runs: projection, GROUP BY and
+// aggregates, DISTINCT, ORDER BY's stable sort, LIMIT), INSERT (VALUES,
+// SELECT, ON DUPLICATE KEY UPDATE, REPLACE, IGNORE), UPDATE and DELETE,
+// and MySQL's conversions of written values (strict and non-strict,
+// nonstrict.go), with ONLY_FULL_GROUP_BY's check.
+//
+// State is a session's statement-side state: its expr.Env, the
+// transaction manager whose catalog names resolve in, and the schema epoch
+// plans are valid for (PlanFor caches a plan in the parse.Stmt). Every
+// statement runs in a txn.Txn its caller (package sql) began and ends;
+// nothing here commits.
+package exec

@@ -1,0 +1,22 @@
+// Package expr compiles SQL expressions to typed closures (Expr) once per
+// statement text and evaluates them per row in a Ctx: operators (ops.go),
+// name resolution against one table, joined tables or an enclosing query
+// (resolve.go), CASE, variables, CAST, aggregates' specs, and the
+// built-in functions, a family to a file (funcs_*.go: a new function is
+// one case in one of them).
+//
+// Compiled expressions are shared by every session running the same
+// statement: all per-execution state lives in the Ctx (parameters, the
+// current row, aggregate results, the Go context, the transaction, the
+// memory account, the warnings). Env is a session's state as expressions
+// and statements see it; Host is what they ask of the session beyond it
+// (system variables, who is connected). Subqueries are planned and run
+// by the executor behind the Subquery and SubqueryPlanner interfaces, so
+// this package imports no planner.
+//
+// Every loop over rows calls Ctx.Poll, which looks at the statement's
+// context every few hundred rows (KILL, max_execution_time); what a
+// statement buffers is charged to its MemAccount (membudget,
+// plrun_max_statement_memory), error 3170 past it. Integer arguments are
+// read with saturatingInt/RowCountArg (intclamp.go), never by truncating.
+package expr
