@@ -8,7 +8,6 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
-	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/types"
 )
 
@@ -70,7 +69,7 @@ func (s *Session) Reset() {
 	// SET TRANSACTION's one-shot characteristics and the parsed sql_mode
 	// are session state too.
 	s.oneShot, s.txnReadOnly = txnTraits{}, false
-	s.Mode, s.ModeText, s.ModeParsed = sysvar.SQLMode(0), "", false
+	s.ForgetMode()
 }
 
 // OnKill registers fn, called on the killer's goroutine when KILL

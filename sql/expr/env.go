@@ -34,10 +34,10 @@ type Env struct {
 	RowCount     int64
 	FoundRows    int64
 
-	// sql_mode as flags, for the text it was parsed from (sqlMode)
-	Mode       sysvar.SQLMode
-	ModeText   string
-	ModeParsed bool
+	// sql_mode as flags, for the text it was parsed from (SQLMode)
+	mode       sysvar.SQLMode
+	modeText   string
+	modeParsed bool
 
 	// StmtNotes are warnings raised while the statement ran (division by
 	// zero, non-strict conversions); they join its Result's notes.
@@ -55,20 +55,24 @@ type Env struct {
 	StmtCtx context.Context
 }
 
+// ForgetMode drops the parsed sql_mode (COM_RESET_CONNECTION): the next
+// SQLMode reads the variable again.
+func (s *Env) ForgetMode() { s.mode, s.modeText, s.modeParsed = 0, "", false }
+
 // NewEnv is the state of a new session of owner on database db.
 func NewEnv(owner Host, db string) Env {
 	return Env{owner: owner, DB: db, UserVars: map[string]types.Value{}}
 }
 
-// sqlMode is the session's sql_mode now. The text is parsed once per
+// SQLMode is the session's sql_mode now. The text is parsed once per
 // change (it was validated when set).
 func (s *Env) SQLMode() sysvar.SQLMode {
 	text := s.owner.SysVar(sysvar.Defs["sql_mode"], false)
-	if text != s.ModeText || !s.ModeParsed {
-		s.Mode, _ = sysvar.ParseSQLMode(text)
-		s.ModeText, s.ModeParsed = text, true
+	if text != s.modeText || !s.modeParsed {
+		s.mode, _ = sysvar.ParseSQLMode(text)
+		s.modeText, s.modeParsed = text, true
 	}
-	return s.Mode
+	return s.mode
 }
 
 // maxStmtNotes bounds the warnings one statement keeps (MySQL's
