@@ -75,15 +75,12 @@ func (s *Env) SQLMode() sysvar.SQLMode {
 	return s.mode
 }
 
-// maxStmtNotes bounds the warnings one statement keeps (MySQL's
-// max_error_count default); the count goes on past it.
-const maxStmtNotes = 64
 
 // Warn records a warning of the running statement; exec adds it to the
 // statement's Result (SHOW WARNINGS, the OK packet's warning count).
 func (s *Env) Warn(code uint16, format string, args ...any) {
 	s.StmtWarnings++
-	if len(s.StmtNotes) < maxStmtNotes {
+	if len(s.StmtNotes) < MaxNotes {
 		s.StmtNotes = append(s.StmtNotes, sqlerr.Note{Level: "Warning", Code: code, Message: fmt.Sprintf(format, args...)})
 	}
 }

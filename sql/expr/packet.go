@@ -30,5 +30,6 @@ func (c *Ctx) warn(n sqlerr.Note) {
 	}
 }
 
-// maxNotes is max_error_count: how many notes a statement keeps.
+// MaxNotes is max_error_count's default: how many warnings one statement
+// keeps (its warning count goes on past it).
 const MaxNotes = 64
