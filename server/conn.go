@@ -264,12 +264,11 @@ func (c *conn) reply(r *mysql.Result, err error) error {
 func (c *conn) query(q string, binaryRows bool, args []any) error {
 	results, err := c.run(q, args)
 	c.syncStatus()
-	results = c.outParamsAllowed(results, binaryRows)
 	multiResults := c.wire.hasCapability(mysql.CLIENT_MULTI_RESULTS)
-	if multiResults && isCall(q) && err == nil && len(results) > 0 && results[len(results)-1].IsResultSet() {
-		// A CALL's result sets are followed by the OK of the CALL itself.
-		results = append(results, &plsql.Result{})
+	if err == nil && !multiResults {
+		err = refuseSets(q, results)
 	}
+	results = flattenSets(results, binaryRows && c.wire.hasCapability(mysql.CLIENT_PS_MULTI_RESULTS))
 	for i, r := range results {
 		last := i == len(results)-1 && err == nil
 		if !last && !multiResults {
@@ -293,21 +292,49 @@ func (c *conn) query(q string, binaryRows bool, args []any) error {
 	return nil
 }
 
-// outParamsAllowed drops a CALL's OUT-parameter result set unless the
-// client takes one (binary protocol with CLIENT_PS_MULTI_RESULTS), as
+// flattenSets puts each CALL's result sets before its own OK, as MySQL
+// sends them. The OUT-parameter set of a prepared CALL goes only to a
+// client that takes one (binary protocol with CLIENT_PS_MULTI_RESULTS), as
 // MariaDB sends it only then; the CALL's OK remains.
-func (c *conn) outParamsAllowed(results []*plsql.Result, binaryRows bool) []*plsql.Result {
-	if binaryRows && c.wire.hasCapability(mysql.CLIENT_PS_MULTI_RESULTS) {
-		return results
-	}
-	kept := results[:0]
+func flattenSets(results []*plsql.Result, outParams bool) []*plsql.Result {
+	var out []*plsql.Result
 	for _, r := range results {
-		if r.OutParams {
-			r = &plsql.Result{}
+		for _, set := range r.Sets {
+			if set.OutParams && !outParams {
+				continue
+			}
+			out = append(out, set)
 		}
-		kept = append(kept, r)
+		out = append(out, r)
 	}
-	return kept
+	return out
+}
+
+// refuseSets is MySQL's error 1312 for a CALL whose procedure sent result
+// sets to a client that cannot read more than one result (no
+// CLIENT_MULTI_RESULTS). MySQL refuses at the procedure's SELECT; here the
+// procedure has run by then, so its OK is replaced by the error.
+func refuseSets(q string, results []*plsql.Result) error {
+	for _, r := range results {
+		for _, set := range r.Sets {
+			if !set.OutParams {
+				return sqlerr.New(sqlerr.ErSPBadSelect, "PROCEDURE %s can't return a result set in the given context", calledName(q))
+			}
+		}
+	}
+	return nil
+}
+
+// calledName is the procedure a CALL statement names, as written.
+func calledName(q string) string {
+	q = strings.TrimSpace(strings.TrimLeft(q, " \t\r\n("))
+	if len(q) > 4 && strings.EqualFold(q[:4], "call") {
+		q = strings.TrimSpace(q[4:])
+	}
+	if i := strings.IndexAny(q, "( \t\r\n;"); i >= 0 {
+		q = q[:i]
+	}
+	return strings.ReplaceAll(q, "`", "")
 }
 
 // run executes q: several statements through ExecMulti when the client

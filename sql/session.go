@@ -41,6 +41,8 @@ type Session struct {
 	// procedure's commits and reads need before the CALL may reply.
 	callDepth int
 	callAck   uint64
+	// output collects the outermost running CALL's result sets and notes.
+	output *callOutput
 
 	// stmtCommitLSN is the highest LSN the current statement committed;
 	// a wait beyond it is a reader waiting for another's commit.

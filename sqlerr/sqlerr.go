@@ -86,6 +86,7 @@ const (
 	ErSPDoesNotExist          uint16 = 1305
 	ErSPWrongNoOfArgs         uint16 = 1318
 	ErSPNotVarArg             uint16 = 1414
+	ErSPBadSelect             uint16 = 1312
 	ErSPDoesNotExistSave      uint16 = 1305
 	ErSavepointNotExist       uint16 = 1305
 	ErSignalException         uint16 = 1644
@@ -182,6 +183,7 @@ var states = map[uint16]string{
 	ErSPDoesNotExist:       "42000",
 	ErSPWrongNoOfArgs:      "42000",
 	ErSPNotVarArg:          "42000",
+	ErSPBadSelect:          "0A000",
 	ErSignalException:      "45000",
 	ErDataTooLong:          "22001",
 	ErWarnDataOutOfRange:   "22003",

@@ -49,6 +49,12 @@ func newVM() *vm {
 	must(s.Set("setSavepoint", v.savepointCall(procs.Host.Savepoint)))
 	must(s.Set("rollbackTo", v.savepointCall(procs.Host.RollbackToSavepoint)))
 	must(s.Set("releaseSavepoint", v.savepointCall(procs.Host.ReleaseSavepoint)))
+	must(s.Set("emit", v.emit))
+	console := r.NewObject()
+	for _, name := range []string{"log", "info", "warn", "error", "debug"} {
+		must(console.Set(name, v.consoleLog))
+	}
+	must(r.Set("console", console))
 	freeze := r.Get("Object").ToObject(r).Get("freeze")
 	freezeFn, _ := goja.AssertFunction(freeze)
 	for _, o := range []*goja.Object{s, v.stmtProto, v.resultProto} {

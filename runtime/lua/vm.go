@@ -55,7 +55,7 @@ func newVM() *vm {
 func (v *vm) sandbox() {
 	L := v.L
 	g := L.G.Global
-	for _, name := range []string{"dofile", "loadfile", "load", "loadstring", "require", "module", "print", "_printregs",
+	for _, name := range []string{"dofile", "loadfile", "load", "loadstring", "require", "module", "_printregs",
 		"getfenv", "setfenv"} {
 		name := name
 		g.RawSetString(name, L.NewFunction(func(L *glua.LState) int {
