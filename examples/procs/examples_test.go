@@ -244,5 +244,5 @@ func TestExamples(t *testing.T) {
 		})
 	}
 }
-func (tb *tables) Emit(ctx context.Context, res *procs.Result) error          { return nil }
-func (tb *tables) Note(ctx context.Context, msg string) error                 { return nil }
+func (tb *tables) Emit(ctx context.Context, res *procs.Result) error { return nil }
+func (tb *tables) Note(ctx context.Context, msg string) error        { return nil }
