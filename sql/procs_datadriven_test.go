@@ -151,10 +151,10 @@ func (h *procHarness) renderProc(r *exec.Result, err error) string {
 // renderProcTypes is renderProc, with each set's column types under its
 // header when withTypes.
 func (h *procHarness) renderProcTypes(r *exec.Result, err error, withTypes bool) string {
-	for _, set := range r.Sets {
-		h.mask(set)
-	}
 	if err == nil {
+		for _, set := range r.Sets {
+			h.mask(set)
+		}
 		h.mask(r)
 	}
 	if err == nil && checkpointLSN.MatchString(r.Info) {
