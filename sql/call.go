@@ -236,6 +236,9 @@ func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, e
 	}
 	if err != nil {
 		s.rollbackOpen()
+		if output != nil {
+			s.failedNotes = output.notes
+		}
 		if ctx.Err() != nil {
 			if c := context.Cause(ctx); c != nil && !isSQLErr(err) {
 				return nil, nil, ack, c
@@ -409,7 +412,7 @@ func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) 
 		if err != nil {
 			return 0, sqlerr.New(sqlerr.ErFileNotFound, "Can't read file: '%s' (%v)", path, err)
 		}
-		d, err := procs.ParseFile(filepath.Base(path), body)
+		d, err := procs.ParseFile(path, body)
 		if err != nil {
 			return 0, err
 		}

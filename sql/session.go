@@ -41,8 +41,10 @@ type Session struct {
 	// procedure's commits and reads need before the CALL may reply.
 	callDepth int
 	callAck   uint64
-	// output collects the outermost running CALL's result sets and notes.
-	output *callOutput
+	// output collects the outermost running CALL's result sets and notes;
+	// failedNotes keeps the notes of one that failed for SHOW WARNINGS.
+	output      *callOutput
+	failedNotes []exec.Note
 
 	// stmtCommitLSN is the highest LSN the current statement committed;
 	// a wait beyond it is a reader waiting for another's commit.
@@ -323,8 +325,16 @@ func (s *Session) noteDiagnostics(p *parse.Stmt, res *exec.Result, err error) {
 		return
 	}
 	s.notes = s.notes[:0]
+	failedNotes := s.failedNotes
+	s.failedNotes = nil
 	if e, ok := sqlerr.As(err); ok {
+		// A failed CALL's prints come first, as raised, then the error and
+		// where a procedure raised it.
+		s.notes = append(s.notes, failedNotes...)
 		s.notes = append(s.notes, exec.Note{Level: "Error", Code: e.Code, Message: e.Message})
+		if e.Where != "" {
+			s.notes = append(s.notes, exec.Note{Level: "Note", Code: sqlerr.ErUnknown, Message: "Raised at " + e.Where})
+		}
 	} else if res != nil {
 		s.notes = append(s.notes, res.Notes...)
 	}

@@ -10,7 +10,13 @@ type Error struct {
 	Code    uint16
 	State   string
 	Message string
-	cause   error
+	// Where is, for an error a stored procedure raised itself (SIGNAL,
+	// error() in Lua, throw in JavaScript), where it was raised: "p line
+	// 3" or "p (dir/p.lua line 4)". It is not part of Message, which
+	// stays exactly as raised; SHOW WARNINGS lists it as a note after the
+	// error ("Raised at p line 3").
+	Where string
+	cause error
 }
 
 func (e *Error) Error() string {

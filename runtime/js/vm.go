@@ -22,6 +22,9 @@ type vm struct {
 	resultProto *goja.Object
 	stmts       map[*goja.Object]*statement // this call's statements
 	results     map[*goja.Object]*result    // this call's results
+	// hostErrors are the errors this call's SQL statements threw, told
+	// apart from {code, sqlState, message} objects the script throws.
+	hostErrors map[*goja.Object]*sqlerr.Error
 
 	host procs.Host
 	ctx  context.Context
@@ -36,6 +39,7 @@ func newVM() *vm {
 	v := &vm{r: r, errorCtor: r.Get("Error")}
 	v.stmts = map[*goja.Object]*statement{}
 	v.results = map[*goja.Object]*result{}
+	v.hostErrors = map[*goja.Object]*sqlerr.Error{}
 	v.buildPrototypes()
 	v.wrapBuiltins()
 	v.session = r.NewObject()
@@ -117,6 +121,7 @@ func (v *vm) throw(err error) {
 	}
 	must(obj.Set("code", int64(e.Code)))
 	must(obj.Set("sqlState", e.State))
+	v.hostErrors[obj] = e
 	panic(obj)
 }
 
