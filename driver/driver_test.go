@@ -271,7 +271,7 @@ func TestCallResultSets(t *testing.T) {
 			if err := rows.Scan(ptrs...); err != nil {
 				t.Fatal(err)
 			}
-			got = append(got, fmt.Sprintln(vals...)[:len(fmt.Sprintln(vals...))-1])
+			got = append(got, strings.TrimSuffix(fmt.Sprintln(vals...), "\n"))
 		}
 		if !rows.NextResultSet() {
 			break
