@@ -262,12 +262,12 @@ func (c *conn) reply(r *mysql.Result, err error) error {
 // execution, and writes every result: all but the last with
 // SERVER_MORE_RESULTS_EXISTS set, as multi-statements and CALL require.
 func (c *conn) query(q string, binaryRows bool, args []any) error {
+	multiResults := c.wire.hasCapability(mysql.CLIENT_MULTI_RESULTS)
+	// A client that reads one result only cannot take a CALL's sets: the
+	// procedure's emit fails with 1312, as MySQL refuses its SELECT.
+	c.session.RefuseCallSets(!multiResults)
 	results, err := c.run(q, args)
 	c.syncStatus()
-	multiResults := c.wire.hasCapability(mysql.CLIENT_MULTI_RESULTS)
-	if err == nil && !multiResults {
-		err = refuseSets(q, results)
-	}
 	results = flattenSets(results, binaryRows && c.wire.hasCapability(mysql.CLIENT_PS_MULTI_RESULTS))
 	for i, r := range results {
 		last := i == len(results)-1 && err == nil
@@ -308,33 +308,6 @@ func flattenSets(results []*plsql.Result, outParams bool) []*plsql.Result {
 		out = append(out, r)
 	}
 	return out
-}
-
-// refuseSets is MySQL's error 1312 for a CALL whose procedure sent result
-// sets to a client that cannot read more than one result (no
-// CLIENT_MULTI_RESULTS). MySQL refuses at the procedure's SELECT; here the
-// procedure has run by then, so its OK is replaced by the error.
-func refuseSets(q string, results []*plsql.Result) error {
-	for _, r := range results {
-		for _, set := range r.Sets {
-			if !set.OutParams {
-				return sqlerr.New(sqlerr.ErSPBadSelect, "PROCEDURE %s can't return a result set in the given context", calledName(q))
-			}
-		}
-	}
-	return nil
-}
-
-// calledName is the procedure a CALL statement names, as written.
-func calledName(q string) string {
-	q = strings.TrimSpace(strings.TrimLeft(q, " \t\r\n("))
-	if len(q) > 4 && strings.EqualFold(q[:4], "call") {
-		q = strings.TrimSpace(q[4:])
-	}
-	if i := strings.IndexAny(q, "( \t\r\n;"); i >= 0 {
-		q = q[:i]
-	}
-	return strings.ReplaceAll(q, "`", "")
 }
 
 // run executes q: several statements through ExecMulti when the client

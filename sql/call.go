@@ -208,6 +208,9 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 // every version it read (invariant 3). On error the open transaction is
 // rolled back.
 func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]any, *callOutput, uint64, error) {
+	saved := s.procName
+	s.procName = db + "." + name
+	defer func() { s.procName = saved }()
 	return s.runProgram(ctx, func(host procs.Host) ([]any, error) { return s.database.Procs.Call(ctx, host, db, name, in) })
 }
 
@@ -263,7 +266,12 @@ func (s *Session) Call(ctx context.Context, name string, args []any) ([]types.Va
 	if err := s.database.Engine.AcquireWorker(ctx); err != nil {
 		return nil, MapError(context.Cause(ctx))
 	}
+	// Call returns parameters only: a procedure's emit fails with 1312,
+	// as in a client that takes no result sets.
+	refuse := s.refuseSets
+	s.refuseSets = true
 	outs, _, ack, err := s.callProc(ctx, db, n, args)
+	s.refuseSets = refuse
 	s.database.Engine.ReleaseWorker()
 	if ack > 0 {
 		if werr := s.waitAck(ctx, ack); werr != nil && err == nil {

@@ -29,6 +29,9 @@ const maxNoteBytes = 512
 // Emit keeps res as one of the CALL's result sets. The rows are charged to
 // the CALL's memory budget: they are held until the CALL replies.
 func (h *procHost) Emit(ctx context.Context, res *procs.Result) error {
+	if h.s.refuseSets {
+		return sqlerr.New(sqlerr.ErSPBadSelect, "PROCEDURE %s can't return a result set in the given context", h.s.procName)
+	}
 	if res == nil {
 		return nil
 	}
@@ -118,3 +121,9 @@ func (o *callOutput) finish(r *exec.Result) *exec.Result {
 	r.Warnings = uint16(min(int(r.Warnings)+o.noted, 65535))
 	return r
 }
+
+// RefuseCallSets says whether this session's caller cannot take a CALL's
+// result sets (a protocol client without CLIENT_MULTI_RESULTS, Call): then
+// a procedure's emit fails, as a SELECT in a MySQL procedure does, with
+// error 1312 where it is made, and the procedure can handle it or stop.
+func (s *Session) RefuseCallSets(refuse bool) { s.refuseSets = refuse }

@@ -2,7 +2,10 @@ package sql_test
 
 import (
 	"context"
+	"strings"
 	"testing"
+
+	"github.com/plrun/plrun/sqlerr"
 )
 
 // TestNotesBounded: a procedure that prints more than max_error_count (64)
@@ -36,5 +39,37 @@ func TestNotesBounded(t *testing.T) {
 		if len(w.Rows) != 64 {
 			t.Fatalf("SHOW WARNINGS after %s: %d rows, want 64", call, len(w.Rows))
 		}
+	}
+}
+
+// TestCallRefusesSets: Session.Call returns parameters only, so a
+// procedure's emit fails there with 1312 (0A000), as a SELECT in a MySQL
+// procedure does for a caller that takes no result sets; the procedure can
+// catch it and go on.
+func TestCallRefusesSets(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	defer h.close()
+	s := h.e.NewSession()
+	ctx := context.Background()
+	for _, q := range []string{
+		"CREATE PROCEDURE emits(OUT b INT) LANGUAGE LUA AS $$ b = 1; session:emit({'a'}, {{1}}) $$",
+		"CREATE PROCEDURE catches(OUT b INT) LANGUAGE JAVASCRIPT AS $$ try { session.emit(['a'], [[1]]); } catch (e) { b = e.code; } $$",
+	} {
+		if _, err := s.Exec(ctx, q, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := s.Call(ctx, "emits", []any{nil})
+	if e, ok := sqlerr.As(err); !ok || e.Code != 1312 || e.State != "0A000" || !strings.Contains(e.Message, "PROCEDURE test.emits can't return a result set in the given context") {
+		t.Fatalf("Call(emits): %v, want error 1312", err)
+	}
+	vals, err := s.Call(ctx, "catches", []any{nil})
+	if err != nil || vals[0].String() != "1312" {
+		t.Fatalf("Call(catches) = %v, %v; want b = 1312", vals, err)
+	}
+	// Exec of the same CALL takes the set.
+	r, err := s.Exec(ctx, "CALL emits(@b)", nil)
+	if err != nil || len(r.Sets) != 1 {
+		t.Fatalf("CALL emits(@b): %v, %v; want one set", r, err)
 	}
 }

@@ -45,6 +45,10 @@ type Session struct {
 	// failedNotes keeps the notes of one that failed for SHOW WARNINGS.
 	output      *callOutput
 	failedNotes []exec.Note
+	// refuseSets: the caller cannot take result sets (RefuseCallSets);
+	// procName is the running procedure ("db.name"), for error 1312.
+	refuseSets bool
+	procName   string
 
 	// stmtCommitLSN is the highest LSN the current statement committed;
 	// a wait beyond it is a reader waiting for another's commit.
