@@ -152,3 +152,22 @@ func TestCallSetsNeedMultiResults(t *testing.T) {
 		t.Fatalf("CALL quiet(): %q, want an OK", reply)
 	}
 }
+
+// TestFailedCallSendsSetsThenError: a CALL that fails after emitting sends
+// its sets (with SERVER_MORE_RESULTS_EXISTS), then the error, as MariaDB
+// does for a procedure that SELECTs and then SIGNALs; the next statement
+// gets no stale sets.
+func TestFailedCallSendsSetsThenError(t *testing.T) {
+	ts := startServer(t, Config{}, nil)
+	mustExec(t, ts.open(t), "CREATE PROCEDURE fails() LANGUAGE LUA AS $$ session:emit({'a'}, {{1}})\nerror('boom') $$")
+	rc := dialRaw(t, ts.addr)
+	rc.login("root", "root", "test")
+	reply := rc.command(append([]byte{mysql.COM_QUERY}, "CALL fails()"...))
+	// count, def, EOF, row, EOF, then the error
+	if len(reply) != 6 || reply[0][0] != 1 || errCode(reply[5]) != 1644 || !strings.HasSuffix(string(reply[5]), "45000boom") {
+		t.Fatalf("CALL fails(): %q, want the set then error 1644 boom", reply)
+	}
+	if reply := rc.command(append([]byte{mysql.COM_QUERY}, "SELEC 1"...)); len(reply) != 1 || errCode(reply[0]) != 1064 {
+		t.Fatalf("next statement: %q, want only its error", reply)
+	}
+}

@@ -269,6 +269,10 @@ func (c *conn) query(q string, binaryRows bool, args []any) error {
 	results, err := c.run(q, args)
 	c.syncStatus()
 	results = flattenSets(results, binaryRows && c.wire.hasCapability(mysql.CLIENT_PS_MULTI_RESULTS))
+	if err != nil {
+		// A failed CALL's sets go before its error, as MySQL sends them.
+		results = append(results, c.session.FailedCallSets()...)
+	}
 	for i, r := range results {
 		last := i == len(results)-1 && err == nil
 		if !last && !multiResults {

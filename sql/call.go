@@ -240,7 +240,7 @@ func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, e
 	if err != nil {
 		s.rollbackOpen()
 		if output != nil {
-			s.failedNotes = output.notes
+			s.failedNotes, s.failedSets = output.notes, output.sets
 		}
 		if ctx.Err() != nil {
 			if c := context.Cause(ctx); c != nil && !isSQLErr(err) {

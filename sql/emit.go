@@ -127,3 +127,8 @@ func (o *callOutput) finish(r *exec.Result) *exec.Result {
 // a procedure's emit fails, as a SELECT in a MySQL procedure does, with
 // error 1312 where it is made, and the procedure can handle it or stop.
 func (s *Session) RefuseCallSets(refuse bool) { s.refuseSets = refuse }
+
+// FailedCallSets are the result sets a CALL emitted before it failed, when
+// the last statement Exec ran was that CALL (nil otherwise): MySQL sends
+// them to the client before the error, and so do the server and the REPL.
+func (s *Session) FailedCallSets() []*exec.Result { return s.failedSets }

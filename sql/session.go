@@ -45,6 +45,7 @@ type Session struct {
 	// failedNotes keeps the notes of one that failed for SHOW WARNINGS.
 	output      *callOutput
 	failedNotes []exec.Note
+	failedSets  []*exec.Result // see FailedCallSets
 	// refuseSets: the caller cannot take result sets (RefuseCallSets);
 	// procName is the running procedure ("db.name"), for error 1312.
 	refuseSets bool
@@ -265,6 +266,9 @@ func (s *Session) Exec(ctx context.Context, query string, args []any) (*exec.Res
 }
 
 func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*exec.Result, error) {
+	if s.callDepth == 0 {
+		s.failedSets = nil // FailedCallSets is the last statement's
+	}
 	if s.closed || s.database.Engine.Closed() {
 		return nil, sqlerr.New(sqlerr.ErServerShutdown, "Server shutdown in progress")
 	}

@@ -38,3 +38,14 @@ func TestREPLCallPrintsEachSetThenOK(t *testing.T) {
 		t.Fatalf("transcript lacks the two sets then the OK, in order:\n%s", out)
 	}
 }
+
+// TestBatchFailedCallPrintsSetsThenError: as the mysql client shows a
+// procedure that SELECTs and then SIGNALs: the set, then the error.
+func TestBatchFailedCallPrintsSetsThenError(t *testing.T) {
+	dir := t.TempDir()
+	script := "CREATE PROCEDURE f() LANGUAGE JAVASCRIPT AS $$ session.emit(['a'], [[1]]); throw 'boom'; $$;\ncall f();\n"
+	status, out, errOut := plrunCLI(t, script, "--data", dir, "--create")
+	if status != 1 || out != "a\n1\n" || errOut != "ERROR 1644 (45000) at line 2: boom\n" {
+		t.Fatalf("status %d, stdout %q, stderr %q; want 1, the set, then the error (as MariaDB)", status, out, errOut)
+	}
+}
