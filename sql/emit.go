@@ -29,7 +29,7 @@ const maxNoteBytes = 512
 // Emit keeps res as one of the CALL's result sets. The rows are charged to
 // the CALL's memory budget: they are held until the CALL replies.
 func (h *procHost) Emit(ctx context.Context, res *procs.Result) error {
-	if h.s.refuseSets {
+	if h.s.refuseSets || h.s.output == nil {
 		return sqlerr.New(sqlerr.ErSPBadSelect, "PROCEDURE %s can't return a result set in the given context", h.s.procName)
 	}
 	if res == nil {
@@ -56,12 +56,10 @@ func (h *procHost) Emit(ctx context.Context, res *procs.Result) error {
 // Note keeps msg as one of the CALL's notes; past max_error_count notes
 // the rest are dropped (and counted in Warnings, as MySQL counts the
 // warnings it does not keep).
+//
+// Code run outside a CALL (a stored function inside a statement) has no
+// CALL output: its notes are the running statement's.
 func (h *procHost) Note(ctx context.Context, msg string) error {
-	out := h.s.output
-	out.noted++
-	if len(out.notes) >= expr.MaxNotes {
-		return nil
-	}
 	if len(msg) > maxNoteBytes {
 		cut := maxNoteBytes
 		for cut > 0 && !utf8.RuneStart(msg[cut]) {
@@ -69,7 +67,19 @@ func (h *procHost) Note(ctx context.Context, msg string) error {
 		}
 		msg = msg[:cut]
 	}
-	out.notes = append(out.notes, exec.Note{Level: "Note", Code: sqlerr.ErUnknown, Message: msg})
+	note := exec.Note{Level: "Note", Code: sqlerr.ErUnknown, Message: msg}
+	out := h.s.output
+	if out == nil {
+		h.s.StmtWarnings++
+		if len(h.s.StmtNotes) < expr.MaxNotes {
+			h.s.StmtNotes = append(h.s.StmtNotes, note)
+		}
+		return nil
+	}
+	out.noted++
+	if len(out.notes) < expr.MaxNotes {
+		out.notes = append(out.notes, note)
+	}
 	return nil
 }
 
