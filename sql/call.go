@@ -224,7 +224,7 @@ func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, e
 	if s.output == nil {
 		output = &callOutput{}
 		s.output = output
-		defer func() { s.output = nil }()
+		defer func() { s.output = nil; output.release() }()
 	}
 	s.callDepth++
 	savedAck := s.callAck

@@ -17,9 +17,23 @@ import (
 // Nested CALLs add to the outermost one's (Session.output), as MySQL sends
 // the sets of a procedure called by a procedure to the client too.
 type callOutput struct {
-	sets  []*exec.Result
-	notes []exec.Note
-	noted int // notes raised, kept or not
+	sets    []*exec.Result
+	notes   []exec.Note
+	noted   int      // notes raised, kept or not
+	charges []charge // what the sets hold of the CALL's memory budget
+}
+
+type charge struct {
+	budget *membudget.Budget
+	bytes  int64
+}
+
+// release gives back what the sets were charged, when the CALL is done.
+func (o *callOutput) release() {
+	for _, c := range o.charges {
+		c.budget.Shrink(c.bytes)
+	}
+	o.charges = nil
 }
 
 // maxNoteBytes bounds one note's message, as MySQL bounds every message
@@ -27,7 +41,7 @@ type callOutput struct {
 const maxNoteBytes = 512
 
 // Emit keeps res as one of the CALL's result sets. The rows are charged to
-// the CALL's memory budget: they are held until the CALL replies.
+// the CALL's memory budget while the CALL runs (release gives them back).
 func (h *procHost) Emit(ctx context.Context, res *procs.Result) error {
 	if h.s.refuseSets || h.s.output == nil {
 		return sqlerr.New(sqlerr.ErSPBadSelect, "PROCEDURE %s can't return a result set in the given context", h.s.procName)
@@ -46,9 +60,11 @@ func (h *procHost) Emit(ctx context.Context, res *procs.Result) error {
 			n += expr.ValuePayload(v)
 		}
 	}
-	if err := membudget.From(ctx).Grow(n); err != nil {
+	b := membudget.From(ctx)
+	if err := b.Grow(n); err != nil {
 		return MapError(err)
 	}
+	h.s.output.charges = append(h.s.output.charges, charge{b, n})
 	h.s.output.sets = append(h.s.output.sets, r)
 	return nil
 }

@@ -73,3 +73,30 @@ func TestCallRefusesSets(t *testing.T) {
 		t.Fatalf("CALL emits(@b): %v, %v; want one set", r, err)
 	}
 }
+
+// TestEmitChargesBudget: emitted sets count against the CALL's memory
+// budget (plrun_max_statement_memory), so a loop of emits fails with 3170
+// rather than growing the process; the next CALL starts afresh.
+func TestEmitChargesBudget(t *testing.T) {
+	h := newHarness(t, t.TempDir())
+	defer h.close()
+	s := h.e.NewSession()
+	ctx := context.Background()
+	for _, q := range []string{
+		"SET plrun_max_statement_memory = 1048576",
+		"CREATE PROCEDURE flood(IN n INT) LANGUAGE LUA AS $$ local big = string.rep('x', 10000)\nfor i = 1, n do session:emit({'s'}, {{big}}) end $$",
+	} {
+		if _, err := s.Exec(ctx, q, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := s.Exec(ctx, "CALL flood(1000)", nil)
+	if e, ok := sqlerr.As(err); !ok || e.Code != 3170 {
+		t.Fatalf("CALL flood(1000): %v, want error 3170", err)
+	}
+	for i := 0; i < 3; i++ {
+		if r, err := s.Exec(ctx, "CALL flood(50)", nil); err != nil || len(r.Sets) != 50 {
+			t.Fatalf("CALL flood(50) #%d: %v (budget not given back?)", i, err)
+		}
+	}
+}
