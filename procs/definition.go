@@ -41,4 +41,10 @@ type Definition struct {
 	Delimiter string
 	Created   string // "2006-01-02 15:04:05"
 	Modified  string
+	// File is the file a procedure was loaded from (LOAD PROCEDURE,
+	// --procs), as named there, and FirstLine the file line of the body's
+	// first line; errors name file lines. Both are empty for CREATE
+	// PROCEDURE.
+	File      string `json:",omitempty"`
+	FirstLine int    `json:",omitempty"`
 }
