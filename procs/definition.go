@@ -41,4 +41,7 @@ type Definition struct {
 	Delimiter string
 	Created   string // "2006-01-02 15:04:05"
 	Modified  string
+	// Func is set for a stored function (CREATE FUNCTION): its RETURNS
+	// type and characteristics. Its Params are all IN.
+	Func *FunctionDef `json:",omitempty"`
 }

@@ -40,6 +40,10 @@ type Session struct {
 	// CALL state: depth of nested execution and the highest LSN the
 	// procedure's commits and reads need before the CALL may reply.
 	callDepth int
+	// compilingFuncs and runningFuncs are the stored functions being
+	// compiled and run (db.name, lower case), to refuse recursion (1424).
+	compilingFuncs []string
+	runningFuncs   []string
 	callAck   uint64
 
 	// stmtCommitLSN is the highest LSN the current statement committed;

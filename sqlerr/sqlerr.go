@@ -89,6 +89,10 @@ const (
 	ErSPDoesNotExistSave      uint16 = 1305
 	ErSavepointNotExist       uint16 = 1305
 	ErSignalException         uint16 = 1644
+	ErSPBadStatement          uint16 = 1314 // "%s is not allowed in stored procedures"
+	ErCommitNotAllowedInSF    uint16 = 1422 // COMMIT and the like inside a stored function
+	ErSPNoRecursion           uint16 = 1424 // a stored function that calls itself
+	ErNativeFctNameCollision  uint16 = 1585 // a stored function named like a built-in (a Note)
 	ErDataTooLong             uint16 = 1406
 	ErWarnDataOutOfRange      uint16 = 1264
 	ErWarnDataTruncated       uint16 = 1265
@@ -183,6 +187,7 @@ var states = map[uint16]string{
 	ErSPWrongNoOfArgs:      "42000",
 	ErSPNotVarArg:          "42000",
 	ErSignalException:      "45000",
+	ErSPBadStatement:       "0A000",
 	ErDataTooLong:          "22001",
 	ErWarnDataOutOfRange:   "22003",
 	ErNetPacketTooLarge:    "08S01",

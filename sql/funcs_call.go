@@ -1,0 +1,195 @@
+package sql
+
+import (
+	"context"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/ddl"
+	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/types"
+)
+
+// A stored function as a plan holds it: resolved and compiled once per
+// plan build (StoredFunction), then evaluated per row (CallStoredFunction)
+// with no parse or compile on that path.
+type compiledFunc struct {
+	db        string
+	def       *procs.Definition
+	prog      procs.FunctionProgram // Lua, JavaScript
+	body      *expr.Expr            // SQL: RETURN expr, parameters as ? markers
+	params    []types.ColType
+	returns   types.ColType
+	retStrict bool // the function's own sql_mode is strict (return conversion)
+}
+
+// StoredFunction implements expr.FunctionHost: db.name for a statement
+// being compiled, nil if there is none.
+func (s *Session) StoredFunction(db, name string) (*expr.StoredFunction, error) {
+	cat := s.database.Txns.Catalog()
+	if !cat.HasDatabase(db) {
+		return nil, nil
+	}
+	db = cat.DatabaseName(db)
+	def, prog, ok := s.database.Procs.GetFunction(db, name)
+	if !ok {
+		return nil, nil
+	}
+	cf, err := s.compileFunction(db, def, prog)
+	if err != nil {
+		return nil, err
+	}
+	return &expr.StoredFunction{DB: db, Name: def.Name, NParams: len(def.Params), Returns: cf.returns, Impl: cf}, nil
+}
+
+// compileFunction reads def's declared types and, for a SQL body,
+// compiles it. CREATE FUNCTION runs it too, so a body that does not
+// compile is refused there.
+func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.FunctionProgram) (*compiledFunc, error) {
+	cf := &compiledFunc{db: db, def: def, prog: prog, params: make([]types.ColType, len(def.Params))}
+	for i, prm := range def.Params {
+		t, err := colTypeOf(prm.Type)
+		if err != nil {
+			return nil, err
+		}
+		cf.params[i] = t
+	}
+	t, err := colTypeOf(def.Func.Returns)
+	if err != nil {
+		return nil, err
+	}
+	cf.returns = t
+	mode, _ := sysvar.ParseSQLMode(def.Func.SQLMode)
+	cf.retStrict = mode.Strict()
+	if def.Language != procs.LanguageSQL {
+		return cf, nil
+	}
+	key := strings.ToLower(db + "." + def.Name)
+	for _, k := range s.compilingFuncs {
+		if k == key {
+			return nil, sqlerr.New(sqlerr.ErSPNoRecursion, "Recursive stored functions and triggers are not allowed")
+		}
+	}
+	s.compilingFuncs = append(s.compilingFuncs, key)
+	defer func() { s.compilingFuncs = s.compilingFuncs[:len(s.compilingFuncs)-1] }()
+	cf.body, err = compileSQLFunctionBody(db, def, mode, s.Functions())
+	return cf, err
+}
+
+// compileSQLFunctionBody compiles RETURN expr, with the parameters read
+// from the call's converted arguments. A BEGIN ... END body waits for
+// SQL/PSM (sql/psm): that is where its compiler plugs in.
+func compileSQLFunctionBody(db string, def *procs.Definition, mode sysvar.SQLMode, funcs expr.FunctionHost) (*expr.Expr, error) {
+	body := strings.TrimSpace(def.Body)
+	if len(body) < 6 || !strings.EqualFold(body[:6], "RETURN") {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support SQL function bodies other than RETURN expr")
+	}
+	p, err := parse.Parse("SELECT "+body[6:], mode.ParserMode())
+	if err != nil {
+		return nil, err
+	}
+	sel, ok := p.Node.(*ast.SelectStmt)
+	if !ok || sel.From != nil || sel.Where != nil || len(sel.Fields.Fields) != 1 || sel.Fields.Fields[0].Expr == nil {
+		return nil, parse.SyntaxError(body, body[6:])
+	}
+	n, _ := sel.Fields.Fields[0].Expr.Accept(&paramRefs{params: def.Params})
+	e, ok := n.(ast.ExprNode)
+	if !ok {
+		return nil, parse.SyntaxError(body, body[6:])
+	}
+	return (&expr.Scope{DB: db, Funcs: funcs}).Compile(e)
+}
+
+// paramRefs turns the names of a function's parameters in its RETURN
+// expression into ? markers numbered by parameter position.
+type paramRefs struct{ params []procs.Param }
+
+func (v *paramRefs) Enter(n ast.Node) (ast.Node, bool) { return n, false }
+
+func (v *paramRefs) Leave(n ast.Node) (ast.Node, bool) {
+	c, ok := n.(*ast.ColumnNameExpr)
+	if !ok || c.Name.Table.O != "" {
+		return n, true
+	}
+	for i, prm := range v.params {
+		if strings.EqualFold(prm.Name, c.Name.Name.O) {
+			return &test_driver.ParamMarkerExpr{Order: i}, true
+		}
+	}
+	return n, true
+}
+
+// colTypeOf reads a declared type ("INT", "DECIMAL(12,2)") as a column
+// type, with CREATE TABLE's rules.
+func colTypeOf(text string) (types.ColType, error) {
+	p, err := parse.Parse("CREATE TABLE t (c "+text+")", 0)
+	if err != nil {
+		return types.ColType{}, err
+	}
+	ct, ok := p.Node.(*ast.CreateTableStmt)
+	if !ok || len(ct.Cols) != 1 {
+		return types.ColType{}, sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax near '%s'", text)
+	}
+	return ddl.ColType(ct.Cols[0])
+}
+
+// CallStoredFunction implements expr.FunctionHost: one call, for one row.
+// Arguments convert to the parameter types under the caller's sql_mode,
+// the result to the RETURNS type under the function's, as in MariaDB.
+func (s *Session) CallStoredFunction(c *expr.Ctx, f *expr.StoredFunction, call string, args []types.Value) (types.Value, error) {
+	cf := f.Impl.(*compiledFunc)
+	strict := s.SQLMode().Strict()
+	for i, a := range args {
+		v, err := s.State.AssignTo(cf.def.Params[i].Name, cf.params[i], a, 1, strict)
+		if err != nil {
+			return types.Null, err
+		}
+		args[i] = v
+	}
+	var out types.Value
+	var err error
+	if cf.body != nil {
+		ec := &expr.Ctx{Env: c.Env, Args: args, Context: c.Context, Txn: c.Txn, Mem: c.Mem, Notes: c.Notes}
+		out, err = cf.body.Fn(ec)
+	} else {
+		out, err = s.evalScriptFunction(c, cf, args)
+	}
+	if err != nil {
+		return types.Null, err
+	}
+	return s.State.AssignTo(call, cf.returns, out, 0, cf.retStrict)
+}
+
+// evalScriptFunction runs a Lua or JavaScript function body with the
+// session as its host, nested in the running statement as a CALL's
+// statements are.
+func (s *Session) evalScriptFunction(c *expr.Ctx, cf *compiledFunc, args []types.Value) (types.Value, error) {
+	key := strings.ToLower(cf.db + "." + cf.def.Name)
+	for _, k := range s.runningFuncs {
+		if k == key {
+			return types.Null, sqlerr.New(sqlerr.ErSPNoRecursion, "Recursive stored functions and triggers are not allowed")
+		}
+	}
+	in := make([]any, len(args))
+	for i, a := range args {
+		in[i] = hostValue(a)
+	}
+	ctx := c.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s.runningFuncs = append(s.runningFuncs, key)
+	s.callDepth++
+	r, err := cf.prog.Eval(ctx, procs.FunctionHost(&procHost{s: s}), in)
+	s.callDepth--
+	s.runningFuncs = s.runningFuncs[:len(s.runningFuncs)-1]
+	if err != nil {
+		return types.Null, MapError(err)
+	}
+	return goValue(r)
+}
