@@ -44,7 +44,7 @@ type Session struct {
 	// compiled and run (db.name, lower case), to refuse recursion (1424).
 	compilingFuncs []string
 	runningFuncs   []string
-	callAck   uint64
+	callAck        uint64
 
 	// stmtCommitLSN is the highest LSN the current statement committed;
 	// a wait beyond it is a reader waiting for another's commit.

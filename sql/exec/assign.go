@@ -8,7 +8,7 @@ import (
 // AssignTo converts v to type t as MariaDB assigns a stored function's
 // argument to its parameter, or its return value to the RETURNS type:
 // like a value stored into a column named name of a table with no name
-// (the messages say column ``.``.`a`, 'f(1)'), at row rowNum, strictly
+// (the messages say column “.“.`a`, 'f(1)'), at row rowNum, strictly
 // or with non-strict mode's clamping and warnings.
 func (s *State) AssignTo(name string, t types.ColType, v types.Value, rowNum int, strict bool) (types.Value, error) {
 	if v.IsNull() {
