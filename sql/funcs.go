@@ -61,8 +61,14 @@ func (s *Session) CreateFunction(ctx context.Context, st *procs.CreateStmt) (*ex
 	if err := s.database.Procs.CheckFunction(&d); err != nil {
 		return nil, err
 	}
-	if _, err := s.compileFunction(db, &d, nil); err != nil {
+	if _, err := s.compileFunction(db, &d, nil, false); err != nil {
 		return nil, err
+	}
+	if d.Language == procs.LanguageSQL {
+		mode, _ := sysvar.ParseSQLMode(f.SQLMode)
+		if _, err := parseSQLFunctionBody(&d, mode); err != nil {
+			return nil, err
+		}
 	}
 	raw, err := json.Marshal(&d)
 	if err != nil {

@@ -40,17 +40,17 @@ func (s *Session) StoredFunction(db, name string) (*expr.StoredFunction, error) 
 	if !ok {
 		return nil, nil
 	}
-	cf, err := s.compileFunction(db, def, prog)
+	cf, err := s.compileFunction(db, def, prog, true)
 	if err != nil {
 		return nil, err
 	}
 	return &expr.StoredFunction{DB: db, Name: def.Name, NParams: len(def.Params), Returns: cf.returns, Impl: cf}, nil
 }
 
-// compileFunction reads def's declared types and, for a SQL body,
-// compiles it. CREATE FUNCTION runs it too, so a body that does not
-// compile is refused there.
-func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.FunctionProgram) (*compiledFunc, error) {
+// compileFunction reads def's declared types and, for a SQL body with
+// compileBody, compiles it (at plan build: the functions it calls are
+// resolved then).
+func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.FunctionProgram, compileBody bool) (*compiledFunc, error) {
 	cf := &compiledFunc{db: db, def: def, prog: prog, params: make([]types.ColType, len(def.Params))}
 	for i, prm := range def.Params {
 		t, err := colTypeOf(prm.Type)
@@ -66,7 +66,7 @@ func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.F
 	cf.returns = t
 	mode, _ := sysvar.ParseSQLMode(def.Func.SQLMode)
 	cf.retStrict = mode.Strict()
-	if def.Language != procs.LanguageSQL {
+	if def.Language != procs.LanguageSQL || !compileBody {
 		return cf, nil
 	}
 	key := strings.ToLower(db + "." + def.Name)
@@ -77,14 +77,21 @@ func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.F
 	}
 	s.compilingFuncs = append(s.compilingFuncs, key)
 	defer func() { s.compilingFuncs = s.compilingFuncs[:len(s.compilingFuncs)-1] }()
-	cf.body, err = compileSQLFunctionBody(db, def, mode, s.Functions())
+	e, err := parseSQLFunctionBody(def, mode)
+	if err != nil {
+		return nil, err
+	}
+	cf.body, err = (&expr.Scope{DB: db, Funcs: s.Functions(), Sub: &s.State}).Compile(e)
 	return cf, err
 }
 
-// compileSQLFunctionBody compiles RETURN expr, with the parameters read
-// from the call's converted arguments. A BEGIN ... END body waits for
-// SQL/PSM (sql/psm): that is where its compiler plugs in.
-func compileSQLFunctionBody(db string, def *procs.Definition, mode sysvar.SQLMode, funcs expr.FunctionHost) (*expr.Expr, error) {
+// parseSQLFunctionBody parses RETURN expr, with the parameters turned into
+// ? markers that read the call's converted arguments. CREATE FUNCTION
+// runs it to check the body: a name that is no parameter is error 1327,
+// while the functions it calls are resolved only when it is called, as in
+// MariaDB. A BEGIN ... END body waits for SQL/PSM (sql/psm): its compiler
+// plugs in here.
+func parseSQLFunctionBody(def *procs.Definition, mode sysvar.SQLMode) (ast.ExprNode, error) {
 	body := strings.TrimSpace(def.Body)
 	if len(body) < 6 || !strings.EqualFold(body[:6], "RETURN") {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support SQL function bodies other than RETURN expr")
@@ -97,21 +104,38 @@ func compileSQLFunctionBody(db string, def *procs.Definition, mode sysvar.SQLMod
 	if !ok || sel.From != nil || sel.Where != nil || len(sel.Fields.Fields) != 1 || sel.Fields.Fields[0].Expr == nil {
 		return nil, parse.SyntaxError(body, body[6:])
 	}
-	n, _ := sel.Fields.Fields[0].Expr.Accept(&paramRefs{params: def.Params})
+	refs := &paramRefs{params: def.Params}
+	n, _ := sel.Fields.Fields[0].Expr.Accept(refs)
 	e, ok := n.(ast.ExprNode)
 	if !ok {
 		return nil, parse.SyntaxError(body, body[6:])
 	}
-	return (&expr.Scope{DB: db, Funcs: funcs}).Compile(e)
+	if refs.undeclared != "" {
+		return nil, sqlerr.New(sqlerr.ErSPUndeclaredVar, "Undeclared variable: %s", refs.undeclared)
+	}
+	return e, nil
 }
 
 // paramRefs turns the names of a function's parameters in its RETURN
-// expression into ? markers numbered by parameter position.
-type paramRefs struct{ params []procs.Param }
+// expression into ? markers numbered by parameter position, and notes the
+// first other bare name (columns inside a subquery are the subquery's).
+type paramRefs struct {
+	params     []procs.Param
+	depth      int // inside how many subqueries
+	undeclared string
+}
 
-func (v *paramRefs) Enter(n ast.Node) (ast.Node, bool) { return n, false }
+func (v *paramRefs) Enter(n ast.Node) (ast.Node, bool) {
+	if _, ok := n.(*ast.SubqueryExpr); ok {
+		v.depth++
+	}
+	return n, false
+}
 
 func (v *paramRefs) Leave(n ast.Node) (ast.Node, bool) {
+	if _, ok := n.(*ast.SubqueryExpr); ok {
+		v.depth--
+	}
 	c, ok := n.(*ast.ColumnNameExpr)
 	if !ok || c.Name.Table.O != "" {
 		return n, true
@@ -120,6 +144,9 @@ func (v *paramRefs) Leave(n ast.Node) (ast.Node, bool) {
 		if strings.EqualFold(prm.Name, c.Name.Name.O) {
 			return &test_driver.ParamMarkerExpr{Order: i}, true
 		}
+	}
+	if v.depth == 0 && v.undeclared == "" {
+		v.undeclared = c.Name.Name.O
 	}
 	return n, true
 }

@@ -92,6 +92,7 @@ const (
 	ErSPBadStatement          uint16 = 1314 // "%s is not allowed in stored procedures"
 	ErCommitNotAllowedInSF    uint16 = 1422 // COMMIT and the like inside a stored function
 	ErSPNoRecursion           uint16 = 1424 // a stored function that calls itself
+	ErSPUndeclaredVar         uint16 = 1327
 	ErNativeFctNameCollision  uint16 = 1585 // a stored function named like a built-in (a Note)
 	ErDataTooLong             uint16 = 1406
 	ErWarnDataOutOfRange      uint16 = 1264
@@ -188,6 +189,7 @@ var states = map[uint16]string{
 	ErSPNotVarArg:          "42000",
 	ErSignalException:      "45000",
 	ErSPBadStatement:       "0A000",
+	ErSPUndeclaredVar:      "42000",
 	ErDataTooLong:          "22001",
 	ErWarnDataOutOfRange:   "22003",
 	ErNetPacketTooLarge:    "08S01",
