@@ -46,6 +46,10 @@ func (c *Catalog) compileFunction(def *Definition) (*Definition, FunctionProgram
 	}
 	prog, err := fc.CompileFunction(def)
 	if err != nil {
+		if e, ok := sqlerr.As(err); ok && strings.HasPrefix(e.Message, "Syntax error in PROCEDURE ") {
+			// The runtimes compile a function as a procedure; say what it is.
+			return nil, nil, sqlerr.New(e.Code, "Syntax error in FUNCTION %s", strings.TrimPrefix(e.Message, "Syntax error in PROCEDURE "))
+		}
 		return nil, nil, err
 	}
 	if def.Func.NoSQL() {

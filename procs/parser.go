@@ -195,6 +195,16 @@ func (p *parser) signature(def *Definition) error {
 	if err != nil {
 		return err
 	}
+	if p.peekByte() == '.' && def.Func != nil {
+		// db.name: functions may be created in another database
+		// (splitProcName takes the name apart again).
+		p.pos++
+		fn, err := p.ident()
+		if err != nil {
+			return err
+		}
+		name = quoteIdent(name) + "." + quoteIdent(fn)
+	}
 	def.Name = name
 	p.skipSpace()
 	if p.peekByte() != '(' {
