@@ -212,7 +212,10 @@ func (s *Session) evalScriptFunction(c *expr.Ctx, cf *compiledFunc, args []types
 	}
 	s.runningFuncs = append(s.runningFuncs, key)
 	s.callDepth++
-	r, err := cf.prog.Eval(ctx, procs.FunctionHost(&procHost{s: s}), in)
+	if s.functionHost == nil {
+		s.functionHost = procs.FunctionHost(&procHost{s: s})
+	}
+	r, err := cf.prog.Eval(ctx, s.functionHost, in)
 	s.callDepth--
 	s.runningFuncs = s.runningFuncs[:len(s.runningFuncs)-1]
 	if err != nil {

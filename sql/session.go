@@ -13,6 +13,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/membudget"
+	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
@@ -44,6 +45,7 @@ type Session struct {
 	// compiled and run (db.name, lower case), to refuse recursion (1424).
 	compilingFuncs []string
 	runningFuncs   []string
+	functionHost   procs.Host // the session as a stored function's body sees it
 	callAck        uint64
 
 	// stmtCommitLSN is the highest LSN the current statement committed;

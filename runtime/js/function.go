@@ -2,39 +2,142 @@ package js
 
 import (
 	"context"
+	"errors"
+	"strings"
 
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+
+	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sqlerr"
 )
 
-// resultVar is the wrapper parameter a stored function's body leaves its
-// value in.
-const resultVar = "plrun_function_result__"
-
-// CompileFunction compiles a stored function's body: a JavaScript
-// function of the parameters (by name) whose return value is the result
-// (MySQL 9's CREATE FUNCTION ... LANGUAGE JAVASCRIPT). The wrapper is on the
-// body's first line, so line numbers in errors are the body's.
+// CompileFunction compiles a stored function's body as the body of a
+// JavaScript function of the parameters, by name, whose return value is
+// the result (MySQL 9's CREATE FUNCTION ... LANGUAGE JAVASCRIPT). The
+// wrapper is on the body's first line, so line numbers in errors are the
+// body's.
+//
+// A function is called once per row, so its per-call path is lean: each
+// pooled VM evaluates the wrapper once and keeps the function value, and
+// the heap watch starts only for a call that runs past one sample
+// (membudget.WatchLazy). Strict mode and the frozen globals keep a call
+// from leaving state behind on the VM.
 func (rt *Runtime) CompileFunction(def *procs.Definition) (procs.FunctionProgram, error) {
-	d := *def
-	d.Params = append(append([]procs.Param(nil), def.Params...), procs.Param{Mode: procs.ModeOut, Name: resultVar, Type: "JSON"})
-	d.Body = resultVar + " = (function() {" + def.Body + "\n})();"
-	prog, err := rt.Compile(&d)
-	if err != nil {
-		return nil, err
+	names := make([]string, 0, len(def.Params)+1)
+	names = append(names, "session")
+	for _, prm := range def.Params {
+		if !jsIdent.MatchString(prm.Name) || prm.Name == "session" {
+			return nil, procs.SyntaxErrorAt(def.Name, 0, "parameter name '"+prm.Name+"' is not usable as a JavaScript variable")
+		}
+		names = append(names, prm.Name)
 	}
-	return &function{prog: prog.(*program)}, nil
+	src := "(function(" + strings.Join(names, ", ") + ") {" + def.Body + "\n})"
+	ast, err := parser.ParseFile(nil, def.Name, src, 0)
+	if err != nil {
+		var list parser.ErrorList
+		if errors.As(err, &list) && len(list) > 0 {
+			return nil, procs.SyntaxErrorAt(def.Name, list[0].Position.Line, list[0].Message)
+		}
+		return nil, procs.SyntaxErrorAt(def.Name, 0, err.Error())
+	}
+	prog, err := goja.CompileAST(ast, true)
+	if err != nil {
+		var se *goja.CompilerSyntaxError
+		if errors.As(err, &se) && se.File != nil {
+			return nil, procs.SyntaxErrorAt(def.Name, se.File.Position(se.Offset).Line, se.Message)
+		}
+		return nil, procs.SyntaxErrorAt(def.Name, 0, err.Error())
+	}
+	p := &program{rt: rt, name: def.Name, params: append([]procs.Param(nil), def.Params...), prog: prog}
+	return &function{prog: p}, nil
 }
 
-// function is a compiled stored function: a procedure program with one
-// OUT parameter more.
+// function is a compiled stored function; the per-VM function values
+// live in vm.functions.
 type function struct{ prog *program }
 
-func (f *function) Eval(ctx context.Context, host procs.Host, args []any) (any, error) {
-	all := make([]any, len(args)+1)
-	copy(all, args)
-	outs, err := f.prog.Call(ctx, host, all)
+// Eval runs one call on a pooled VM.
+func (f *function) Eval(ctx context.Context, host procs.Host, args []any) (result any, err error) {
+	p := f.prog
+	if len(args) != len(p.params) {
+		return nil, sqlerr.New(sqlerr.ErSPWrongNoOfArgs,
+			"Incorrect number of arguments for FUNCTION %s; expected %d, got %d", p.name, len(p.params), len(args))
+	}
+	v := p.rt.pool.Get()
+	reuse := false
+	defer func() {
+		v.host, v.ctx = nil, nil
+		clear(v.stmts)
+		clear(v.results)
+		if r := recover(); r != nil {
+			result, err, reuse = nil, procs.InternalErrorAt(p.name, r), false
+		}
+		if reuse {
+			p.rt.pool.Put(v)
+		}
+	}()
+	v.host, v.ctx = host, ctx
+	fn, err := v.functionOf(f)
+	if err != nil {
+		reuse = true
+		return nil, p.mapError(ctx, err)
+	}
+	callArgs := v.fnArgs[:0]
+	callArgs = append(callArgs, v.session)
+	for _, a := range args {
+		callArgs = append(callArgs, v.toJS(a))
+	}
+	v.fnArgs = callArgs[:0]
+	stopWatch := membudget.From(ctx).WatchLazy(func(err error) { v.r.Interrupt(err) })
+	var ret goja.Value
+	var runErr error
+	if ctx.Done() == nil {
+		ret, runErr = fn(goja.Undefined(), callArgs...)
+		stopWatch()
+	} else {
+		interrupted := make(chan struct{})
+		stop := context.AfterFunc(ctx, func() {
+			v.r.Interrupt(ctx.Err())
+			close(interrupted)
+		})
+		ret, runErr = fn(goja.Undefined(), callArgs...)
+		stopWatch()
+		if !stop() {
+			<-interrupted // see program.Call
+		}
+	}
+	clear(callArgs)
+	v.r.ClearInterrupt()
+	reuse = true
+	if runErr != nil {
+		return nil, p.mapError(ctx, runErr)
+	}
+	val, ok := fromJS(ret)
+	if !ok {
+		return nil, procs.ScriptErrorAt(p.name, 0, "FUNCTION "+p.name+" returned an object, not a SQL value")
+	}
+	return val, nil
+}
+
+// functionOf is f's function value on this VM, made by running its
+// wrapper once.
+func (v *vm) functionOf(f *function) (goja.Callable, error) {
+	if fn := v.functions[f]; fn != nil {
+		return fn, nil
+	}
+	val, err := v.r.RunProgram(f.prog.prog)
 	if err != nil {
 		return nil, err
 	}
-	return outs[len(outs)-1], nil
+	fn, ok := goja.AssertFunction(val)
+	if !ok {
+		return nil, procs.InternalErrorAt(f.prog.name, "wrapper is not a function")
+	}
+	if v.functions == nil {
+		v.functions = map[*function]goja.Callable{}
+	}
+	v.functions[f] = fn
+	return fn, nil
 }

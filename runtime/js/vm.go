@@ -25,6 +25,11 @@ type vm struct {
 
 	host procs.Host
 	ctx  context.Context
+
+	// Stored functions (function.go): each one's function value on this
+	// VM, and the argument slice calls reuse.
+	functions map[*function]goja.Callable
+	fnArgs    []goja.Value
 }
 
 // maxCallStack bounds recursion so a runaway script gets a RangeError.

@@ -22,6 +22,14 @@ type vm struct {
 
 	host procs.Host
 	ctx  context.Context
+
+	// Stored functions (function.go): each one's closure on this VM, the
+	// environment they share, and the context calls reuse.
+	functions   map[*function]*glua.LFunction
+	functionEnv *glua.LTable
+	fnParent    context.Context
+	fnCtx       context.Context
+	fnCancel    context.CancelCauseFunc
 }
 
 func newVM() *vm {

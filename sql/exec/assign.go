@@ -14,6 +14,9 @@ func (s *State) AssignTo(name string, t types.ColType, v types.Value, rowNum int
 	if v.IsNull() {
 		return v, nil
 	}
+	if out, err := types.Coerce(v, t); err == nil {
+		return out, nil // it fits: no message to build (the per-row path)
+	}
 	def := &storage.TableDef{Columns: []storage.Column{{Name: name, Type: t}}}
 	if !strict {
 		return s.coerceLoose(def, 0, v, rowNum)
