@@ -181,8 +181,17 @@ func (s *Session) CallStoredFunction(c *expr.Ctx, f *expr.StoredFunction, call s
 	var out types.Value
 	var err error
 	if cf.body != nil {
-		ec := &expr.Ctx{Env: c.Env, Args: args, Context: c.Context, Txn: c.Txn, Mem: c.Mem, Notes: c.Notes}
+		// One Ctx per nesting level, reused row after row.
+		depth := s.bodyDepth
+		if depth == len(s.bodyCtxs) {
+			s.bodyCtxs = append(s.bodyCtxs, &expr.Ctx{})
+		}
+		ec := s.bodyCtxs[depth]
+		*ec = expr.Ctx{Env: c.Env, Args: args, Context: c.Context, Txn: c.Txn, Mem: c.Mem, Notes: c.Notes}
+		s.bodyDepth++
 		out, err = cf.body.Fn(ec)
+		s.bodyDepth--
+		*ec = expr.Ctx{}
 	} else {
 		out, err = s.evalScriptFunction(c, cf, args)
 	}

@@ -45,7 +45,9 @@ type Session struct {
 	// compiled and run (db.name, lower case), to refuse recursion (1424).
 	compilingFuncs []string
 	runningFuncs   []string
-	functionHost   procs.Host // the session as a stored function's body sees it
+	functionHost   procs.Host  // the session as a stored function's body sees it
+	bodyCtxs       []*expr.Ctx // SQL function bodies' contexts, one per nesting level
+	bodyDepth      int
 	callAck        uint64
 
 	// stmtCommitLSN is the highest LSN the current statement committed;

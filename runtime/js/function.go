@@ -22,7 +22,7 @@ import (
 // A function is called once per row, so its per-call path is lean: each
 // pooled VM evaluates the wrapper once and keeps the function value, and
 // the heap watch starts only for a call that runs past one sample
-// (membudget.WatchLazy). Strict mode and the frozen globals keep a call
+// (membudget.LazyWatch). Strict mode and the frozen globals keep a call
 // from leaving state behind on the VM.
 func (rt *Runtime) CompileFunction(def *procs.Definition) (procs.FunctionProgram, error) {
 	names := make([]string, 0, len(def.Params)+1)
@@ -90,12 +90,15 @@ func (f *function) Eval(ctx context.Context, host procs.Host, args []any) (resul
 		callArgs = append(callArgs, v.toJS(a))
 	}
 	v.fnArgs = callArgs[:0]
-	stopWatch := membudget.From(ctx).WatchLazy(func(err error) { v.r.Interrupt(err) })
+	if v.interruptCall == nil {
+		v.interruptCall = func(err error) { v.r.Interrupt(err) }
+	}
+	v.fnWatch.Start(membudget.From(ctx), v.interruptCall)
 	var ret goja.Value
 	var runErr error
 	if ctx.Done() == nil {
 		ret, runErr = fn(goja.Undefined(), callArgs...)
-		stopWatch()
+		v.fnWatch.Stop()
 	} else {
 		interrupted := make(chan struct{})
 		stop := context.AfterFunc(ctx, func() {
@@ -103,7 +106,7 @@ func (f *function) Eval(ctx context.Context, host procs.Host, args []any) (resul
 			close(interrupted)
 		})
 		ret, runErr = fn(goja.Undefined(), callArgs...)
-		stopWatch()
+		v.fnWatch.Stop()
 		if !stop() {
 			<-interrupted // see program.Call
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dop251/goja"
 
+	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sqlerr"
 )
@@ -28,8 +29,10 @@ type vm struct {
 
 	// Stored functions (function.go): each one's function value on this
 	// VM, and the argument slice calls reuse.
-	functions map[*function]goja.Callable
-	fnArgs    []goja.Value
+	functions     map[*function]goja.Callable
+	fnArgs        []goja.Value
+	fnWatch       membudget.LazyWatch
+	interruptCall func(error) // what fnWatch calls past the budget
 }
 
 // maxCallStack bounds recursion so a runaway script gets a RangeError.

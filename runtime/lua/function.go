@@ -20,7 +20,7 @@ import (
 // pooled VM runs the chunk once and keeps the function it returns, the
 // parameters are the function's locals (no environment table per call),
 // and the heap watch starts only for a call that runs past one sample
-// (membudget.WatchLazy). Globals a body assigns would outlive the call on
+// (membudget.LazyWatch). Globals a body assigns would outlive the call on
 // that VM, so its environment refuses them: state belongs in locals.
 func (rt *Runtime) CompileFunction(def *procs.Definition) (procs.FunctionProgram, error) {
 	names := make([]string, len(def.Params))
@@ -74,14 +74,17 @@ func (f *function) Eval(ctx context.Context, host procs.Host, args []any) (resul
 		return nil, f.prog.mapError(ctx, err)
 	}
 	vmCtx := v.callContext(ctx)
-	stopWatch := membudget.From(ctx).WatchLazy(v.fnCancel)
+	if v.cancelCall == nil {
+		v.cancelCall = func(err error) { v.fnCancel(err) }
+	}
+	v.fnWatch.Start(membudget.From(ctx), v.cancelCall)
 	L.SetContext(vmCtx)
 	L.Push(fn)
 	for _, a := range args {
 		L.Push(toLua(a))
 	}
 	callErr := L.PCall(len(args), 1, nil)
-	stopWatch()
+	v.fnWatch.Stop()
 	L.RemoveContext()
 	overBudget := vmCtx.Err() != nil && ctx.Err() == nil
 	if callErr != nil && overBudget {

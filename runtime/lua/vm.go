@@ -5,6 +5,7 @@ import (
 
 	glua "github.com/yuin/gopher-lua"
 
+	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/procs"
 )
 
@@ -30,6 +31,8 @@ type vm struct {
 	fnParent    context.Context
 	fnCtx       context.Context
 	fnCancel    context.CancelCauseFunc
+	fnWatch     membudget.LazyWatch
+	cancelCall  func(error) // cancels fnCtx: what fnWatch calls past the budget
 }
 
 func newVM() *vm {
