@@ -212,7 +212,10 @@ func (s *Session) runDML(ctx context.Context, p *parse.Stmt, args []types.Value,
 	}
 	mark := x.Mark()
 	x.BeginStatement(s.lastCommitLSN, isConsistentRead(p.Node))
+	outerStmtTxn := s.stmtTxn
+	s.stmtTxn = x // the statements of stored functions it calls run in x
 	r, err := fn(x)
+	s.stmtTxn = outerStmtTxn
 	x.EndStatement()
 	if err == nil && p.Hints.TargetRows >= 0 && int64(r.AffectedRows) != p.Hints.TargetRows {
 		err = fmt.Errorf("%w: TARGET_AFFECT_ROW(%d), %d rows affected", errTargetAffectRow, p.Hints.TargetRows, r.AffectedRows)

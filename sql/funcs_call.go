@@ -12,6 +12,7 @@ import (
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
 )
 
@@ -224,11 +225,43 @@ func (s *Session) evalScriptFunction(c *expr.Ctx, cf *compiledFunc, args []types
 	if s.functionHost == nil {
 		s.functionHost = procs.FunctionHost(&procHost{s: s})
 	}
+	x := s.stmtTxn
+	var outer txn.StatementState
+	if x != nil {
+		outer = x.SuspendStatement()
+	}
 	r, err := cf.prog.Eval(ctx, s.functionHost, in)
+	if x != nil {
+		x.ResumeStatement(outer)
+	}
 	s.callDepth--
 	s.runningFuncs = s.runningFuncs[:len(s.runningFuncs)-1]
 	if err != nil {
 		return types.Null, MapError(err)
 	}
 	return goValue(r)
+}
+
+// refuseInFunction is error 1422 for a statement a stored function's body
+// may not run: one that ends or starts a transaction, explicitly or
+// implicitly (DDL), which would commit the calling statement's work
+// halfway, as MySQL refuses it.
+func refuseInFunction(p *parse.Stmt) error {
+	switch p.Kind {
+	case parse.KindAST:
+	case parse.KindShowProcStatus, parse.KindShowCreateProc, parse.KindShowFuncStatus, parse.KindShowCreateFunc:
+		return nil
+	default:
+		return sqlerr.New(sqlerr.ErCommitNotAllowedInSF, "Explicit or implicit commit is not allowed in stored function or trigger.")
+	}
+	switch n := p.Node.(type) {
+	case *ast.BeginStmt, *ast.CommitStmt, ast.DDLNode:
+	case *ast.RollbackStmt:
+		if n.SavepointName != "" {
+			return nil
+		}
+	default:
+		return nil
+	}
+	return sqlerr.New(sqlerr.ErCommitNotAllowedInSF, "Explicit or implicit commit is not allowed in stored function or trigger.")
 }

@@ -47,8 +47,11 @@ type Session struct {
 	runningFuncs   []string
 	functionHost   procs.Host  // the session as a stored function's body sees it
 	bodyCtxs       []*expr.Ctx // SQL function bodies' contexts, one per nesting level
-	bodyDepth      int
-	callAck        uint64
+	// stmtTxn is the transaction of the running DML statement (the
+	// session's, or its autocommit one), which stored functions' statements join.
+	stmtTxn   *txn.Txn
+	bodyDepth int
+	callAck   uint64
 
 	// stmtCommitLSN is the highest LSN the current statement committed;
 	// a wait beyond it is a reader waiting for another's commit.
@@ -282,6 +285,11 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE: the statement has %d placeholders, %d values given", p.Params, len(args))
 	}
 	nested := s.callDepth > 0
+	if len(s.runningFuncs) > 0 {
+		if err := refuseInFunction(p); err != nil {
+			return nil, err
+		}
+	}
 	if nested {
 		mark := len(s.stmtTxns) // a statement's transactions end with it
 		res, ack, err := s.execParsed(ctx, p, args)
@@ -414,6 +422,12 @@ func (s *Session) ExecMulti(ctx context.Context, script string) ([]*exec.Result,
 func (s *Session) currentTxn() (x *txn.Txn, auto bool) {
 	if s.txn != nil {
 		return s.txn, false
+	}
+	if s.stmtTxn != nil && len(s.runningFuncs) > 0 {
+		// A stored function's statement is part of the calling
+		// statement, even an autocommit one: committed or rolled back
+		// with it, under its row locks.
+		return s.stmtTxn, false
 	}
 	x = s.beginTxn(nil)
 	if s.autocommit() {
