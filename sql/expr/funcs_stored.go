@@ -62,6 +62,9 @@ func (sc *Scope) compileStoredCall(x *ast.FuncCallExpr, args []*Expr) (*Expr, er
 	}
 	text := RestoreString(x)
 	return &Expr{Col: -1, param: -1, Type: f.Returns, Fn: func(c *Ctx) (types.Value, error) {
+		if c.Env == nil || c.Env.owner == nil {
+			return types.Null, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support stored functions here")
+		}
 		vs, err := evalArgs(c, args)
 		if err != nil {
 			return types.Null, err
