@@ -53,7 +53,7 @@ func (c *Catalog) compileFunction(def *Definition) (*Definition, FunctionProgram
 		return nil, nil, err
 	}
 	if def.Func.NoSQL() {
-		prog = noSQLProgram{prog: prog, name: def.Name}
+		prog = noSQLProgram{prog: prog, host: noSQLHost{name: def.Name}}
 	}
 	return def, prog, nil
 }
@@ -145,11 +145,11 @@ func (c *Catalog) ListFunctionsIn(db string) []*Definition {
 // noSQLProgram is a NO SQL function: its body may not use the session.
 type noSQLProgram struct {
 	prog FunctionProgram
-	name string
+	host Host // a noSQLHost, boxed once
 }
 
 func (p noSQLProgram) Eval(ctx context.Context, host Host, args []any) (any, error) {
-	return p.prog.Eval(ctx, noSQLHost{name: p.name}, args)
+	return p.prog.Eval(ctx, p.host, args)
 }
 
 // noSQLHost refuses every session call of a NO SQL function.

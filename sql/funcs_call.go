@@ -21,6 +21,7 @@ import (
 // with no parse or compile on that path.
 type compiledFunc struct {
 	db        string
+	key       string // lower(db.name): what recursion checks compare
 	def       *procs.Definition
 	prog      procs.FunctionProgram // Lua, JavaScript
 	body      *expr.Expr            // SQL: RETURN expr, parameters as ? markers
@@ -52,7 +53,7 @@ func (s *Session) StoredFunction(db, name string) (*expr.StoredFunction, error) 
 // compileBody, compiles it (at plan build: the functions it calls are
 // resolved then).
 func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.FunctionProgram, compileBody bool) (*compiledFunc, error) {
-	cf := &compiledFunc{db: db, def: def, prog: prog, params: make([]types.ColType, len(def.Params))}
+	cf := &compiledFunc{db: db, key: strings.ToLower(db + "." + def.Name), def: def, prog: prog, params: make([]types.ColType, len(def.Params))}
 	for i, prm := range def.Params {
 		t, err := colTypeOf(prm.Type)
 		if err != nil {
@@ -70,7 +71,7 @@ func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.F
 	if def.Language != procs.LanguageSQL || !compileBody {
 		return cf, nil
 	}
-	key := strings.ToLower(db + "." + def.Name)
+	key := cf.key
 	for _, k := range s.compilingFuncs {
 		if k == key {
 			return nil, sqlerr.New(sqlerr.ErSPNoRecursion, "Recursive stored functions and triggers are not allowed")
@@ -206,16 +207,24 @@ func (s *Session) CallStoredFunction(c *expr.Ctx, f *expr.StoredFunction, call s
 // session as its host, nested in the running statement as a CALL's
 // statements are.
 func (s *Session) evalScriptFunction(c *expr.Ctx, cf *compiledFunc, args []types.Value) (types.Value, error) {
-	key := strings.ToLower(cf.db + "." + cf.def.Name)
+	key := cf.key
 	for _, k := range s.runningFuncs {
 		if k == key {
 			return types.Null, sqlerr.New(sqlerr.ErSPNoRecursion, "Recursive stored functions and triggers are not allowed")
 		}
 	}
-	in := make([]any, len(args))
-	for i, a := range args {
-		in[i] = hostValue(a)
+	// The arguments' slice is reused per nesting level (a body's
+	// statements may call functions too).
+	depth := len(s.runningFuncs)
+	for len(s.funcArgs) <= depth {
+		s.funcArgs = append(s.funcArgs, nil)
 	}
+	in := s.funcArgs[depth][:0]
+	for _, a := range args {
+		in = append(in, hostValue(a))
+	}
+	s.funcArgs[depth] = in
+	defer clear(in)
 	ctx := c.Context
 	if ctx == nil {
 		ctx = context.Background()

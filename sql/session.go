@@ -46,6 +46,7 @@ type Session struct {
 	compilingFuncs []string
 	runningFuncs   []string
 	functionHost   procs.Host  // the session as a stored function's body sees it
+	funcArgs       [][]any     // script functions' arguments, one slice per nesting level
 	bodyCtxs       []*expr.Ctx // SQL function bodies' contexts, one per nesting level
 	// stmtTxn is the transaction of the running DML statement (the
 	// session's, or its autocommit one), which stored functions' statements join.

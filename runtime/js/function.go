@@ -96,21 +96,13 @@ func (f *function) Eval(ctx context.Context, host procs.Host, args []any) (resul
 	v.fnWatch.Start(membudget.From(ctx), v.interruptCall)
 	var ret goja.Value
 	var runErr error
-	if ctx.Done() == nil {
-		ret, runErr = fn(goja.Undefined(), callArgs...)
-		v.fnWatch.Stop()
+	if err := v.interruptOn(ctx); err != nil {
+		runErr = err // ended while this VM was idle
 	} else {
-		interrupted := make(chan struct{})
-		stop := context.AfterFunc(ctx, func() {
-			v.r.Interrupt(ctx.Err())
-			close(interrupted)
-		})
 		ret, runErr = fn(goja.Undefined(), callArgs...)
-		v.fnWatch.Stop()
-		if !stop() {
-			<-interrupted // see program.Call
-		}
 	}
+	v.endInterrupt()
+	v.fnWatch.Stop()
 	clear(callArgs)
 	v.r.ClearInterrupt()
 	reuse = true
@@ -143,4 +135,38 @@ func (v *vm) functionOf(f *function) (goja.Callable, error) {
 	}
 	v.functions[f] = fn
 	return fn, nil
+}
+
+// interruptOn makes ctx's end interrupt this VM while a function runs on
+// it. The AfterFunc is registered once per ctx and VM (the rows of one
+// statement), not per call: it interrupts only while fnRunning is ctx,
+// which endInterrupt clears under the same lock before ClearInterrupt, so
+// a late interrupt never reaches the VM's next user.
+func (v *vm) interruptOn(ctx context.Context) error {
+	if ctx.Done() == nil {
+		return nil
+	}
+	if v.fnAfter != ctx {
+		if v.fnAfterStop != nil {
+			v.fnAfterStop()
+		}
+		v.fnAfter = ctx
+		v.fnAfterStop = context.AfterFunc(ctx, func() {
+			v.fnMu.Lock()
+			if v.fnRunning == ctx {
+				v.r.Interrupt(ctx.Err())
+			}
+			v.fnMu.Unlock()
+		})
+	}
+	v.fnMu.Lock()
+	v.fnRunning = ctx
+	v.fnMu.Unlock()
+	return ctx.Err()
+}
+
+func (v *vm) endInterrupt() {
+	v.fnMu.Lock()
+	v.fnRunning = nil
+	v.fnMu.Unlock()
 }

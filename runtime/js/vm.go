@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"strconv"
+	"sync"
 
 	"github.com/dop251/goja"
 
@@ -33,6 +34,11 @@ type vm struct {
 	fnArgs        []goja.Value
 	fnWatch       membudget.LazyWatch
 	interruptCall func(error) // what fnWatch calls past the budget
+	// interruptOn's registration: the ctx it is for, and who runs now.
+	fnAfter     context.Context
+	fnAfterStop func() bool
+	fnMu        sync.Mutex
+	fnRunning   context.Context
 }
 
 // maxCallStack bounds recursion so a runaway script gets a RangeError.
