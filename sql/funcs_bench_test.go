@@ -2,6 +2,7 @@ package sql_test
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,8 @@ import (
 // expression inline (SELECT k + 1). One op runs the four SELECTs one after
 // the other, so each ratio is measured under the same load on a shared
 // machine; it reports the inline cost per row and each language's cost
-// per row as a multiple of it (sql-x, lua-x, js-x).
+// per row as a multiple of it (sql-x, lua-x, js-x). Each SELECT starts
+// from a collected heap (not timed).
 //
 //	go test ./sql -run XXX -bench StoredFunctionPerRow -benchtime 5x -count 5 -benchmem
 func BenchmarkStoredFunctionPerRow(b *testing.B) {
@@ -45,6 +47,11 @@ func BenchmarkStoredFunctionPerRow(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		for j, c := range queries {
+			// Start each from a collected heap, so that one query's
+			// garbage is not collected on the next one's time.
+			b.StopTimer()
+			runtime.GC()
+			b.StartTimer()
 			start := time.Now()
 			mustExec(b, s, c.q)
 			spent[j] += time.Since(start)
