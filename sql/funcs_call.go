@@ -230,6 +230,9 @@ func (s *Session) evalScriptFunction(c *expr.Ctx, cf *compiledFunc, args []types
 		ctx = context.Background()
 	}
 	s.runningFuncs = append(s.runningFuncs, key)
+	topLevel := s.callDepth == 0
+	savedAck := s.callAck
+	s.callAck = 0
 	s.callDepth++
 	if s.functionHost == nil {
 		s.functionHost = procs.FunctionHost(&procHost{s: s})
@@ -245,6 +248,21 @@ func (s *Session) evalScriptFunction(c *expr.Ctx, cf *compiledFunc, args []types
 	}
 	s.callDepth--
 	s.runningFuncs = s.runningFuncs[:len(s.runningFuncs)-1]
+	ack := s.callAck
+	s.callAck = max(savedAck, ack)
+	if topLevel {
+		s.callAck = savedAck
+		if x == nil && ack > 0 {
+			// No statement transaction took the body's statements in
+			// (SET @x = f()): they committed on their own, and the
+			// statement may not reply before that is durable
+			// (invariant 3). Inside a statement's transaction their
+			// reads are its reads; inside a CALL, the CALL waits.
+			if werr := s.database.Txns.WaitDurable(ctx, ack); werr != nil && err == nil {
+				err = werr
+			}
+		}
+	}
 	if err != nil {
 		return types.Null, MapError(err)
 	}
