@@ -196,7 +196,7 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 			s.UserVars[name] = v
 		}
 	}
-	res := &exec.Result{}
+	res := &exec.Result{AffectedRows: s.callAffected}
 	if len(outMarkers) > 0 {
 		res.Sets = []*exec.Result{outParamsResult(db, def, outMarkers, outs)}
 	}
@@ -231,6 +231,7 @@ func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, e
 	s.callAck = 0
 	host := &procHost{s: s}
 	outs, err := run(host)
+	s.callAffected = host.affected
 	ack := s.callAck
 	s.callDepth--
 	s.callAck = savedAck
@@ -307,7 +308,13 @@ func hostValue(v types.Value) any {
 }
 
 // procHost is the session as a procedure sees it.
-type procHost struct{ s *Session }
+// procHost is the Host of one running CALL or DO block. affected sums the
+// rows its statements changed (a nested CALL counts as its own sum): the
+// CALL's OK reports it, as MariaDB does.
+type procHost struct {
+	s        *Session
+	affected uint64
+}
 
 func (h *procHost) Exec(ctx context.Context, query string, args []any) (*procs.Result, error) {
 	vals, err := toValues(args)
@@ -318,6 +325,7 @@ func (h *procHost) Exec(ctx context.Context, query string, args []any) (*procs.R
 	if err != nil {
 		return nil, err
 	}
+	h.affected += r.AffectedRows
 	out := &procs.Result{AffectedRows: r.AffectedRows, LastInsertID: r.LastInsertID, Warnings: r.Warnings, Origin: r}
 	if r.Columns != nil {
 		out.Columns = make([]string, len(r.Columns))

@@ -59,6 +59,9 @@ type Session struct {
 	failedNotes []exec.Note
 	failedSets  []*exec.Result // see FailedCallSets
 	// refuseSets: the caller cannot take result sets (RefuseCallSets);
+	// callAffected is the rows the last CALL's statements changed, for
+	// its OK (procHost.affected).
+	callAffected uint64
 	// procName is the running procedure ("db.name"), for error 1312.
 	refuseSets bool
 	procName   string
