@@ -447,3 +447,8 @@ func (db *Database) checkFilePriv(path string) error {
 	}
 	return nil
 }
+
+// ExprEnv lends the session's expression environment to SQL procedures
+// (sql/psm's EnvHost), so their conditions and SET of locals evaluate
+// natively instead of as statements.
+func (h *procHost) ExprEnv() *expr.Env { return &h.s.Env }
