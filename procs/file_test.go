@@ -29,7 +29,7 @@ func TestParseFile(t *testing.T) {
 
 func TestParseFileErrors(t *testing.T) {
 	tests := []struct{ name, content, want string }{
-		{"p.py", "#! PROCEDURE p()", "must end in .lua or .js"},
+		{"p.py", "#! PROCEDURE p()", "must end in .lua, .js or .sql"},
 		{"p.lua", "//! PROCEDURE p()\n", "p.lua line 1: expected '--! PROCEDURE"},
 		{"p.js", "--! PROCEDURE p()\n", "expected '//! PROCEDURE"},
 		{"p.lua", "", "expected '--! PROCEDURE"},

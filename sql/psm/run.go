@@ -60,6 +60,13 @@ type returned struct{}
 
 func (returned) Error() string { return "return" }
 
+// completion is a NOT FOUND that MySQL raises as a completion condition
+// (SELECT ... INTO with no row): a handler may take it, and without one
+// it is a warning, not an error.
+type completion struct{ err *sqlerr.Error }
+
+func (c *completion) Error() string { return c.err.Error() }
+
 // unhandled is a condition no handler in scope took: it passes through
 // every enclosing statement list to the caller unchanged.
 type unhandled struct{ err error }
@@ -79,9 +86,19 @@ func (r *runner) runList(stmts []stmt) error {
 		if err == nil {
 			continue
 		}
-		switch err.(type) {
+		switch e := err.(type) {
 		case *jump, returned, *unhandled:
 			return err
+		case *completion:
+			if err = r.handle(e.err); err != nil {
+				if u, ok := err.(*unhandled); ok && u.err == error(e.err) && r.env != nil {
+					// No handler took it: a warning, and the body goes on.
+					r.env.Warn(e.err.Code, "%s", e.err.Message)
+					continue
+				}
+				return err
+			}
+			continue
 		}
 		if err = r.handle(err); err != nil {
 			return err

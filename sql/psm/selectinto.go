@@ -70,7 +70,7 @@ func (s *selectInto) exec(r *runner) error {
 	}
 	switch {
 	case len(res.Rows) == 0:
-		return noData()
+		return &completion{noData()}
 	case len(res.Rows) > 1:
 		return newErr(erTooManyRows, "42000", "Result consisted of more than one row")
 	case len(res.Rows[0]) != len(s.targets):
