@@ -2,6 +2,7 @@ package psm
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/format"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
 
@@ -34,7 +36,7 @@ func (c *compiler) compileExpr(from, to int) (*expression, error) {
 	text := c.textSpan(from, to)
 	st, err := parser.New().ParseOneStmt("SELECT "+text, "", "")
 	if err != nil {
-		return nil, c.syntaxErrorAt(c.toks[from])
+		return nil, c.syntaxErrorIn(err, from, len("SELECT "))
 	}
 	sel, ok := st.(*ast.SelectStmt)
 	if !ok || sel.From != nil || len(sel.Fields.Fields) != 1 || sel.Fields.Fields[0].Expr == nil || sel.Fields.Fields[0].AsName.L != "" {
@@ -69,7 +71,7 @@ func (c *compiler) compileSQL(from, to int) (*sqlStmt, error) {
 	text := c.textSpan(from, to)
 	p, err := parse.Parse(text, 0)
 	if err != nil {
-		return nil, c.relocate(err, from)
+		return nil, c.syntaxErrorIn(err, from, 0)
 	}
 	s := &sqlStmt{text: text, line: c.line(c.toks[from])}
 	if p.Node == nil {
@@ -87,14 +89,42 @@ func (c *compiler) compileSQL(from, to int) (*sqlStmt, error) {
 	return s, nil
 }
 
-// relocate turns the parser's 1064 for a statement of the body into one
-// that names the line in the CREATE statement.
-func (c *compiler) relocate(err error, from int) error {
-	msg := err.Error()
-	if !strings.Contains(msg, "1064") {
+// reNear is the text a parser error says it stopped at: TiDB's
+// `near "..."` or sql/parse's MySQL-style `near '...'`.
+var reNear = regexp.MustCompile(`(?s)near (?:"(.*)"|'(.*)' at line \d+)\s*$`)
+
+// syntaxErrorIn turns the parser's error for the text that starts at
+// token from (after a prefix of skip bytes the compiler added) into
+// MariaDB's 1064 near the token the parser stopped at, on the line of the
+// CREATE statement. An error that is not a syntax error passes through.
+func (c *compiler) syntaxErrorIn(err error, from, skip int) error {
+	if e, ok := sqlerr.As(err); ok && e.Code != sqlerr.ErParse {
 		return err
 	}
-	return c.syntaxErrorAt(c.toks[from])
+	m := reNear.FindStringSubmatch(err.Error())
+	if m == nil {
+		return c.syntaxErrorAt(c.toks[from])
+	}
+	near := m[1] + m[2]
+	rest := c.src[c.toks[from].pos:]
+	off := len(rest)
+	if near != "" {
+		if i := strings.LastIndex(rest, near); i >= 0 {
+			off = i
+		} else if i := strings.Index(rest, near[:min(len(near), 20)]); i >= 0 {
+			off = i
+		}
+	} else {
+		// At the end of the text: the token after it.
+		off = len(c.textSpan(from, c.i))
+	}
+	pos := c.toks[from].pos + off
+	for i := from; i < len(c.toks); i++ {
+		if c.toks[i].pos >= pos {
+			return c.syntaxErrorAt(c.toks[i])
+		}
+	}
+	return c.syntaxErrorAt(c.toks[len(c.toks)-1])
 }
 
 // localMarker renames every bare column name that is a local variable in
