@@ -102,7 +102,7 @@ func (c *compiler) readCondValue(named bool) (*condValue, error) {
 		if s.kind != tokString {
 			return nil, c.syntaxErrorAt(s)
 		}
-		state := s.text[1 : len(s.text)-1]
+		state := s.unquoted()
 		if !validState(state) || strings.HasPrefix(state, "00") {
 			return nil, newErr(1407, "42000", "Bad SQLSTATE: '%s'", state)
 		}

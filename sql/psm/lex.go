@@ -31,7 +31,7 @@ func (t token) is(kw string) bool { return t.kind == tokWord && strings.EqualFol
 // without its quotes.
 func (t token) name() string {
 	if t.kind == tokQuoted {
-		return strings.ReplaceAll(t.text[1:len(t.text)-1], "``", "`")
+		return strings.ReplaceAll(t.unquoted(), "``", "`")
 	}
 	return t.text
 }
@@ -121,4 +121,17 @@ func isSpace(c byte) bool {
 
 func isIdentByte(c byte) bool {
 	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c >= 0x80
+}
+
+// unquoted is a string token's text without its quotes (an unterminated
+// one has only the opening quote).
+func (t token) unquoted() string {
+	s := t.text
+	if len(s) > 0 {
+		s = s[1:]
+	}
+	if len(s) > 0 && s[len(s)-1] == t.text[0] {
+		s = s[:len(s)-1]
+	}
+	return s
 }

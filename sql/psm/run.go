@@ -124,7 +124,7 @@ func (r *runner) handle(err error) error {
 		saved := r.frames
 		// A handler runs with only the handlers of enclosing blocks
 		// active, so it cannot catch its own conditions.
-		r.frames = r.frames[:i]
+		r.frames = r.frames[:i:i]
 		r.da.set(e)
 		r.handling = append(r.handling, e)
 		herr := r.runList([]stmt{h.body})

@@ -232,7 +232,7 @@ func (c *compiler) setTarget() (setItem, error) {
 		case tokWord, tokQuoted:
 			it.user = strings.ToLower(n.name())
 		case tokString:
-			it.user = strings.ToLower(n.text[1 : len(n.text)-1])
+			it.user = strings.ToLower(n.unquoted())
 		default:
 			return it, c.syntaxErrorAt(n)
 		}
