@@ -207,6 +207,11 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 // every version it read (invariant 3). On error the open transaction is
 // rolled back.
 func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]any, uint64, error) {
+	leave, err := s.enterProc(db, name)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer leave()
 	return s.runProgram(ctx, func(host procs.Host) ([]any, error) { return s.database.Procs.Call(ctx, host, db, name, in) })
 }
 

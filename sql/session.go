@@ -41,6 +41,9 @@ type Session struct {
 	// procedure's commits and reads need before the CALL may reply.
 	callDepth int
 	callAck   uint64
+	// activeProcs counts the running CALLs of each procedure (db.name,
+	// lower case), for max_sp_recursion_depth (recursion.go).
+	activeProcs map[string]int
 
 	// stmtCommitLSN is the highest LSN the current statement committed;
 	// a wait beyond it is a reader waiting for another's commit.

@@ -86,6 +86,7 @@ const (
 	ErSPDoesNotExist          uint16 = 1305
 	ErSPWrongNoOfArgs         uint16 = 1318
 	ErSPNotVarArg             uint16 = 1414
+	ErSPRecursionLimit        uint16 = 1456
 	ErSPDoesNotExistSave      uint16 = 1305
 	ErSavepointNotExist       uint16 = 1305
 	ErSignalException         uint16 = 1644

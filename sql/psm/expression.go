@@ -64,7 +64,36 @@ type sqlStmt struct {
 	slots  []int
 	line   int
 	isCall bool
+	// callVars are the locals a CALL passes as bare arguments: each goes
+	// as a user variable, so an OUT or INOUT parameter writes it back.
+	callVars []callVar
 }
+
+// callVar is a local passed to a CALL as @name.
+type callVar struct {
+	name string
+	slot int
+}
+
+// callVars rewrites each CALL argument that is a bare local to a user
+// variable named for its slot.
+func (c *compiler) callVars(call *ast.CallStmt) []callVar {
+	var out []callVar
+	for i, a := range call.Procedure.Args {
+		x, ok := a.(*ast.ColumnNameExpr)
+		if !ok || x.Name.Table.L != "" || x.Name.Schema.L != "" {
+			continue
+		}
+		if slot, _, ok := c.Local(x.Name.Name.L); ok {
+			name := callVarPrefix + strconv.Itoa(slot)
+			call.Procedure.Args[i] = &ast.VariableExpr{Name: name}
+			out = append(out, callVar{name: name, slot: slot})
+		}
+	}
+	return out
+}
+
+const callVarPrefix = "__psm_arg_"
 
 // compileSQL compiles the statement text of tokens [from, to).
 func (c *compiler) compileSQL(from, to int) (*sqlStmt, error) {
@@ -77,14 +106,15 @@ func (c *compiler) compileSQL(from, to int) (*sqlStmt, error) {
 	if p.Node == nil {
 		return s, nil // plrun's own statements (DO blocks, CHECKPOINT ...): no expressions to bind
 	}
-	if _, ok := p.Node.(*ast.CallStmt); ok {
+	if call, ok := p.Node.(*ast.CallStmt); ok {
 		s.isCall = true
+		s.callVars = c.callVars(call)
 	}
 	if s.text, s.slots, err = c.substitute(p.Node); err != nil {
 		return nil, err
 	}
-	if s.slots == nil {
-		s.text = text
+	if s.slots == nil && s.callVars == nil {
+		s.text = text // nothing bound: the text as written
 	}
 	return s, nil
 }

@@ -35,8 +35,11 @@ type Program struct {
 	nslots    int
 	ncursors  int
 	slotNames []string
+	slotTypes []types.ColType
 	function  bool
 }
+
+func (p *Program) slotType(slot int) types.ColType { return p.slotTypes[slot] }
 
 func compile(def *procs.Definition, function bool) (*Program, error) {
 	c := newCompiler(def, function)
@@ -62,7 +65,7 @@ func compile(def *procs.Definition, function bool) (*Program, error) {
 	if !c.atEnd() || c.peek().kind != tokEOF {
 		return nil, c.syntaxError()
 	}
-	p.nslots, p.ncursors, p.slotNames = len(c.slotTypes), c.ncursors, c.slotNames
+	p.nslots, p.ncursors, p.slotNames, p.slotTypes = len(c.slotTypes), c.ncursors, c.slotNames, c.slotTypes
 	return p, nil
 }
 

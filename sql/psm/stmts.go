@@ -75,14 +75,14 @@ func (c *compiler) compileStatement() (stmt, error) {
 // exec runs the statement through the host. A result set (a SELECT, a
 // SHOW) goes to the client.
 func (s *sqlStmt) exec(r *runner) error {
+	if len(s.callVars) > 0 {
+		return s.execCall(r)
+	}
 	res, err := r.host.Exec(r.ctx, s.text, r.args(s.slots))
 	if err != nil {
 		return err
 	}
 	if res.Columns != nil {
-		if s.isCall && len(s.slots) > 0 {
-			return notSupported("local variables as OUT or INOUT arguments of a CALL in a SQL procedure")
-		}
 		if err := r.emit(res); err != nil {
 			return err
 		}
@@ -268,4 +268,46 @@ func (c *compiler) setTarget() (setItem, error) {
 func (c *compiler) compileSQLText(text string, at int) (*sqlStmt, error) {
 	sub := &compiler{src: text, toks: lex(text), lineBase: c.line(c.toks[at]), proc: c.proc, scopes: c.scopes, slotTypes: c.slotTypes}
 	return sub.compileSQL(0, len(sub.toks)-1)
+}
+
+// execCall runs a CALL whose arguments include bare locals: each is lent
+// to the callee as a user variable (its previous value, from a recursive
+// CALL of the same procedure, is put back after), and what the callee
+// left there (an OUT or INOUT parameter) is stored back into the local.
+func (s *sqlStmt) execCall(r *runner) error {
+	if r.env == nil {
+		return notSupported("local variables as arguments of a CALL in this host")
+	}
+	type saved struct {
+		v  types.Value
+		ok bool
+	}
+	prev := make([]saved, len(s.callVars))
+	for i, cv := range s.callVars {
+		v, ok := r.env.UserVars[cv.name]
+		prev[i] = saved{v, ok}
+		r.env.UserVars[cv.name] = r.locals[cv.slot]
+	}
+	res, err := r.host.Exec(r.ctx, s.text, r.args(s.slots))
+	for i, cv := range s.callVars {
+		if err == nil {
+			v := r.env.UserVars[cv.name]
+			r.locals[cv.slot], err = assign(v, r.prog.slotType(cv.slot), r.prog.slotNames[cv.slot])
+		}
+		if prev[i].ok {
+			r.env.UserVars[cv.name] = prev[i].v
+		} else {
+			delete(r.env.UserVars, cv.name)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	if res.Columns != nil {
+		if err := r.emit(res); err != nil {
+			return err
+		}
+	}
+	r.da.statementDone(int64(res.AffectedRows))
+	return nil
 }
