@@ -55,7 +55,9 @@
 // '01...') handlers (1235: warnings do not raise conditions yet); SIGNAL
 // items other than MESSAGE_TEXT and MYSQL_ERRNO and the other GET
 // DIAGNOSTICS condition items (1235); START TRANSACTION with
-// characteristics, COMMIT/ROLLBACK AND CHAIN or RELEASE (1235); local
-// variables as OUT or INOUT arguments of a nested CALL (1235 when the
-// callee returns them); a result set through a host without Emit (1235).
+// characteristics, COMMIT/ROLLBACK AND CHAIN or RELEASE (1235); a result
+// set through a host without Emit (1235). A nested CALL lends each local
+// passed as a bare argument to the callee as a user variable
+// (@__psm_arg_N, restored after), so OUT and INOUT parameters write it
+// back; that needs the host's Env (1235 without).
 package psm
