@@ -75,7 +75,6 @@ func (s *Env) SQLMode() sysvar.SQLMode {
 	return s.mode
 }
 
-
 // Warn records a warning of the running statement; exec adds it to the
 // statement's Result (SHOW WARNINGS, the OK packet's warning count).
 func (s *Env) Warn(code uint16, format string, args ...any) {
