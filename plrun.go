@@ -11,6 +11,10 @@ import (
 )
 
 // Result is one statement's outcome: a result set (Columns != nil) or an OK.
+// A CALL's Result is its final OK, and Result.Sets holds the result sets
+// its procedure returned before it, in order (session.emit in Lua and
+// JavaScript, a SELECT in SQL), and print / console.log output is in
+// Result.Notes (level Note, code 1105).
 type Result = sql.Result
 
 // Column describes a result-set column.
@@ -87,6 +91,8 @@ func (s *Session) ExecScript(ctx context.Context, script string) ([]*Result, err
 
 // Call runs CALL name(args...) and returns the values of the procedure's
 // parameters after the call (OUT and INOUT ones set, IN ones as passed).
+// It returns no result sets: for a procedure that emits some, use
+// Exec(ctx, "CALL name(?, ...)", args...) and read Result.Sets.
 func (s *Session) Call(ctx context.Context, name string, args ...any) ([]Value, error) {
 	return s.s.Call(ctx, name, args)
 }

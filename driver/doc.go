@@ -23,4 +23,9 @@
 // statement (ER_QUERY_INTERRUPTED). SQL errors are returned as
 // *sqlerr.Error and never as driver.ErrBadConn: the connection stays
 // usable, as a MySQL connection does after an error.
+//
+// A CALL whose procedure returns result sets (session.emit in Lua and
+// JavaScript) is queried with db.Query; its sets are the rows' result
+// sets, in order: rows.NextResultSet moves to the next one, as with
+// go-sql-driver/mysql.
 package driver

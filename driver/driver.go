@@ -143,7 +143,7 @@ func (c *conn) QueryContext(ctx context.Context, query string, args []driver.Nam
 	if err != nil {
 		return nil, err
 	}
-	return &rows{result: r}, nil
+	return newRows(r), nil
 }
 
 func (c *conn) Prepare(query string) (driver.Stmt, error) {
@@ -305,13 +305,27 @@ type execResult struct{ r *plsql.Result }
 func (e execResult) LastInsertId() (int64, error) { return int64(e.r.LastInsertID), nil }
 func (e execResult) RowsAffected() (int64, error) { return int64(e.r.AffectedRows), nil }
 
-// rows iterates a Result already complete in memory.
+// rows iterates a Result already complete in memory. A CALL's result
+// sets (Result.Sets) are its result sets, in order, reached with
+// NextResultSet (database/sql's Rows.NextResultSet); the CALL's OK is
+// stepped over, as go-sql-driver/mysql steps over OKs.
 type rows struct {
+	sets   []*plsql.Result
+	set    int // index in sets of result
 	result *plsql.Result
 	next   int
 }
 
+func newRows(r *plsql.Result) *rows {
+	sets := append([]*plsql.Result(nil), r.Sets...)
+	if r.IsResultSet() || len(sets) == 0 {
+		sets = append(sets, r)
+	}
+	return &rows{sets: sets, result: sets[0]}
+}
+
 var (
+	_ driver.RowsNextResultSet              = (*rows)(nil)
 	_ driver.RowsColumnTypeDatabaseTypeName = (*rows)(nil)
 	_ driver.RowsColumnTypeNullable         = (*rows)(nil)
 	_ driver.RowsColumnTypeScanType         = (*rows)(nil)
@@ -325,7 +339,22 @@ func (r *rows) Columns() []string {
 	return names
 }
 
-func (r *rows) Close() error { r.next = len(r.result.Rows); return nil }
+func (r *rows) Close() error {
+	r.set, r.result = len(r.sets)-1, r.sets[len(r.sets)-1]
+	r.next = len(r.result.Rows)
+	return nil
+}
+
+func (r *rows) HasNextResultSet() bool { return r.set+1 < len(r.sets) }
+
+func (r *rows) NextResultSet() error {
+	if !r.HasNextResultSet() {
+		return io.EOF
+	}
+	r.set++
+	r.result, r.next = r.sets[r.set], 0
+	return nil
+}
 
 func (r *rows) Next(dest []driver.Value) error {
 	if r.next >= len(r.result.Rows) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -241,4 +243,44 @@ func TestBeginTxIsolation(t *testing.T) {
 		t.Errorf("write in a read-only transaction: %v, want 1792", err)
 	}
 	tx.Rollback()
+}
+
+// TestCallResultSets: a CALL's result sets are the rows' result sets, in
+// order, reached with NextResultSet.
+func TestCallResultSets(t *testing.T) {
+	db := open(t, "file:"+t.TempDir())
+	defer db.Close()
+	if _, err := db.Exec("CREATE PROCEDURE two_sets(IN n INT) LANGUAGE JAVASCRIPT AS $$ session.emit(['a'], [[n], [n + 1]]); session.emit(['b', 'c'], [['x', n * 2]]); $$"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := db.Query("CALL two_sets(?)", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for {
+		cols, _ := rows.Columns()
+		got = append(got, fmt.Sprint(cols))
+		for rows.Next() {
+			vals := make([]any, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range vals {
+				ptrs[i] = &vals[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, strings.TrimSuffix(fmt.Sprintln(vals...), "\n"))
+		}
+		if !rows.NextResultSet() {
+			break
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if want := "[a] 5 6 [b c] x 10"; strings.Join(got, " ") != want {
+		t.Fatalf("sets %q, want %q", strings.Join(got, " "), want)
+	}
 }

@@ -50,4 +50,10 @@ type Definition struct {
 	// Definer is DEFINER=... as written, if given.
 	Definer  string `json:",omitempty"`
 	Modified string
+	// File is the file a procedure was loaded from (LOAD PROCEDURE,
+	// --procs), as named there, and FirstLine the file line of the body's
+	// first line; errors name file lines. Both are empty for CREATE
+	// PROCEDURE.
+	File      string `json:",omitempty"`
+	FirstLine int    `json:",omitempty"`
 }

@@ -12,6 +12,14 @@
 //	CALL p(args) --Catalog.Call--> convert args to param types --> Program.Call(ctx, host, args)
 //	                                                         <-- outs converted to param types
 //
+// What a procedure sends its caller besides OUT parameters goes through its
+// Host: result sets (Host.Emit), which the CALL returns before its OK, and
+// notes (Host.Note: print, console.log). Errors follow scripterr.go: a
+// runtime error's message says where; an error the script raised keeps its
+// message as raised and says where in sqlerr.Error.Where. Definitions
+// loaded from files keep the file and the file line of the body's first
+// line, so every place named is a line of that file.
+//
 // Catalog lookups take a read lock only; Create/Drop/Restore compile outside
 // the lock and then swap the entry in, so CALLs never wait for a compile.
 //

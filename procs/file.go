@@ -18,8 +18,9 @@ import (
 //
 // optionally followed by characteristics (COMMENT '...', DETERMINISTIC, ...;
 // not LANGUAGE: the extension decides it). The body is the rest of the file,
-// so script line N is file line N-1. The procedure name comes from the
-// header, not the file name.
+// so script line N is file line N+1 (FirstLine 2); the Definition keeps
+// filename so errors name the file and its line. The procedure name comes
+// from the header, not the file name.
 func ParseFile(filename string, content []byte) (*Definition, error) {
 	var lang, marker string
 	switch strings.ToLower(filepath.Ext(filename)) {
@@ -40,7 +41,7 @@ func ParseFile(filename string, content []byte) (*Definition, error) {
 		return nil, sqlerr.New(sqlerr.ErParse, "%s line 1: expected '%s PROCEDURE name(...)'", filename, marker)
 	}
 	p := &parser{src: rest}
-	def := &Definition{Language: lang, Body: body, Delimiter: "$$"}
+	def := &Definition{Language: lang, Body: body, Delimiter: "$$", File: filename, FirstLine: 2}
 	if !p.keyword("PROCEDURE") {
 		return nil, fileSyntaxError(filename, p)
 	}
@@ -103,7 +104,7 @@ func LoadDir(dir string) ([]*Definition, error) {
 		if err != nil {
 			return nil, err
 		}
-		def, err := ParseFile(name, content)
+		def, err := ParseFile(filepath.Join(dir, name), content)
 		if err != nil {
 			return nil, err
 		}

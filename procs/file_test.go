@@ -17,6 +17,7 @@ func TestParseFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &procs.Definition{Name: "transfer", Language: "LUA", Body: "b = a\nreturn\n", Delimiter: "$$",
+		File: "dir/transfer.lua", FirstLine: 2,
 		Params: []procs.Param{{Mode: procs.ModeIn, Name: "a", Type: "INT"}, {Mode: procs.ModeOut, Name: "b", Type: "DECIMAL(12,2)"}}}
 	if !reflect.DeepEqual(def, want) {
 		t.Errorf("got %+v\nwant %+v", def, want)

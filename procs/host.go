@@ -13,6 +13,10 @@ type Result struct {
 	AffectedRows uint64
 	LastInsertID uint64
 	Warnings     uint16
+	// Origin is the host's own form of this result (the sql layer's
+	// *exec.Result), kept so that emitting a result a statement returned
+	// keeps its column types. Runtimes pass it along untouched.
+	Origin any
 }
 
 // CommitWait says how long a commit made by a procedure waits.
@@ -44,6 +48,14 @@ type Host interface {
 	Savepoint(ctx context.Context, name string) error
 	RollbackToSavepoint(ctx context.Context, name string) error
 	ReleaseSavepoint(ctx context.Context, name string) error
+	// Emit sends res to the CALL's caller as a result set of its own, after
+	// the sets emitted before it and before the CALL's final OK (a SQL
+	// procedure's SELECT without INTO; session.emit in Lua and JavaScript).
+	Emit(ctx context.Context, res *Result) error
+	// Note adds msg to the CALL's notes (SHOW WARNINGS level Note, code
+	// 1105): print in Lua, console.log in JavaScript. The host bounds how
+	// many notes a CALL keeps and how long each is.
+	Note(ctx context.Context, msg string) error
 }
 
 // Runtime compiles procedure bodies of one language.

@@ -262,13 +262,16 @@ func (c *conn) reply(r *mysql.Result, err error) error {
 // execution, and writes every result: all but the last with
 // SERVER_MORE_RESULTS_EXISTS set, as multi-statements and CALL require.
 func (c *conn) query(q string, binaryRows bool, args []any) error {
+	multiResults := c.wire.hasCapability(mysql.CLIENT_MULTI_RESULTS)
+	// A client that reads one result only cannot take a CALL's sets: the
+	// procedure's emit fails with 1312, as MySQL refuses its SELECT.
+	c.session.RefuseCallSets(!multiResults)
 	results, err := c.run(q, args)
 	c.syncStatus()
-	results = c.outParamsAllowed(results, binaryRows)
-	multiResults := c.wire.hasCapability(mysql.CLIENT_MULTI_RESULTS)
-	if multiResults && isCall(q) && err == nil && len(results) > 0 && results[len(results)-1].IsResultSet() {
-		// A CALL's result sets are followed by the OK of the CALL itself.
-		results = append(results, &plsql.Result{})
+	results = flattenSets(results, binaryRows && c.wire.hasCapability(mysql.CLIENT_PS_MULTI_RESULTS))
+	if err != nil {
+		// A failed CALL's sets go before its error, as MySQL sends them.
+		results = append(results, c.session.FailedCallSets()...)
 	}
 	for i, r := range results {
 		last := i == len(results)-1 && err == nil
@@ -293,21 +296,22 @@ func (c *conn) query(q string, binaryRows bool, args []any) error {
 	return nil
 }
 
-// outParamsAllowed drops a CALL's OUT-parameter result set unless the
-// client takes one (binary protocol with CLIENT_PS_MULTI_RESULTS), as
+// flattenSets puts each CALL's result sets before its own OK, as MySQL
+// sends them. The OUT-parameter set of a prepared CALL goes only to a
+// client that takes one (binary protocol with CLIENT_PS_MULTI_RESULTS), as
 // MariaDB sends it only then; the CALL's OK remains.
-func (c *conn) outParamsAllowed(results []*plsql.Result, binaryRows bool) []*plsql.Result {
-	if binaryRows && c.wire.hasCapability(mysql.CLIENT_PS_MULTI_RESULTS) {
-		return results
-	}
-	kept := results[:0]
+func flattenSets(results []*plsql.Result, outParams bool) []*plsql.Result {
+	var out []*plsql.Result
 	for _, r := range results {
-		if r.OutParams {
-			r = &plsql.Result{}
+		for _, set := range r.Sets {
+			if set.OutParams && !outParams {
+				continue
+			}
+			out = append(out, set)
 		}
-		kept = append(kept, r)
+		out = append(out, r)
 	}
-	return kept
+	return out
 }
 
 // run executes q: several statements through ExecMulti when the client

@@ -83,6 +83,12 @@ func (rc *rawClient) login(user, password, db string, extraCaps ...uint32) []byt
 	for _, c := range extraCaps {
 		caps |= c
 	}
+	return rc.loginCaps(user, password, db, caps)
+}
+
+// loginCaps logs in announcing exactly caps.
+func (rc *rawClient) loginCaps(user, password, db string, caps uint32) []byte {
+	rc.t.Helper()
 	b := binary.LittleEndian.AppendUint32(nil, caps)
 	b = binary.LittleEndian.AppendUint32(b, 1<<24)
 	b = append(b, charsetUTF8MB4)

@@ -186,7 +186,7 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 		}
 		in[i] = hostValue(v)
 	}
-	outs, ack, err := s.callProc(ctx, db, def.Name, in)
+	outs, output, ack, err := s.callProc(ctx, db, def.Name, in)
 	if err != nil {
 		return nil, ack, err
 	}
@@ -196,28 +196,41 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 			s.UserVars[name] = v
 		}
 	}
+	res := &exec.Result{}
 	if len(outMarkers) > 0 {
-		return outParamsResult(db, def, outMarkers, outs), ack, nil
+		res.Sets = []*exec.Result{outParamsResult(db, def, outMarkers, outs)}
 	}
-	return &exec.Result{}, ack, nil
+	return output.finish(res), ack, nil
 }
 
 // callProc runs a procedure with this session as its Host. It returns the
 // LSN the CALL's reply must wait for: every commit the procedure made and
 // every version it read (invariant 3). On error the open transaction is
 // rolled back.
-func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]any, uint64, error) {
+func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]any, *callOutput, uint64, error) {
 	leave, err := s.enterProc(db, name)
 	if err != nil {
-		return nil, 0, err
+		return nil, nil, 0, err
 	}
 	defer leave()
+	saved := s.procName
+	s.procName = db + "." + name
+	defer func() { s.procName = saved }()
 	return s.runProgram(ctx, func(host procs.Host) ([]any, error) { return s.database.Procs.Call(ctx, host, db, name, in) })
 }
 
 // runProgram runs procedure code (a CALL, a DO block) with this session as
-// its Host; see callProc.
-func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, error)) ([]any, uint64, error) {
+// its Host; see callProc. The outermost one collects the result sets and
+// notes of every procedure it runs, nested ones included, and returns
+// them; a nested one returns a nil *callOutput (whose finish adds
+// nothing).
+func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, error)) ([]any, *callOutput, uint64, error) {
+	var output *callOutput
+	if s.output == nil {
+		output = &callOutput{}
+		s.output = output
+		defer func() { s.output = nil; output.release() }()
+	}
 	s.callDepth++
 	savedAck := s.callAck
 	s.callAck = 0
@@ -231,17 +244,20 @@ func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, e
 	}
 	if err != nil {
 		s.rollbackOpen()
+		if output != nil {
+			s.failedNotes, s.failedSets = output.notes, output.sets
+		}
 		if ctx.Err() != nil {
 			if c := context.Cause(ctx); c != nil && !isSQLErr(err) {
-				return nil, ack, c
+				return nil, nil, ack, c
 			}
 			if c := context.Cause(ctx); c != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
-				return nil, ack, c
+				return nil, nil, ack, c
 			}
 		}
-		return nil, ack, err
+		return nil, nil, ack, err
 	}
-	return outs, ack, nil
+	return outs, output, ack, nil
 }
 
 func isSQLErr(err error) bool { _, ok := sqlerr.As(err); return ok }
@@ -255,7 +271,12 @@ func (s *Session) Call(ctx context.Context, name string, args []any) ([]types.Va
 	if err := s.database.Engine.AcquireWorker(ctx); err != nil {
 		return nil, MapError(context.Cause(ctx))
 	}
-	outs, ack, err := s.callProc(ctx, db, n, args)
+	// Call returns parameters only: a procedure's emit fails with 1312,
+	// as in a client that takes no result sets.
+	refuse := s.refuseSets
+	s.refuseSets = true
+	outs, _, ack, err := s.callProc(ctx, db, n, args)
+	s.refuseSets = refuse
 	s.database.Engine.ReleaseWorker()
 	if ack > 0 {
 		if werr := s.waitAck(ctx, ack); werr != nil && err == nil {
@@ -302,7 +323,7 @@ func (h *procHost) Exec(ctx context.Context, query string, args []any) (*procs.R
 	if err != nil {
 		return nil, err
 	}
-	out := &procs.Result{AffectedRows: r.AffectedRows, LastInsertID: r.LastInsertID, Warnings: r.Warnings}
+	out := &procs.Result{AffectedRows: r.AffectedRows, LastInsertID: r.LastInsertID, Warnings: r.Warnings, Origin: r}
 	if r.Columns != nil {
 		out.Columns = make([]string, len(r.Columns))
 		for i, c := range r.Columns {
@@ -404,7 +425,7 @@ func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) 
 		if err != nil {
 			return 0, sqlerr.New(sqlerr.ErFileNotFound, "Can't read file: '%s' (%v)", path, err)
 		}
-		d, err := procs.ParseFile(filepath.Base(path), body)
+		d, err := procs.ParseFile(path, body)
 		if err != nil {
 			return 0, err
 		}

@@ -20,7 +20,7 @@ func (s *Session) execDoBlock(ctx context.Context, lang, body string) (*exec.Res
 		return nil, 0, err
 	}
 	var out any
-	_, ack, err := s.runProgram(ctx, func(host procs.Host) ([]any, error) {
+	_, output, ack, err := s.runProgram(ctx, func(host procs.Host) ([]any, error) {
 		v, err := s.database.Procs.CallBlock(ctx, host, def, prog)
 		out = v
 		return nil, err
@@ -29,12 +29,17 @@ func (s *Session) execDoBlock(ctx context.Context, lang, body string) (*exec.Res
 		return nil, ack, err
 	}
 	if out == nil {
-		return &exec.Result{}, ack, nil
+		return output.finish(&exec.Result{}), ack, nil
 	}
 	v, err := goValue(out)
 	if err != nil {
 		return nil, ack, err
 	}
 	col := exec.Column{Name: procs.BlockResult, Type: expr.TypeOfValue(v)}
-	return &exec.Result{Columns: []exec.Column{col}, Rows: [][]types.Value{{v}}}, ack, nil
+	set := &exec.Result{Columns: []exec.Column{col}, Rows: [][]types.Value{{v}}}
+	if output == nil || len(output.sets) == 0 {
+		return output.finish(set), ack, nil
+	}
+	// After emitted sets, result is the last set, then the block's OK.
+	return output.finish(&exec.Result{Sets: []*exec.Result{set}}), ack, nil
 }

@@ -10,7 +10,9 @@
 // statement kinds), transactions (BEGIN/COMMIT/ROLLBACK/SAVEPOINT,
 // isolation.go, the hot-row group update of seed 002 in hotupdate.go),
 // SET and SHOW (setshow.go), CALL and procedures (call.go, doblock.go,
-// outparams.go), and what a protocol server needs beyond Exec
+// outparams.go; emit.go: the result sets and notes a procedure sends its
+// caller, which the outermost CALL collects for nested ones too and
+// returns as Result.Sets and Result.Notes before its OK), and what a protocol server needs beyond Exec
 // (connhooks.go: Describe for COM_STMT_PREPARE, Reset and ClearDB,
 // OnKill, and the panic guard: a statement that panics releases its
 // worker and rolls back its transactions before the panic, as

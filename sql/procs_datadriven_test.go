@@ -41,7 +41,11 @@ import (
 //	                            then requires every error's message to match
 //	                            the regexp RE (so the message is still checked
 //	                            to be clear, whatever the language).
-//	query [session=NAME]        one statement that returns rows.
+//	query [session=NAME] [types]
+//	                            one statement that returns rows (or a CALL
+//	                            whose result sets print before its OK); with
+//	                            types, each set's column types under its
+//	                            header.
 //	exec-async session=NAME     start the input's statements in a goroutine
 //	                            on that session; prints "started".
 //	wait session=NAME           wait for them and print their results.
@@ -141,7 +145,26 @@ var checkpointLSN = regexp.MustCompile(`^Checkpoint at LSN \d+$`)
 // language name in result sets, the Created and Modified columns (SHOW
 // PROCEDURE STATUS) and CHECKPOINT's LSN print as "·".
 func (h *procHarness) renderProc(r *exec.Result, err error) string {
-	if err == nil && r.IsResultSet() {
+	return h.renderProcTypes(r, err, false)
+}
+
+// renderProcTypes is renderProc, with each set's column types under its
+// header when withTypes.
+func (h *procHarness) renderProcTypes(r *exec.Result, err error, withTypes bool) string {
+	if err == nil {
+		for _, set := range r.Sets {
+			h.mask(set)
+		}
+		h.mask(r)
+	}
+	if err == nil && checkpointLSN.MatchString(r.Info) {
+		r.Info = "Checkpoint at LSN ·"
+	}
+	return render(r, err, withTypes)
+}
+
+func (h *procHarness) mask(r *exec.Result) {
+	if r.IsResultSet() {
 		for _, row := range r.Rows {
 			for i, v := range row {
 				switch {
@@ -154,10 +177,6 @@ func (h *procHarness) renderProc(r *exec.Result, err error) string {
 			}
 		}
 	}
-	if err == nil && checkpointLSN.MatchString(r.Info) {
-		r.Info = "Checkpoint at LSN ·"
-	}
-	return render(r, err, false)
 }
 
 func codeOnly(err error) string {
@@ -202,10 +221,10 @@ func (h *procHarness) run1(t *testing.T, d *datadriven.TestData, input string) s
 	case "query":
 		s := h.session(d)
 		r, err := s.Exec(ctx, trimStmt(input), nil)
-		if err == nil && !r.IsResultSet() {
+		if err == nil && !r.IsResultSet() && len(r.Sets) == 0 {
 			t.Fatalf("%s: query did not return rows; use exec", d.Pos)
 		}
-		return h.renderProc(r, err)
+		return h.renderProcTypes(r, err, d.HasArg("types"))
 	case "exec-async":
 		name := sessionName(t, d)
 		if h.async[name] != nil {

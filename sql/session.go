@@ -44,6 +44,15 @@ type Session struct {
 	// activeProcs counts the running CALLs of each procedure (db.name,
 	// lower case), for max_sp_recursion_depth (recursion.go).
 	activeProcs map[string]int
+	// output collects the outermost running CALL's result sets and notes;
+	// failedNotes keeps the notes of one that failed for SHOW WARNINGS.
+	output      *callOutput
+	failedNotes []exec.Note
+	failedSets  []*exec.Result // see FailedCallSets
+	// refuseSets: the caller cannot take result sets (RefuseCallSets);
+	// procName is the running procedure ("db.name"), for error 1312.
+	refuseSets bool
+	procName   string
 
 	// stmtCommitLSN is the highest LSN the current statement committed;
 	// a wait beyond it is a reader waiting for another's commit.
@@ -260,6 +269,9 @@ func (s *Session) Exec(ctx context.Context, query string, args []any) (*exec.Res
 }
 
 func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*exec.Result, error) {
+	if s.callDepth == 0 {
+		s.failedSets = nil // FailedCallSets is the last statement's
+	}
 	if s.closed || s.database.Engine.Closed() {
 		return nil, sqlerr.New(sqlerr.ErServerShutdown, "Server shutdown in progress")
 	}
@@ -324,8 +336,16 @@ func (s *Session) noteDiagnostics(p *parse.Stmt, res *exec.Result, err error) {
 		return
 	}
 	s.notes = s.notes[:0]
+	failedNotes := s.failedNotes
+	s.failedNotes = nil
 	if e, ok := sqlerr.As(err); ok {
+		// A failed CALL's prints come first, as raised, then the error and
+		// where a procedure raised it.
+		s.notes = append(s.notes, failedNotes...)
 		s.notes = append(s.notes, exec.Note{Level: "Error", Code: e.Code, Message: e.Message})
+		if e.Where != "" {
+			s.notes = append(s.notes, exec.Note{Level: "Note", Code: sqlerr.ErUnknown, Message: "Raised at " + e.Where})
+		}
 	} else if res != nil {
 		s.notes = append(s.notes, res.Notes...)
 	}

@@ -158,6 +158,11 @@ func render(r *exec.Result, err error, withTypes bool) string {
 		return err.Error() + "\n"
 	}
 	var b strings.Builder
+	// A CALL's result sets print before its OK, each ending in a blank
+	// line, as the mysql client separates them.
+	for _, set := range r.Sets {
+		b.WriteString(render(set, nil, withTypes) + "\n")
+	}
 	if r.IsResultSet() {
 		names := make([]string, len(r.Columns))
 		tys := make([]string, len(r.Columns))

@@ -10,7 +10,13 @@ type Error struct {
 	Code    uint16
 	State   string
 	Message string
-	cause   error
+	// Where is, for an error a stored procedure raised itself (SIGNAL,
+	// error() in Lua, throw in JavaScript), where it was raised: "p line
+	// 3" or "p (dir/p.lua line 4)". It is not part of Message, which
+	// stays exactly as raised; SHOW WARNINGS lists it as a note after the
+	// error ("Raised at p line 3").
+	Where string
+	cause error
 }
 
 func (e *Error) Error() string {
@@ -87,6 +93,7 @@ const (
 	ErSPWrongNoOfArgs         uint16 = 1318
 	ErSPNotVarArg             uint16 = 1414
 	ErSPRecursionLimit        uint16 = 1456
+	ErSPBadSelect             uint16 = 1312
 	ErSPDoesNotExistSave      uint16 = 1305
 	ErSavepointNotExist       uint16 = 1305
 	ErSignalException         uint16 = 1644
@@ -183,6 +190,7 @@ var states = map[uint16]string{
 	ErSPDoesNotExist:       "42000",
 	ErSPWrongNoOfArgs:      "42000",
 	ErSPNotVarArg:          "42000",
+	ErSPBadSelect:          "0A000",
 	ErSignalException:      "45000",
 	ErDataTooLong:          "22001",
 	ErWarnDataOutOfRange:   "22003",

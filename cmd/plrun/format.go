@@ -24,6 +24,18 @@ type printer struct {
 }
 
 func (p *printer) render(stmt string, res *sql.Result, elapsed time.Duration, vertical bool) string {
+	if len(res.Sets) > 0 {
+		// A CALL's result sets, one after another, then its OK, as the
+		// mysql client prints them.
+		var b strings.Builder
+		for _, set := range res.Sets {
+			b.WriteString(p.render(stmt, set, elapsed, vertical))
+		}
+		ok := *res
+		ok.Sets = nil
+		b.WriteString(p.render(stmt, &ok, elapsed, vertical))
+		return b.String()
+	}
 	var b strings.Builder
 	format := p.format
 	if vertical {

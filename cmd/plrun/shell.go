@@ -231,6 +231,7 @@ func (sh *shell) exec(ctx context.Context, st parse.Statement, line int) bool {
 			sh.out.write(sh.printer.render(st.Text, res, elapsed, vertical))
 		}
 		if err != nil {
+			sh.printFailedSets(st.Text, elapsed, vertical)
 			sh.printError(err, line)
 			return false
 		}
@@ -239,11 +240,20 @@ func (sh *shell) exec(ctx context.Context, st parse.Statement, line int) bool {
 	res, err := sh.sess.Exec(ctx, st.Text)
 	elapsed := time.Since(start)
 	if err != nil {
+		sh.printFailedSets(st.Text, elapsed, vertical)
 		sh.printError(err, line)
 		return false
 	}
 	sh.out.write(sh.printer.render(st.Text, res, elapsed, vertical))
 	return true
+}
+
+// printFailedSets prints the result sets a failed CALL emitted before its
+// error, as the mysql client shows them.
+func (sh *shell) printFailedSets(stmt string, elapsed time.Duration, vertical bool) {
+	for _, set := range sh.sess.SQL().FailedCallSets() {
+		sh.out.write(sh.printer.render(stmt, set, elapsed, vertical))
+	}
 }
 
 // cancellable is ctx for one statement that Ctrl-C (interrupt) cancels;

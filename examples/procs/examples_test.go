@@ -210,8 +210,12 @@ func TestExamples(t *testing.T) {
 				t.Fatalf("after transfer: %v %v, %d commits", h.balances[1], h.balances[2], h.commits)
 			}
 			_, err = call(t, c, h, name, 1, 2, 1000, nil, nil)
-			wantSignal(t, err, name+" line ")
 			wantSignal(t, err, "insufficient funds in account 1: balance 74.50 < 1000.00")
+			// The message is exactly the one raised; where is apart, a line
+			// of the file.
+			if e, _ := sqlerr.As(err); !strings.HasPrefix(e.Message, "insufficient") || !strings.HasPrefix(e.Where, name+" (transfer."+lang+" line ") {
+				t.Fatalf("err %q where %q: want the message as raised and the file line apart", e.Message, e.Where)
+			}
 			_, err = call(t, c, h, name, 2, 9, "1", nil, nil)
 			wantSignal(t, err, "account 9 does not exist")
 			if h.rollbacks != 2 || money(h.balances[1]) != "74.50" || money(h.balances[2]) != "75.50" {
@@ -244,3 +248,5 @@ func TestExamples(t *testing.T) {
 		})
 	}
 }
+func (tb *tables) Emit(ctx context.Context, res *procs.Result) error { return nil }
+func (tb *tables) Note(ctx context.Context, msg string) error        { return nil }

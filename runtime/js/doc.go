@@ -30,6 +30,19 @@
 //	session.startTransaction(), session.commit([{wait: 'complete'}]),
 //	session.rollback(), session.setSavepoint(name), session.rollbackTo(name),
 //	session.releaseSavepoint(name)
+//	session.emit(res)                               // a result set for the caller
+//	session.emit(["col", ...], [[v, ...], ...])
+//	console.log(...)                                // a note for the caller (also info, warn, error, debug)
+//
+// session.emit sends a result set to the CALL's caller (procs.Host.Emit),
+// after those emitted before it and before the CALL's final OK, as a SELECT
+// in a MySQL procedure does: res is an SqlResult of session.runSql (all its
+// rows, with the statement's column types), or column names and an array
+// of rows (column types from the values; null for NULL). console.log's
+// output (strings as they are, other values as JSON.stringify shows them,
+// separated by spaces) is a note of the CALL (SHOW WARNINGS: level Note,
+// code 1105), the first 64 kept and each cut at 512 bytes; the notes a
+// failed CALL made are listed before its error.
 //
 // execute clears the bound values. SqlResult: fetchOne() (next row or null),
 // fetchAll(), getAffectedItemsCount(), getAutoIncrementValue(),
@@ -45,16 +58,24 @@
 // # Errors
 //
 // A failing SQL call throws an Error whose code, sqlState and message are
-// the SQL error's; try/catch sees them. Throwing any object with a numeric
-// code, a 5-character sqlState and a message raises that SQL error (like
-// SIGNAL). If uncaught, Call returns an *sqlerr.Error with the same code and
-// SQLSTATE and a message naming the procedure and line. Any other uncaught
-// exception is 1644 (45000) "name line N: message".
+// the SQL error's; try/catch sees them. If uncaught (or rethrown), Call
+// returns an *sqlerr.Error with the same code and SQLSTATE and a message
+// naming the procedure and line; so does a runtime error (TypeError,
+// ReferenceError, RangeError, SyntaxError, EvalError, URIError: 1644,
+// 45000, "name line N: TypeError: ...").
+//
+// A value the script throws itself is like SIGNAL: any object with a
+// numeric code, a 5-character sqlState and a message is that SQL error;
+// an Error is 1644 (45000) with its message, any other value 1644 with its
+// String(). The message is exactly the one thrown (MESSAGE_TEXT), and
+// where it was thrown is in the error's Where ("transfer line 7"; for a
+// file, "transfer (procs/transfer.js line 8)"), which SHOW WARNINGS lists
+// as a note after the error.
 //
 // # Sandbox and cancellation
 //
 // goja has no require, module loader, file system, network or process
-// object; none is added (no console either). The global object, every
+// object; none is added (console only makes notes, see above). The global object, every
 // builtin reachable from it, session and the statement/result prototypes
 // are deep-frozen when a VM is made (about 5 ms and 3 MB per VM, paid once
 // thanks to the pool), so a script cannot change what the next call on the

@@ -123,3 +123,17 @@ func TestParamNamesMustBeJSNames(t *testing.T) {
 func BenchmarkCall(b *testing.B) {
 	b.Run("lang=js", func(b *testing.B) { rttest.Bench(b, js.New(js.Options{}), rttest.JS) })
 }
+
+// TestConsoleLogFormat: console.log's arguments are separated by spaces,
+// strings as they are and objects as JSON, as a JavaScript developer
+// expects.
+func TestConsoleLogFormat(t *testing.T) {
+	prog := rttest.Compile(t, js.New(js.Options{}), "logger", "", "console.log('n =', 1, 2.5, null, undefined, true, {a: [1, 'x']}, [2]);")
+	h := &rttest.FakeHost{}
+	if _, err := prog.Call(context.Background(), h, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{`note n = 1 2.5 null undefined true {"a":[1,"x"]} [2]`}; strings.Join(h.Calls, "|") != strings.Join(want, "|") {
+		t.Fatalf("host calls %q, want %q", h.Calls, want)
+	}
+}

@@ -40,34 +40,35 @@ var jsIdent = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
 
 // Compile wraps and compiles def.Body once.
 func (rt *Runtime) Compile(def *procs.Definition) (procs.Program, error) {
+	src := procs.SourceOf(def)
 	names := make([]string, len(def.Params))
 	for i, prm := range def.Params {
 		if !jsIdent.MatchString(prm.Name) || prm.Name == "session" {
-			return nil, procs.SyntaxErrorAt(def.Name, 0, "parameter name '"+prm.Name+"' is not usable as a JavaScript variable")
+			return nil, procs.SyntaxErrorAt(src, 0, "parameter name '"+prm.Name+"' is not usable as a JavaScript variable")
 		}
 		names[i] = prm.Name
 	}
 	list := strings.Join(names, ", ")
 	// Everything before BODY is on its first line, so line numbers match.
-	src := "(function(session" + prefixComma(list) + ") {(function() {" + def.Body +
+	wrapped := "(function(session" + prefixComma(list) + ") {(function() {" + def.Body +
 		"\n})(); return [" + list + "]; })"
-	ast, err := parser.ParseFile(nil, def.Name, src, 0)
+	ast, err := parser.ParseFile(nil, def.Name, wrapped, 0)
 	if err != nil {
 		var list parser.ErrorList
 		if errors.As(err, &list) && len(list) > 0 {
-			return nil, procs.SyntaxErrorAt(def.Name, list[0].Position.Line, list[0].Message)
+			return nil, procs.SyntaxErrorAt(src, list[0].Position.Line, list[0].Message)
 		}
-		return nil, procs.SyntaxErrorAt(def.Name, 0, err.Error())
+		return nil, procs.SyntaxErrorAt(src, 0, err.Error())
 	}
 	prog, err := goja.CompileAST(ast, true)
 	if err != nil {
 		var se *goja.CompilerSyntaxError
 		if errors.As(err, &se) && se.File != nil {
-			return nil, procs.SyntaxErrorAt(def.Name, se.File.Position(se.Offset).Line, se.Message)
+			return nil, procs.SyntaxErrorAt(src, se.File.Position(se.Offset).Line, se.Message)
 		}
-		return nil, procs.SyntaxErrorAt(def.Name, 0, err.Error())
+		return nil, procs.SyntaxErrorAt(src, 0, err.Error())
 	}
-	return &program{rt: rt, name: def.Name, params: append([]procs.Param(nil), def.Params...), prog: prog}, nil
+	return &program{rt: rt, name: def.Name, src: src, params: append([]procs.Param(nil), def.Params...), prog: prog}, nil
 }
 
 func prefixComma(s string) string {
@@ -81,6 +82,7 @@ func prefixComma(s string) string {
 type program struct {
 	rt     *Runtime
 	name   string
+	src    procs.Source
 	params []procs.Param
 	prog   *goja.Program
 }
@@ -97,6 +99,7 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 		v.host, v.ctx = nil, nil
 		clear(v.stmts)
 		clear(v.results)
+		clear(v.hostErrors)
 		if r := recover(); r != nil {
 			outs, err, reuse = nil, procs.InternalErrorAt(p.name, r), false
 		}
@@ -133,7 +136,7 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 	v.r.ClearInterrupt()
 	reuse = true
 	if runErr != nil {
-		return nil, p.mapError(ctx, runErr)
+		return nil, p.mapError(ctx, v, runErr)
 	}
 	return p.outs(v, ret)
 }
@@ -167,23 +170,26 @@ func (p *program) outs(v *vm, ret goja.Value) ([]any, error) {
 		}
 		val, ok := fromJS(arr.Get(strconv.Itoa(i)))
 		if !ok {
-			return nil, procs.ScriptErrorAt(p.name, 0, "OUT parameter "+prm.Name+" holds an object, not a SQL value")
+			return nil, procs.ScriptErrorAt(p.src, 0, "OUT parameter "+prm.Name+" holds an object, not a SQL value")
 		}
 		outs[i] = val
 	}
 	return outs, nil
 }
 
-// mapError turns what the VM returned into the error Call reports.
-func (p *program) mapError(ctx context.Context, err error) error {
+// mapError turns what the VM returned into the error Call reports: a
+// value the script threw itself keeps its message exactly, with the place
+// in Where; a runtime error (TypeError, ReferenceError, ...) or an uncaught
+// SQL error says where in its message.
+func (p *program) mapError(ctx context.Context, v *vm, err error) error {
 	if ctx.Err() != nil {
-		return procs.InterruptedAt(p.name, 0, ctx.Err())
+		return procs.InterruptedAt(p.src, 0, ctx.Err())
 	}
 	var ie *goja.InterruptedError
 	if errors.As(err, &ie) {
 		if e, ok := ie.Value().(error); ok {
 			if se, ok := sqlerr.As(e); ok {
-				return procs.SQLErrorAt(p.name, 0, se) // the memory budget's 3170
+				return procs.SQLErrorAt(p.src, 0, se) // the memory budget's 3170
 			}
 		}
 	}
@@ -192,20 +198,36 @@ func (p *program) mapError(ctx context.Context, err error) error {
 	}
 	var ex *goja.Exception
 	if !errors.As(err, &ex) {
-		return procs.ScriptErrorAt(p.name, 0, err.Error())
+		return procs.ScriptErrorAt(p.src, 0, err.Error())
 	}
 	line := p.lineOf(ex)
 	val := ex.Value()
-	if obj, ok := val.(*goja.Object); ok {
+	obj, isObj := val.(*goja.Object)
+	if isObj {
+		if se := v.hostErrors[obj]; se != nil {
+			return procs.SQLErrorAt(p.src, line, se)
+		}
 		if se, ok := sqlErrorFromObject(obj); ok {
-			return procs.SQLErrorAt(p.name, line, se)
+			return procs.RaisedAt(p.src, line, se)
+		}
+		if runtimeErrors[obj.ClassName()] || runtimeErrors[obj.Get("name").String()] {
+			return procs.ScriptErrorAt(p.src, line, val.String())
+		}
+		if obj.ClassName() == "Error" {
+			return procs.ThrownAt(p.src, line, obj.Get("message").String())
 		}
 	}
-	msg := "exception"
-	if val != nil {
-		msg = val.String()
+	if val == nil {
+		return procs.ScriptErrorAt(p.src, line, "exception")
 	}
-	return procs.ScriptErrorAt(p.name, line, msg)
+	return procs.ThrownAt(p.src, line, val.String())
+}
+
+// runtimeErrors are the error classes the engine throws by itself; a
+// thrown Error or any other value is the script's own.
+var runtimeErrors = map[string]bool{
+	"TypeError": true, "ReferenceError": true, "RangeError": true, "SyntaxError": true,
+	"EvalError": true, "URIError": true,
 }
 
 // lineOf is the body line of the innermost script frame of ex.

@@ -22,6 +22,9 @@ type vm struct {
 	resultProto *goja.Object
 	stmts       map[*goja.Object]*statement // this call's statements
 	results     map[*goja.Object]*result    // this call's results
+	// hostErrors are the errors this call's SQL statements threw, told
+	// apart from {code, sqlState, message} objects the script throws.
+	hostErrors map[*goja.Object]*sqlerr.Error
 
 	host procs.Host
 	ctx  context.Context
@@ -36,6 +39,7 @@ func newVM() *vm {
 	v := &vm{r: r, errorCtor: r.Get("Error")}
 	v.stmts = map[*goja.Object]*statement{}
 	v.results = map[*goja.Object]*result{}
+	v.hostErrors = map[*goja.Object]*sqlerr.Error{}
 	v.buildPrototypes()
 	v.wrapBuiltins()
 	v.session = r.NewObject()
@@ -49,6 +53,12 @@ func newVM() *vm {
 	must(s.Set("setSavepoint", v.savepointCall(procs.Host.Savepoint)))
 	must(s.Set("rollbackTo", v.savepointCall(procs.Host.RollbackToSavepoint)))
 	must(s.Set("releaseSavepoint", v.savepointCall(procs.Host.ReleaseSavepoint)))
+	must(s.Set("emit", v.emit))
+	console := r.NewObject()
+	for _, name := range []string{"log", "info", "warn", "error", "debug"} {
+		must(console.Set(name, v.consoleLog))
+	}
+	must(r.Set("console", console))
 	freeze := r.Get("Object").ToObject(r).Get("freeze")
 	freezeFn, _ := goja.AssertFunction(freeze)
 	for _, o := range []*goja.Object{s, v.stmtProto, v.resultProto} {
@@ -111,6 +121,7 @@ func (v *vm) throw(err error) {
 	}
 	must(obj.Set("code", int64(e.Code)))
 	must(obj.Set("sqlState", e.State))
+	v.hostErrors[obj] = e
 	panic(obj)
 }
 

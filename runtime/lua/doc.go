@@ -24,7 +24,21 @@
 //	session:startTransaction(), session:commit([{wait = 'complete'}]),
 //	session:rollback(), session:setSavepoint(name), session:rollbackTo(name),
 //	session:releaseSavepoint(name)
+//	session:emit(res)                               -- a result set for the caller
+//	session:emit({"col", ...}, {{v, ...}, ...})
 //	session.NULL                                    -- SQL NULL inside a params array
+//	print(...)                                      -- a note for the caller
+//
+// session:emit sends a result set to the CALL's caller (procs.Host.Emit),
+// after those emitted before it and before the CALL's final OK, as a SELECT
+// in a MySQL procedure does: res is an SqlResult of session:runSql (all its
+// rows, with the statement's column types), or column names and an array
+// of rows (column types from the values; session.NULL for NULL, since a nil
+// ends a Lua array). print's output (its arguments through tostring,
+// separated by tabs) is a note of the CALL (SHOW WARNINGS: level Note,
+// code 1105), the first 64 kept and each cut at 512 bytes, so a procedure
+// can be debugged; the notes a failed CALL made are listed before its
+// error.
 //
 // Both session:method(...) and session.method(...) work (session is one
 // object, so the Go side recognises and drops a leading self). Statements
@@ -52,17 +66,24 @@
 //
 // A failing SQL call raises a catchable error value (userdata) with fields
 // code, sqlState, message and line, whose tostring is
-// "ERROR 1062 (23000): Duplicate entry ...". pcall returns it. error{code=,
-// sqlState=, message=} (a table with those fields) raises an SQL error of the
-// script's choosing, like SIGNAL. If uncaught, Call returns an *sqlerr.Error
-// with the same code and SQLSTATE and a message naming the procedure and
-// line ("transfer line 7: Duplicate entry '1' for key 'PRIMARY'"). Any other
-// uncaught error is 1644 (45000) "name line N: message".
+// "ERROR 1062 (23000): Duplicate entry ...". pcall returns it. If uncaught,
+// Call returns an *sqlerr.Error with the same code and SQLSTATE and a
+// message naming the procedure and line ("transfer line 7: Duplicate entry
+// '1' for key 'PRIMARY'"); so does a runtime error (1644, 45000, "name line
+// N: attempt to index a nil value").
+//
+// An error the script raises itself is like SIGNAL: error{code=, sqlState=,
+// message=} (a table with those fields) is that SQL error, and
+// error("text") (or any other value) is 1644 (45000) "text". Its message
+// is exactly the one raised (MESSAGE_TEXT), and where it was raised is in
+// the error's Where ("transfer line 7"), which SHOW WARNINGS lists as a
+// note after the error. For a procedure loaded from a file the place is
+// the file and its line: "transfer (procs/transfer.lua line 8)".
 //
 // # Sandbox and cancellation
 //
 // Only the base (minus dofile, loadfile, load, loadstring, require, module,
-// print, getfenv, setfenv), string, table, math and coroutine libraries are
+// getfenv, setfenv; print makes notes, see above), string, table, math and coroutine libraries are
 // opened (coroutines inherit the call's context, so they are cancelled with
 // it). The library tables are read-only proxies (pairs(string) is empty;
 // string.upper = nil raises) and `_G` is the call's own environment, so a

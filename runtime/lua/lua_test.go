@@ -164,3 +164,16 @@ func TestParamNamesMustBeLuaNames(t *testing.T) {
 func BenchmarkCall(b *testing.B) {
 	b.Run("lang=lua", func(b *testing.B) { rttest.Bench(b, lua.New(lua.Options{}), rttest.Lua) })
 }
+
+// TestPrintFormat: print's arguments go through tostring, tab-separated,
+// as Lua's own print writes them.
+func TestPrintFormat(t *testing.T) {
+	prog := rttest.Compile(t, lua.New(lua.Options{}), "printer", "", "print('n =', 1, 2.5, nil, true, session.NULL ~= nil)")
+	h := &rttest.FakeHost{}
+	if _, err := prog.Call(context.Background(), h, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"note n =\t1\t2.5\tnil\ttrue\ttrue"}; strings.Join(h.Calls, "|") != strings.Join(want, "|") {
+		t.Fatalf("host calls %q, want %q", h.Calls, want)
+	}
+}

@@ -47,35 +47,37 @@ var luaKeywords = map[string]bool{
 
 // Compile parses and compiles def.Body once.
 func (rt *Runtime) Compile(def *procs.Definition) (procs.Program, error) {
+	src := procs.SourceOf(def)
 	for _, prm := range def.Params {
 		if !luaIdent.MatchString(prm.Name) || luaKeywords[prm.Name] || prm.Name == "session" {
-			return nil, procs.SyntaxErrorAt(def.Name, 0, "parameter name '"+prm.Name+"' is not usable as a Lua global")
+			return nil, procs.SyntaxErrorAt(src, 0, "parameter name '"+prm.Name+"' is not usable as a Lua global")
 		}
 	}
 	chunk, err := parse.Parse(strings.NewReader(def.Body), def.Name)
 	if err != nil {
 		var pe *parse.Error
 		if errors.As(err, &pe) {
-			return nil, procs.SyntaxErrorAt(def.Name, pe.Pos.Line, pe.Message+" near '"+pe.Token+"'")
+			return nil, procs.SyntaxErrorAt(src, pe.Pos.Line, pe.Message+" near '"+pe.Token+"'")
 		}
-		return nil, procs.SyntaxErrorAt(def.Name, 0, err.Error())
+		return nil, procs.SyntaxErrorAt(src, 0, err.Error())
 	}
 	rewriteConcat(chunk)
 	proto, err := glua.Compile(chunk, def.Name)
 	if err != nil {
 		var ce *glua.CompileError
 		if errors.As(err, &ce) {
-			return nil, procs.SyntaxErrorAt(def.Name, ce.Line, ce.Message)
+			return nil, procs.SyntaxErrorAt(src, ce.Line, ce.Message)
 		}
-		return nil, procs.SyntaxErrorAt(def.Name, 0, err.Error())
+		return nil, procs.SyntaxErrorAt(src, 0, err.Error())
 	}
-	return &program{rt: rt, name: def.Name, params: append([]procs.Param(nil), def.Params...), proto: proto}, nil
+	return &program{rt: rt, name: def.Name, src: src, params: append([]procs.Param(nil), def.Params...), proto: proto}, nil
 }
 
 // program is a compiled body; proto is immutable and shared by all VMs.
 type program struct {
 	rt     *Runtime
 	name   string
+	src    procs.Source
 	params []procs.Param
 	proto  *glua.FunctionProto
 }
@@ -89,7 +91,7 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 	v := p.rt.pool.Get()
 	reuse := false
 	defer func() {
-		v.host, v.ctx = nil, nil
+		v.host, v.ctx, v.raised = nil, nil, nil
 		if r := recover(); r != nil {
 			outs, err, reuse = nil, procs.InternalErrorAt(p.name, r), false
 		}
@@ -125,12 +127,12 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 	overBudget := vmCtx.Err() != nil && ctx.Err() == nil
 	cancelVM(nil)
 	if callErr != nil && overBudget {
-		return nil, budgetError(p.name, context.Cause(vmCtx))
+		return nil, budgetError(p.src, context.Cause(vmCtx))
 	}
 	L.SetTop(0)
 	reuse = true
 	if callErr != nil {
-		return nil, p.mapError(ctx, callErr)
+		return nil, p.mapError(ctx, v, callErr)
 	}
 	outs = make([]any, len(p.params))
 	for i, prm := range p.params {
@@ -139,7 +141,7 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 		}
 		val, ok := fromLua(env.RawGetString(prm.Name), v.null)
 		if !ok {
-			return nil, procs.ScriptErrorAt(p.name, 0,
+			return nil, procs.ScriptErrorAt(p.src, 0,
 				"OUT parameter "+prm.Name+" holds a "+env.RawGetString(prm.Name).Type().String()+", not a SQL value")
 		}
 		outs[i] = val
@@ -148,23 +150,26 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 }
 
 // budgetError is the CALL's error when the heap watch stopped it.
-func budgetError(name string, cause error) error {
+func budgetError(src procs.Source, cause error) error {
 	if e, ok := sqlerr.As(cause); ok {
-		return procs.SQLErrorAt(name, 0, e)
+		return procs.SQLErrorAt(src, 0, e)
 	}
-	return procs.InternalErrorAt(name, cause)
+	return procs.InternalErrorAt(src.Proc, cause)
 }
 
 var lineRE = regexp.MustCompile(`:(\d+):`)
 
-// mapError turns what PCall returned into the error Call reports.
-func (p *program) mapError(ctx context.Context, err error) error {
+// mapError turns what PCall returned into the error Call reports: an
+// error the script raised itself (error(...)) keeps its message exactly,
+// with the place in Where; a runtime error or an uncaught SQL error says
+// where in its message.
+func (p *program) mapError(ctx context.Context, v *vm, err error) error {
 	if ctx.Err() != nil {
-		return procs.InterruptedAt(p.name, 0, ctx.Err())
+		return procs.InterruptedAt(p.src, 0, ctx.Err())
 	}
 	var ae *glua.ApiError
 	if !errors.As(err, &ae) {
-		return procs.ScriptErrorAt(p.name, 0, err.Error())
+		return procs.ScriptErrorAt(p.src, 0, err.Error())
 	}
 	if ae.Type == glua.ApiErrorPanic {
 		return procs.InternalErrorAt(p.name, ae.Object.String())
@@ -172,25 +177,31 @@ func (p *program) mapError(ctx context.Context, err error) error {
 	switch obj := ae.Object.(type) {
 	case *glua.LUserData:
 		if se, ok := obj.Value.(*scriptSQLError); ok {
-			return procs.SQLErrorAt(p.name, se.line, se.err)
+			return procs.SQLErrorAt(p.src, se.line, se.err)
 		}
 	case *glua.LTable:
 		if se, ok := sqlErrorFromTable(obj); ok {
-			return procs.SQLErrorAt(p.name, p.lineIn(ae.StackTrace), se)
+			return procs.RaisedAt(p.src, p.lineIn(ae.StackTrace), se)
 		}
 	case glua.LString:
 		msg := string(obj)
+		line := p.lineIn(ae.StackTrace)
 		prefix := p.name + ":"
 		if rest, ok := strings.CutPrefix(msg, prefix); ok {
 			if num, after, ok := strings.Cut(rest, ":"); ok {
-				if line := atoi(num); line > 0 {
-					return procs.ScriptErrorAt(p.name, line, strings.TrimSpace(after))
+				if n := atoi(num); n > 0 {
+					line, msg = n, strings.TrimPrefix(after, " ")
 				}
 			}
 		}
-		return procs.ScriptErrorAt(p.name, p.lineIn(ae.StackTrace), msg)
+		if v.raised != nil && strings.HasSuffix(string(obj), *v.raised) {
+			return procs.ThrownAt(p.src, line, *v.raised)
+		}
+		return procs.ScriptErrorAt(p.src, line, msg)
 	}
-	return procs.ScriptErrorAt(p.name, p.lineIn(ae.StackTrace), ae.Object.String())
+	// Only error() raises a value that is not a string (gopher-lua's own
+	// runtime errors are strings).
+	return procs.ThrownAt(p.src, p.lineIn(ae.StackTrace), ae.Object.String())
 }
 
 // lineIn finds the first "name:N:" of a gopher-lua stack trace.

@@ -41,12 +41,14 @@ func (v *vm) installSession() {
 		"setSavepoint":     v.savepointCall(procs.Host.Savepoint),
 		"rollbackTo":       v.savepointCall(procs.Host.RollbackToSavepoint),
 		"releaseSavepoint": v.savepointCall(procs.Host.ReleaseSavepoint),
+		"emit":             v.emit,
 	}
 	for name, fn := range methods {
 		v.session.RawSetString(name, L.NewFunction(fn))
 	}
 	v.session.RawSetString("NULL", v.null)
 	L.SetGlobal("session", v.session)
+	L.SetGlobal("print", L.NewFunction(v.print))
 
 	v.stmtMeta = v.methodTable(map[string]glua.LGFunction{
 		"bind":    v.bind,

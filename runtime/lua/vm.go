@@ -22,6 +22,10 @@ type vm struct {
 
 	host procs.Host
 	ctx  context.Context
+	// raised is the message of the last string the script passed to
+	// error(), so that Call tells it from a runtime error: its message is
+	// kept as raised.
+	raised *string
 }
 
 func newVM() *vm {
@@ -47,7 +51,22 @@ func newVM() *vm {
 	v.envMeta.RawSetString("__index", L.G.Global)
 	v.envMeta.RawSetString("__metatable", glua.LString("protected"))
 	v.installSession()
+	v.installError()
 	return v
+}
+
+// installError wraps the base library's error so that the string a script
+// raises is remembered (see vm.raised).
+func (v *vm) installError() {
+	g := v.L.G.Global
+	raise := g.RawGetString("error").(*glua.LFunction).GFunction
+	g.RawSetString("error", v.L.NewFunction(func(L *glua.LState) int {
+		if s, ok := L.Get(1).(glua.LString); ok {
+			msg := string(s)
+			v.raised = &msg
+		}
+		return raise(L)
+	}))
 }
 
 // sandbox removes what reaches outside the VM and leaves stand-ins that
@@ -55,7 +74,7 @@ func newVM() *vm {
 func (v *vm) sandbox() {
 	L := v.L
 	g := L.G.Global
-	for _, name := range []string{"dofile", "loadfile", "load", "loadstring", "require", "module", "print", "_printregs",
+	for _, name := range []string{"dofile", "loadfile", "load", "loadstring", "require", "module", "_printregs",
 		"getfenv", "setfenv"} {
 		name := name
 		g.RawSetString(name, L.NewFunction(func(L *glua.LState) int {

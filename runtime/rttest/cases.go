@@ -49,6 +49,14 @@ var typedRow = &procs.Result{
 
 func sqlState(code uint16) *sqlerr.Error { return sqlerr.New(code, "") }
 
+// raisedAt is an error the script raised itself: its message is exactly
+// the case's WantMsg[0] and its Where is the procedure's name and where.
+func raisedAt(code uint16, where string) *sqlerr.Error {
+	e := sqlerr.New(code, "")
+	e.Where = where
+	return e
+}
+
 // Cases is the conformance table. Scripts of one case put each statement
 // on the same line in both languages, so error lines agree.
 var Cases = []Case{
@@ -264,7 +272,7 @@ after = session.runSql("SELECT a, b FROM t").fetchOne().a;`,
 		Sig:     "",
 		Lua:     "\nerror({code = 1690, sqlState = '22003', message = 'stock would go negative'})",
 		JS:      "\nthrow {code: 1690, sqlState: '22003', message: 'stock would go negative'};",
-		WantErr: sqlState(sqlerr.ErDataOutOfRange),
+		WantErr: raisedAt(sqlerr.ErDataOutOfRange, "line 2"),
 		WantMsg: []string{"stock would go negative"},
 	},
 	{
@@ -281,8 +289,27 @@ after = session.runSql("SELECT a, b FROM t").fetchOne().a;`,
 		Lua:     "local x = 1\n\nerror('insufficient funds: ' .. amount)",
 		JS:      "let x = 1;\n\nthrow 'insufficient funds: ' + amount;",
 		Args:    []any{"10.50"},
-		WantErr: sqlState(sqlerr.ErSignalException),
-		WantMsg: []string{"line 3: insufficient funds: 10.50"},
+		WantErr: raisedAt(sqlerr.ErSignalException, "line 3"),
+		WantMsg: []string{"insufficient funds: 10.50"},
+	},
+	{
+		// error() in a function and a thrown Error: still the script's
+		// own, located where raised.
+		Name:    "thrown_error_object_keeps_message",
+		Lua:     "local function check() error('no such item') end\ncheck()",
+		JS:      "function check() { throw new Error('no such item'); }\ncheck();",
+		WantErr: raisedAt(sqlerr.ErSignalException, "line 1"),
+		WantMsg: []string{"no such item"},
+	},
+	{
+		// A caught SQL error rethrown is still the statement's error,
+		// located in the message.
+		Name:    "caught_and_rethrown_sql_error_names_line",
+		Lua:     "local ok, e = pcall(session.runSql, 'INSERT dup')\nerror(e)",
+		JS:      "let e0; try { session.runSql('INSERT dup'); } catch (e) { e0 = e; }\nthrow e0;",
+		Host:    hostWith(nil, map[string]error{"INSERT dup": dupKey}),
+		WantErr: sqlState(sqlerr.ErDupEntry),
+		WantMsg: []string{"line 1: Duplicate entry"},
 	},
 	{
 		Name:    "out_param_holding_table_is_an_error",
@@ -345,9 +372,38 @@ after = session.runSql("SELECT a, b FROM t").fetchOne().a;`,
 	{
 		Name:    "sandbox_load_string",
 		Lua:     "local f = load('return 1')",
-		JS:      "const f = console.log('x');",
+		JS:      "const f = load('return 1');",
 		WantErr: sqlState(sqlerr.ErSignalException),
 		LuaMsg:  "load is not available in procedures",
-		JSMsg:   "console is not defined",
+		JSMsg:   "load is not defined",
+	},
+	{
+		Name: "emit_result_and_arrays",
+		Sig:  "IN n INT",
+		Lua:  "session:emit(session:runSql('SELECT a, b FROM t'))\nsession:emit({'x', 'y'}, {{n, 'one'}, {session.NULL, n + 0.5}})",
+		JS:   "session.emit(session.runSql('SELECT a, b FROM t'));\nsession.emit(['x', 'y'], [[n, 'one'], [null, n + 0.5]]);",
+		Host: hostWith(map[string]*procs.Result{"SELECT a, b FROM t": twoRows}, nil),
+		Args: []any{int64(2)}, WantOuts: []any{nil},
+		WantCalls: []string{
+			"exec SELECT a, b FROM t []",
+			"emit [a b] [[7 x] [8 <nil>]]",
+			"emit [x y] [[2 one] [<nil> 2.5]]",
+		},
+	},
+	{
+		Name:    "emit_bad_rows",
+		Lua:     "session:emit({'x', 'y'}, {{1, 2, 3}})",
+		JS:      "session.emit(['x', 'y'], [[1, 2, 3]]);",
+		WantErr: sqlState(sqlerr.ErSignalException),
+		WantMsg: []string{"row 1 has 3 values for 2 columns"},
+	},
+	{
+		Name: "print_and_console_log_are_notes",
+		Lua:  "print('n = ' .. 1)\nprint()",
+		JS:   "console.log('n = ' + 1);\nconsole.error();",
+		WantCalls: []string{
+			"note n = 1",
+			"note ",
+		},
 	},
 }

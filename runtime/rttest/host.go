@@ -103,3 +103,13 @@ func (h *FakeHost) ReleaseSavepoint(ctx context.Context, name string) error {
 	h.record("release %s", name)
 	return nil
 }
+
+func (h *FakeHost) Emit(ctx context.Context, res *procs.Result) error {
+	h.record("emit %v %v", res.Columns, res.Rows)
+	return nil
+}
+
+func (h *FakeHost) Note(ctx context.Context, msg string) error {
+	h.record("note %s", msg)
+	return nil
+}

@@ -41,6 +41,7 @@ func Def(t testing.TB, name, sig, lang, body string) *procs.Definition {
 		t.Fatalf("signature %q: %v", sig, err)
 	}
 	def.Body = body
+	def.File, def.FirstLine = "", 0 // the body is not the file's
 	return def
 }
 
@@ -134,6 +135,20 @@ func checkErr(t testing.TB, proc string, err error, want *sqlerr.Error, msgs []s
 	t.Logf("error: %v", e)
 	if e.Code != want.Code || e.State != want.State {
 		t.Errorf("error %d (%s), want %d (%s): %s", e.Code, e.State, want.Code, want.State, e.Message)
+	}
+	if want.Where != "" {
+		// Raised by the script: the message exactly as raised, the place
+		// apart.
+		if len(msgs) > 0 && e.Message != msgs[0] {
+			t.Errorf("message %q, want exactly %q", e.Message, msgs[0])
+		}
+		if w := proc + " " + want.Where; e.Where != w {
+			t.Errorf("where %q, want %q", e.Where, w)
+		}
+		return
+	}
+	if e.Where != "" {
+		t.Errorf("a runtime error has Where %q (its message says where)", e.Where)
 	}
 	if !strings.HasPrefix(e.Message, proc) {
 		t.Errorf("message %q does not start with the procedure name %s", e.Message, proc)

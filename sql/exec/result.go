@@ -42,6 +42,13 @@ type Result struct {
 	// parameters bound to ?: one row, a column per parameter (the binary
 	// protocol's SERVER_PS_OUT_PARAMS result).
 	OutParams bool
+	// Sets are the result sets a CALL (or DO block) sent before its own
+	// OK, in order: each set the procedure emitted (a SQL procedure's
+	// SELECT without INTO, session.emit in Lua and JavaScript, and those of
+	// the procedures it called), then, for a prepared CALL with OUT or
+	// INOUT ? arguments, the OutParams set. The Result itself is the
+	// CALL's final OK; Sets is nil for every other statement.
+	Sets []*Result
 }
 
 // IsResultSet reports whether r carries rows (a result set) rather than an OK.

@@ -14,7 +14,8 @@
 //	Program.Call(ctx, host, args) --> runner (locals, cursors, handlers, diagnostics)
 //	    expressions: sql/expr closures over Ctx.Locals, in the session's
 //	                 Env (EnvHost), or "SELECT expr" through host.Exec
-//	    statements:  host.Exec(text with ? for each local, the locals' values)
+//	    statements:  host.Exec(text with ? for each local, the locals' values);
+//	                 a result set (SELECT without INTO) goes to host.Emit
 //	    COMMIT ...:  host.Commit / StartTransaction / Rollback / Savepoint
 //
 // Invariants:
@@ -34,8 +35,10 @@
 //     handler catches them.
 //   - A Program holds no per-call state: any number of CALLs run it at
 //     once, each with its own runner.
-//   - Rows are never dropped: a SELECT without INTO goes to the host's
-//     Emitter; a host without one fails the CALL with 1235.
+//   - Rows are never dropped: a SELECT without INTO (or a SHOW, or a
+//     nested CALL's sets) goes to Host.Emit, a result set of the CALL;
+//     where the caller takes none the host's 1312 is the statement's
+//     error, which a handler may take, as in MySQL.
 //
 // Handlers follow MySQL: the innermost block's most specific handler (an
 // error number, then an SQLSTATE, then SQLEXCEPTION / NOT FOUND) takes a
@@ -55,8 +58,7 @@
 // '01...') handlers (1235: warnings do not raise conditions yet); SIGNAL
 // items other than MESSAGE_TEXT and MYSQL_ERRNO and the other GET
 // DIAGNOSTICS condition items (1235); START TRANSACTION with
-// characteristics, COMMIT/ROLLBACK AND CHAIN or RELEASE (1235); a result
-// set through a host without Emit (1235). A nested CALL lends each local
+// characteristics, COMMIT/ROLLBACK AND CHAIN or RELEASE (1235). A nested CALL lends each local
 // passed as a bare argument to the callee as a user variable
 // (@__psm_arg_N, restored after), so OUT and INOUT parameters write it
 // back; that needs the host's Env (1235 without).

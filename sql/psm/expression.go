@@ -242,7 +242,7 @@ func (r *runner) eval(e *expression) (types.Value, error) {
 		return types.Null, err
 	}
 	if len(res.Rows) != 1 || len(res.Rows[0]) != 1 {
-		return types.Null, newErr(erSPBadselect, "0A000", "PROCEDURE %s can't return a result set in the given context", r.prog.name)
+		return types.Null, newErr(sqlerr.ErUnknown, "HY000", "PROCEDURE %s: the expression %s gave no single value", r.prog.name, e.text)
 	}
 	return fromHost(res.Rows[0][0]), nil
 }

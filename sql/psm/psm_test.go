@@ -16,9 +16,10 @@ import (
 // Exec from a table; it lends no Env, so every expression takes the
 // SELECT path through Exec.
 type fakeHost struct {
-	calls   []string
-	results map[string]*procs.Result
-	emitted []*procs.Result
+	calls      []string
+	results    map[string]*procs.Result
+	emitted    []*procs.Result
+	refuseSets bool
 }
 
 func (h *fakeHost) Exec(_ context.Context, sql string, args []any) (*procs.Result, error) {
@@ -53,12 +54,14 @@ func (h *fakeHost) ReleaseSavepoint(_ context.Context, n string) error {
 	return nil
 }
 
-type emitHost struct{ fakeHost }
-
-func (h *emitHost) Emit(_ context.Context, res *procs.Result) error {
+func (h *fakeHost) Emit(_ context.Context, res *procs.Result) error {
+	if h.refuseSets {
+		return sqlerr.New(sqlerr.ErSPBadSelect, "PROCEDURE p can't return a result set in the given context")
+	}
 	h.emitted = append(h.emitted, res)
 	return nil
 }
+func (h *fakeHost) Note(context.Context, string) error { return nil }
 
 func compileBody(t *testing.T, body string, params ...procs.Param) procs.Program {
 	t.Helper()
@@ -91,19 +94,24 @@ func TestStatementsBindLocals(t *testing.T) {
 	}
 }
 
-// A SELECT without INTO is a result set: sent through Emit when the host
-// has it, else the CALL fails with 1235 (never rows dropped silently).
-func TestResultSetNeedsEmitter(t *testing.T) {
+// A SELECT without INTO is a result set sent through Emit; where the
+// caller takes none the host's 1312 fails the statement, and a handler
+// may take it as in MySQL. Never rows dropped silently.
+func TestSelectEmits(t *testing.T) {
 	rows := &procs.Result{Columns: []string{"a"}, Rows: [][]any{{int64(1)}}}
 	p := compileBody(t, "BEGIN SELECT a FROM t; END")
 	h := &fakeHost{results: map[string]*procs.Result{"SELECT a FROM t": rows}}
-	_, err := p.Call(context.Background(), h, nil)
-	if e, ok := sqlerr.As(err); !ok || e.Code != sqlerr.ErNotSupportedYet || !strings.Contains(e.Message, "result sets from procedures") {
-		t.Fatalf("without Emit: err = %v, want 1235", err)
+	if _, err := p.Call(context.Background(), h, nil); err != nil || len(h.emitted) != 1 || h.emitted[0] != rows {
+		t.Fatalf("err = %v, emitted %v", err, h.emitted)
 	}
-	eh := &emitHost{fakeHost{results: map[string]*procs.Result{"SELECT a FROM t": rows}}}
-	if _, err := p.Call(context.Background(), eh, nil); err != nil || len(eh.emitted) != 1 || eh.emitted[0] != rows {
-		t.Fatalf("with Emit: err = %v, emitted %v", err, eh.emitted)
+	h = &fakeHost{results: map[string]*procs.Result{"SELECT a FROM t": rows}, refuseSets: true}
+	if _, err := p.Call(context.Background(), h, nil); err == nil || !strings.Contains(err.Error(), "1312") {
+		t.Fatalf("caller takes no sets: err = %v, want 1312", err)
+	}
+	h.results["SELECT 1"] = &procs.Result{Columns: []string{"1"}, Rows: [][]any{{int64(1)}}}
+	p = compileBody(t, "BEGIN DECLARE CONTINUE HANDLER FOR 1312 SET @x = 1; SELECT a FROM t; END")
+	if _, err := p.Call(context.Background(), h, nil); err != nil {
+		t.Fatalf("a handler for 1312: err = %v", err)
 	}
 }
 

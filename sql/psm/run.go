@@ -17,12 +17,6 @@ type EnvHost interface {
 	ExprEnv() *expr.Env
 }
 
-// Emitter is implemented by a host that can send a result set to the
-// CALL's client (a SELECT without INTO in the body).
-type Emitter interface {
-	Emit(ctx context.Context, res *procs.Result) error
-}
-
 // stmt is a compiled statement of the body.
 type stmt interface {
 	exec(r *runner) error
