@@ -81,6 +81,8 @@ func parseSQLFile(filename string, content []byte) (*Definition, error) {
 	if st.Def.Language != LanguageSQL {
 		return nil, sqlerr.New(sqlerr.ErParse, "%s: a .sql file holds a SQL procedure (BEGIN ... END), not LANGUAGE %s", filename, st.Def.Language)
 	}
+	// BodyLine already counts file lines: the file is the statement.
+	st.Def.File, st.Def.FirstLine = filename, 1
 	return st.Def, nil
 }
 

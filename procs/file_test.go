@@ -90,7 +90,7 @@ func TestParseSQLFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &procs.Definition{Name: "test", Language: "SQL", Body: "BEGIN\n  SET @a = n;\nEND", BodyLine: 4,
+	want := &procs.Definition{Name: "test", Language: "SQL", Body: "BEGIN\n  SET @a = n;\nEND", BodyLine: 4, File: "dir/test.sql", FirstLine: 1,
 		Characteristics: "COMMENT 'seed' DETERMINISTIC", Params: []procs.Param{{Mode: procs.ModeIn, Name: "n", Type: "INT"}}}
 	if !reflect.DeepEqual(def, want) {
 		t.Errorf("got %+v\nwant %+v", def, want)

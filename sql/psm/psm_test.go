@@ -178,4 +178,8 @@ func TestCompileErrorLine(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "at line 5") || !strings.Contains(err.Error(), "near ';") {
 		t.Fatalf("err = %v, want 1064 near ';' at line 5", err)
 	}
+	_, err = Runtime{}.Compile(&procs.Definition{Name: "p", File: "procs/p.sql", FirstLine: 1, BodyLine: 2, Body: "BEGIN\n  SET @a = ;\nEND"})
+	if err == nil || !strings.HasPrefix(err.(*sqlerr.Error).Message, "procs/p.sql: ") || !strings.Contains(err.Error(), "at line 3") {
+		t.Fatalf("file-loaded: err = %v, want the file and its line 3", err)
+	}
 }

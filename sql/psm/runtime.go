@@ -6,6 +6,7 @@ import (
 
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
 
@@ -22,7 +23,20 @@ func (Runtime) Language() string { return Language }
 // statements. Syntax errors are 1064 naming the line of the CREATE
 // statement (or file) from def.BodyLine.
 func (Runtime) Compile(def *procs.Definition) (procs.Program, error) {
-	return compile(def, false)
+	p, err := compile(def, false)
+	if err != nil {
+		return nil, inFile(def, err)
+	}
+	return p, nil
+}
+
+// inFile names the file of a file-loaded procedure in its compile error
+// (the line is already the file's: the file is the CREATE statement).
+func inFile(def *procs.Definition, err error) error {
+	if e, ok := sqlerr.As(err); ok && def.File != "" {
+		return &sqlerr.Error{Code: e.Code, State: e.State, Message: def.File + ": " + e.Message}
+	}
+	return err
 }
 
 // Program is a compiled SQL procedure or function body. It holds no
@@ -135,7 +149,7 @@ type Function struct{ p *Program }
 func CompileFunction(def *procs.Definition) (*Function, error) {
 	p, err := compile(def, true)
 	if err != nil {
-		return nil, err
+		return nil, inFile(def, err)
 	}
 	return &Function{p: p}, nil
 }
