@@ -23,22 +23,25 @@ func inCompound(stmt string) bool {
 }
 
 // compoundDepth counts the compound statements open at the end of s:
-// BEGIN, CASE, and the statement words IF, WHILE, REPEAT, LOOP open one
-// (not IF(...) or REPEAT(...), the functions, nor IF [NOT] EXISTS), END
-// closes one (END IF, END WHILE ... name the one they close).
+// BEGIN and CASE (statement or expression: both end in END) open one, and
+// so do IF, WHILE, REPEAT and LOOP where a statement starts (after ';', a
+// label's ':', or BEGIN, THEN, ELSE, DO, LOOP, REPEAT), which tells them
+// from the IF() and REPEAT() functions and IF [NOT] EXISTS; END closes
+// one (END IF, END WHILE ... name the one they close).
 func compoundDepth(s string) int {
 	depth := 0
 	prev := ""
+	stmtStart := false
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
 		case c == '\'' || c == '"':
 			i = skipQuoted(s, i, c, true)
-			prev = ""
+			prev, stmtStart = "", false
 			continue
 		case c == '`':
 			i = skipQuoted(s, i, c, false)
-			prev = ""
+			prev, stmtStart = "", false
 			continue
 		case c == '#' || c == '-' && isDashComment(s, i):
 			i = skipLineComment(s, i)
@@ -46,41 +49,44 @@ func compoundDepth(s string) int {
 		case c == '/' && i+1 < len(s) && s[i+1] == '*':
 			i = skipBlockComment(s, i)
 			continue
+		case c == '$' && (i == 0 || !isWordByte(s[i-1])):
+			// A Lua or JavaScript $$ body: its words are not SQL's.
+			i = skipDollarQuoted(s, i)
+			prev, stmtStart = "", false
+			continue
 		case isWordByte(c) && (i == 0 || !isWordByte(s[i-1])):
 			j := i
 			for j < len(s) && isWordByte(s[j]) {
 				j++
 			}
 			w := strings.ToUpper(s[i:j])
+			next := false
 			switch w {
 			case "BEGIN", "CASE":
 				if prev != "END" {
 					depth++
 				}
+				next = w == "BEGIN"
 			case "IF", "WHILE", "REPEAT", "LOOP":
-				if prev != "END" && !followedBy(s, j, "(") && !followedByWord(s, j, "EXISTS") && !followedByWord(s, j, "NOT") {
+				if prev != "END" && stmtStart {
 					depth++
+					next = w != "IF" && w != "WHILE"
 				}
 			case "END":
 				depth--
+			case "THEN", "ELSE", "DO":
+				next = true
 			}
-			prev = w
+			prev, stmtStart = w, next
 			i = j
 			continue
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+		case c == ';' || c == ':':
+			prev, stmtStart = "", true
 		default:
-			prev = ""
+			prev, stmtStart = "", false
 		}
 		i++
 	}
 	return depth
-}
-
-func followedBy(s string, j int, p string) bool {
-	return strings.HasPrefix(strings.TrimLeft(s[j:], " \t\r\n"), p)
-}
-
-func followedByWord(s string, j int, w string) bool {
-	rest := strings.TrimLeft(s[j:], " \t\r\n")
-	return len(rest) >= len(w) && strings.EqualFold(rest[:len(w)], w) && (len(rest) == len(w) || !isWordByte(rest[len(w)]))
 }
