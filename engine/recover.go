@@ -17,6 +17,7 @@ import (
 // procSnapshot is what a snapshot keeps of the procedure catalog.
 type procSnapshot struct {
 	Procs []procEntry `json:"procs"`
+	Funcs []procEntry `json:"funcs,omitempty"` // stored functions
 }
 
 type procEntry struct {
@@ -60,6 +61,11 @@ func (e *Engine) recover() (*storage.Catalog, error) {
 					return nil, fmt.Errorf("restoring procedure %s.%s: %w", p.DB, p.Def.Name, err)
 				}
 			}
+			for _, f := range ps.Funcs {
+				if err := e.procs.CreateFunctionIn(f.DB, f.Def, true); err != nil {
+					return nil, fmt.Errorf("restoring function %s.%s: %w", f.DB, f.Def.Name, err)
+				}
+			}
 		}
 	}
 	l, err := wal.Open(filepath.Join(e.cfg.Dir, "wal"), e.cfg.WalOptions)
@@ -98,6 +104,9 @@ func (e *Engine) procsJSON() ([]byte, error) {
 	for _, db := range e.txm.Catalog().Databases() {
 		for _, d := range e.procs.ListIn(db) {
 			ps.Procs = append(ps.Procs, procEntry{DB: db, Def: d})
+		}
+		for _, d := range e.procs.ListFunctionsIn(db) {
+			ps.Funcs = append(ps.Funcs, procEntry{DB: db, Def: d})
 		}
 	}
 	return json.Marshal(ps)

@@ -10,5 +10,10 @@
 // statements a CALL runs share the CALL's budget, and runtime/lua and
 // runtime/js reach it without importing sql. A nil *Budget is no limit.
 //
+// Watch samples the heap for what VMs grow without asking; LazyWatch is
+// the same for calls that are usually shorter than one sample (a stored
+// function, once per row), starting the sampler only when a call outlives
+// one.
+//
 // Concurrency: Grow, Shrink and Fits may be called from any goroutine.
 package membudget

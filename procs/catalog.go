@@ -21,7 +21,8 @@ type Catalog struct {
 	runtimes map[string]Runtime // by upper-case language name; read-only after NewCatalog
 
 	mu    sync.RWMutex
-	procs map[string]*catalogEntry // key: lower(db)+"."+lower(name)
+	procs map[string]*catalogEntry  // key: lower(db)+"."+lower(name)
+	funcs map[string]*functionEntry // stored functions, keyed the same way
 }
 
 type catalogEntry struct {
@@ -32,7 +33,7 @@ type catalogEntry struct {
 
 // NewCatalog returns an empty catalog that compiles with runtimes.
 func NewCatalog(runtimes ...Runtime) *Catalog {
-	c := &Catalog{runtimes: map[string]Runtime{}, procs: map[string]*catalogEntry{}}
+	c := &Catalog{runtimes: map[string]Runtime{}, procs: map[string]*catalogEntry{}, funcs: map[string]*functionEntry{}}
 	for _, rt := range runtimes {
 		c.runtimes[strings.ToUpper(rt.Language())] = rt
 	}
@@ -44,6 +45,11 @@ func procKey(db, name string) string { return strings.ToLower(db) + "." + string
 func cloneDef(def *Definition) *Definition {
 	d := *def
 	d.Params = append([]Param(nil), def.Params...)
+	if def.Func != nil {
+		f := *def.Func
+		f.Characteristics = append([]string(nil), def.Func.Characteristics...)
+		d.Func = &f
+	}
 	return &d
 }
 
@@ -162,13 +168,12 @@ func (c *Catalog) ListIn(db string) []*Definition {
 
 func (c *Catalog) list(keep func(key string) bool) []*Definition {
 	c.mu.RLock()
-	keys := make([]string, 0, len(c.procs))
-	for k := range c.procs {
+	var keys []string
+	for _, k := range sortedKeys(c.procs) {
 		if keep(k) {
 			keys = append(keys, k)
 		}
 	}
-	sort.Strings(keys)
 	defs := make([]*Definition, len(keys))
 	for i, k := range keys {
 		defs[i] = c.procs[k].def
@@ -201,6 +206,15 @@ func (c *Catalog) RestoreIn(db string, defs []*Definition) error {
 	}
 	c.mu.Unlock()
 	return nil
+}
+
+func sortedKeys[E any](m map[string]E) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 func nameOf(d *Definition) string {

@@ -56,4 +56,7 @@ type Definition struct {
 	// PROCEDURE.
 	File      string `json:",omitempty"`
 	FirstLine int    `json:",omitempty"`
+	// Func is set for a stored function (CREATE FUNCTION): its RETURNS
+	// type and characteristics. Its Params are all IN.
+	Func *FunctionDef `json:",omitempty"`
 }

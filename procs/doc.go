@@ -20,6 +20,14 @@
 // loaded from files keep the file and the file line of the body's first
 // line, so every place named is a line of that file.
 //
+// Stored functions (CREATE FUNCTION ... RETURNS) are Definitions with Func
+// set, kept in a namespace of their own (CreateFunctionIn, GetFunction,
+// DropFunction, ListFunctionsIn). A runtime compiles their bodies when it
+// implements FunctionCompiler (a FunctionProgram returns one value); a
+// LanguageSQL body (RETURN expr) is stored as written and compiled by the
+// sql layer. FunctionHost is the Host a function body gets (no
+// transaction control: 1422); a NO SQL function gets none (1314).
+//
 // Catalog lookups take a read lock only; Create/Drop/Restore compile outside
 // the lock and then swap the entry in, so CALLs never wait for a compile.
 //

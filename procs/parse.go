@@ -15,6 +15,9 @@ type CreateStmt struct {
 	// Comment is the COMMENT characteristic, if any. Definition has no
 	// field for it, so it is not stored by the catalog.
 	Comment string
+	// Characteristics are the characteristics other than LANGUAGE, in
+	// order and normalised (a function stores them: FunctionDef).
+	Characteristics []string
 }
 
 // Language names accepted in LANGUAGE clauses.
@@ -216,6 +219,10 @@ func validDollarTag(tag string) bool {
 		}
 	}
 	return true
+}
+
+func quoteString(s string) string {
+	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\\`, `\\\\`), "'", "''") + "'"
 }
 
 func quoteIdent(name string) string {

@@ -195,6 +195,16 @@ func (p *parser) signature(def *Definition) error {
 	if err != nil {
 		return err
 	}
+	if p.peekByte() == '.' && def.Func != nil {
+		// db.name: functions may be created in another database
+		// (splitProcName takes the name apart again).
+		p.pos++
+		fn, err := p.ident()
+		if err != nil {
+			return err
+		}
+		name = quoteIdent(name) + "." + quoteIdent(fn)
+	}
 	def.Name = name
 	p.skipSpace()
 	if p.peekByte() != '(' {
@@ -344,31 +354,45 @@ func (p *parser) characteristics(st *CreateStmt, allowLanguage bool) error {
 				return err
 			}
 			st.Comment = c
+			st.Characteristics = append(st.Characteristics, "COMMENT "+quoteString(c))
 		case "NOT":
 			p.pos += len(w)
 			if !p.keyword("DETERMINISTIC") {
 				return p.syntaxError()
 			}
+			st.Characteristics = append(st.Characteristics, "NOT DETERMINISTIC")
 		case "DETERMINISTIC":
 			p.pos += len(w)
+			st.Characteristics = append(st.Characteristics, "DETERMINISTIC")
 		case "CONTAINS":
 			p.pos += len(w)
 			if !p.keyword("SQL") {
 				return p.syntaxError()
 			}
+			st.Characteristics = append(st.Characteristics, "CONTAINS SQL")
 		case "NO":
 			p.pos += len(w)
 			if !p.keyword("SQL") {
 				return p.syntaxError()
 			}
+			st.Characteristics = append(st.Characteristics, "NO SQL")
 		case "READS", "MODIFIES":
 			p.pos += len(w)
 			if !p.keyword("SQL") || !p.keyword("DATA") {
 				return p.syntaxError()
 			}
+			st.Characteristics = append(st.Characteristics, w+" SQL DATA")
 		case "SQL":
 			p.pos += len(w)
-			if !p.keyword("SECURITY") || !(p.keyword("DEFINER") || p.keyword("INVOKER")) {
+			if !p.keyword("SECURITY") {
+				return p.syntaxError()
+			}
+			switch {
+			case p.keyword("DEFINER"):
+				st.Characteristics = append(st.Characteristics, "SQL SECURITY DEFINER")
+			case p.keyword("INVOKER"):
+				st.Characteristics = append(st.Characteristics, "SQL SECURITY INVOKER")
+			default:
 				return p.syntaxError()
 			}
 		default:

@@ -150,7 +150,7 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 	if len(n.Procedure.Args) != len(def.Params) {
 		return nil, 0, sqlerr.New(sqlerr.ErSPWrongNoOfArgs, "Incorrect number of arguments for PROCEDURE %s.%s; expected %d, got %d", db, def.Name, len(def.Params), len(n.Procedure.Args))
 	}
-	sc := &expr.Scope{DB: s.DB}
+	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions()}
 	ec := &expr.Ctx{Env: &s.Env, Args: args}
 	in := make([]any, len(def.Params))
 	outVars := make([]string, len(def.Params))

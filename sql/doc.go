@@ -12,7 +12,10 @@
 // SET and SHOW (setshow.go), CALL and procedures (call.go, doblock.go,
 // outparams.go; emit.go: the result sets and notes a procedure sends its
 // caller, which the outermost CALL collects for nested ones too and
-// returns as Result.Sets and Result.Notes before its OK), and what a protocol server needs beyond Exec
+// returns as Result.Sets and Result.Notes before its OK), stored functions (funcs.go: CREATE/DROP/SHOW; funcs_call.go:
+// expr.FunctionHost, resolving a call at plan build and running it per row,
+// its statements inside the calling statement's transaction), and what a
+// protocol server needs beyond Exec
 // (connhooks.go: Describe for COM_STMT_PREPARE, Reset and ClearDB,
 // OnKill, and the panic guard: a statement that panics releases its
 // worker and rolls back its transactions before the panic, as

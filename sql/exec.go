@@ -26,6 +26,15 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		return s.execCreateProc(ctx, p)
 	case parse.KindDropProc:
 		return s.execDropProc(ctx, p)
+	case parse.KindCreateFunc:
+		return s.execCreateFunc(ctx, p)
+	case parse.KindDropFunc:
+		return s.execDropFunc(ctx, p)
+	case parse.KindShowFuncStatus:
+		return s.showFuncStatus(p.Like), 0, nil
+	case parse.KindShowCreateFunc:
+		r, err := s.showCreateFunc(p.Name)
+		return r, 0, err
 	case parse.KindAlterSystem, parse.KindSetPersist:
 		// OceanBase's ALTER SYSTEM SET and MySQL 8's SET PERSIST both
 		// set the global value and keep it across restarts (engine/persist.go);
@@ -141,7 +150,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		return &exec.Result{}, 0, s.database.Engine.Kill(n.ConnectionID, n.Query)
 	case *ast.DoStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) {
-			sc := &expr.Scope{DB: s.DB}
+			sc := &expr.Scope{DB: s.DB, Funcs: s.Functions()}
 			for _, e := range n.Exprs {
 				ce, err := sc.Compile(e)
 				if err != nil {
@@ -203,7 +212,10 @@ func (s *Session) runDML(ctx context.Context, p *parse.Stmt, args []types.Value,
 	}
 	mark := x.Mark()
 	x.BeginStatement(s.lastCommitLSN, isConsistentRead(p.Node))
+	outerStmtTxn := s.stmtTxn
+	s.stmtTxn = x // the statements of stored functions it calls run in x
 	r, err := fn(x)
+	s.stmtTxn = outerStmtTxn
 	x.EndStatement()
 	if err == nil && p.Hints.TargetRows >= 0 && int64(r.AffectedRows) != p.Hints.TargetRows {
 		err = fmt.Errorf("%w: TARGET_AFFECT_ROW(%d), %d rows affected", errTargetAffectRow, p.Hints.TargetRows, r.AffectedRows)

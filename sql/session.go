@@ -13,6 +13,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/membudget"
+	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
@@ -40,6 +41,17 @@ type Session struct {
 	// CALL state: depth of nested execution and the highest LSN the
 	// procedure's commits and reads need before the CALL may reply.
 	callDepth int
+	// compilingFuncs and runningFuncs are the stored functions being
+	// compiled and run (db.name, lower case), to refuse recursion (1424).
+	compilingFuncs []string
+	runningFuncs   []string
+	functionHost   procs.Host  // the session as a stored function's body sees it
+	funcArgs       [][]any     // script functions' arguments, one slice per nesting level
+	bodyCtxs       []*expr.Ctx // SQL function bodies' contexts, one per nesting level
+	// stmtTxn is the transaction of the running DML statement (the
+	// session's, or its autocommit one), which stored functions' statements join.
+	stmtTxn   *txn.Txn
+	bodyDepth int
 	callAck   uint64
 	// activeProcs counts the running CALLs of each procedure (db.name,
 	// lower case), for max_sp_recursion_depth (recursion.go).
@@ -289,6 +301,11 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE: the statement has %d placeholders, %d values given", p.Params, len(args))
 	}
 	nested := s.callDepth > 0
+	if len(s.runningFuncs) > 0 {
+		if err := refuseInFunction(p); err != nil {
+			return nil, err
+		}
+	}
 	if nested {
 		mark := len(s.stmtTxns) // a statement's transactions end with it
 		res, ack, err := s.execParsed(ctx, p, args)
@@ -429,6 +446,12 @@ func (s *Session) ExecMulti(ctx context.Context, script string) ([]*exec.Result,
 func (s *Session) currentTxn() (x *txn.Txn, auto bool) {
 	if s.txn != nil {
 		return s.txn, false
+	}
+	if s.stmtTxn != nil && len(s.runningFuncs) > 0 {
+		// A stored function's statement is part of the calling
+		// statement, even an autocommit one: committed or rolled back
+		// with it, under its row locks.
+		return s.stmtTxn, false
 	}
 	x = s.beginTxn(nil)
 	if s.autocommit() {

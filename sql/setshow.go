@@ -65,7 +65,7 @@ func (s *Session) setDefault(d *sysvar.Def, global bool) error {
 }
 
 func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, args []types.Value) (*exec.Result, error) {
-	sc := &expr.Scope{DB: s.DB}
+	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions()}
 	ec := &expr.Ctx{Env: &s.Env, Args: args}
 	res := &exec.Result{}
 	oneShot := reSetTransaction.MatchString(parse.StripLeading(p.Text))
@@ -442,7 +442,7 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*exec.Result, error) {
 	switch x := n.Stmt.(type) {
 	case *ast.SelectStmt:
 		if plan.IsJoin(x.From) {
-			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB}, x.From, x.Where, s.ResolveTable)
+			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB, Funcs: s.Functions()}, x.From, x.Where, s.ResolveTable)
 			if err != nil {
 				return nil, err
 			}
@@ -482,7 +482,7 @@ func (s *Session) execExplain(n *ast.ExplainStmt) (*exec.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := plan.ChooseAccess(&expr.Scope{DB: s.DB, Table: t, Alias: t.Def.Name}, t, where)
+	a, err := plan.ChooseAccess(&expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: t.Def.Name}, t, where)
 	if err != nil {
 		return nil, err
 	}

@@ -97,6 +97,12 @@ const (
 	ErSPDoesNotExistSave      uint16 = 1305
 	ErSavepointNotExist       uint16 = 1305
 	ErSignalException         uint16 = 1644
+	ErSPBadStatement          uint16 = 1314 // "%s is not allowed in stored procedures"
+	ErSPNoRetset              uint16 = 1415 // a result set from a stored function
+	ErCommitNotAllowedInSF    uint16 = 1422 // COMMIT and the like inside a stored function
+	ErSPNoRecursion           uint16 = 1424 // a stored function that calls itself
+	ErSPUndeclaredVar         uint16 = 1327
+	ErNativeFctNameCollision  uint16 = 1585 // a stored function named like a built-in (a Note)
 	ErDataTooLong             uint16 = 1406
 	ErWarnDataOutOfRange      uint16 = 1264
 	ErWarnDataTruncated       uint16 = 1265
@@ -192,6 +198,9 @@ var states = map[uint16]string{
 	ErSPNotVarArg:          "42000",
 	ErSPBadSelect:          "0A000",
 	ErSignalException:      "45000",
+	ErSPBadStatement:       "0A000",
+	ErSPNoRetset:           "0A000",
+	ErSPUndeclaredVar:      "42000",
 	ErDataTooLong:          "22001",
 	ErWarnDataOutOfRange:   "22003",
 	ErNetPacketTooLarge:    "08S01",

@@ -92,7 +92,7 @@ func ApplyRedo(cat *storage.Catalog, lsn uint64, payload []byte) error {
 // before or wholly after it.
 type DDLRecord struct {
 	// Op is create_db, drop_db, create_table, drop_table (one table; logs
-	// of earlier versions), drop_tables, truncate_table, create_proc or
+	// of earlier versions), drop_tables, truncate_table, create_proc, create_func, drop_func or
 	// drop_proc.
 	Op     string             `json:"op"`
 	DB     string             `json:"db,omitempty"`

@@ -19,6 +19,15 @@
 // an undeclared assignment is an error instead of a global that would leak
 // into the next call on the pooled VM.
 //
+// # Stored functions
+//
+// CompileFunction (procs.FunctionCompiler) compiles a stored function's
+// body as "(function(session, a, b) { BODY })": `return` gives the result.
+// Each pooled VM evaluates that once and keeps the function value
+// (vm.functions); a call only converts the arguments and calls it, and
+// the heap watch starts only for a call that runs past one sample
+// (membudget.LazyWatch).
+//
 // # session
 //
 // `session` has the same methods as in the Lua runtime (after MySQL 9's

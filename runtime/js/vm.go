@@ -4,9 +4,11 @@ import (
 	"context"
 	"math/big"
 	"strconv"
+	"sync"
 
 	"github.com/dop251/goja"
 
+	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sqlerr"
 )
@@ -28,6 +30,18 @@ type vm struct {
 
 	host procs.Host
 	ctx  context.Context
+
+	// Stored functions (function.go): each one's function value on this
+	// VM, and the argument slice calls reuse.
+	functions     map[*function]goja.Callable
+	fnArgs        []goja.Value
+	fnWatch       membudget.LazyWatch
+	interruptCall func(error) // what fnWatch calls past the budget
+	// interruptOn's registration: the ctx it is for, and who runs now.
+	fnAfter     context.Context
+	fnAfterStop func() bool
+	fnMu        sync.Mutex
+	fnRunning   context.Context
 }
 
 // maxCallStack bounds recursion so a runaway script gets a RangeError.

@@ -14,6 +14,17 @@
 // (or runs off its end) the OUT and INOUT values are read back from the same
 // globals: assign `b = a * 2`, do not declare `local b`.
 //
+// # Stored functions
+//
+// CompileFunction (procs.FunctionCompiler) compiles a stored function's
+// body as "return function(a, b) BODY end": parameters are locals, the
+// body's return value is the result. Each pooled LState runs that chunk
+// once and keeps the closure (vm.functions), so a call pushes the closure
+// and its arguments and nothing else; the environment of function bodies
+// refuses new globals (they would outlive the call on the pooled VM), and
+// the heap watch starts only for a call that runs past one sample
+// (membudget.LazyWatch).
+//
 // # session
 //
 // The global `session` has the same methods as the JavaScript runtime:

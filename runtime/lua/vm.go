@@ -5,6 +5,7 @@ import (
 
 	glua "github.com/yuin/gopher-lua"
 
+	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/procs"
 )
 
@@ -26,6 +27,16 @@ type vm struct {
 	// error(), so that Call tells it from a runtime error: its message is
 	// kept as raised.
 	raised *string
+
+	// Stored functions (function.go): each one's closure on this VM, the
+	// environment they share, and the context calls reuse.
+	functions   map[*function]*glua.LFunction
+	functionEnv *glua.LTable
+	fnParent    context.Context
+	fnCtx       context.Context
+	fnCancel    context.CancelCauseFunc
+	fnWatch     membudget.LazyWatch
+	cancelCall  func(error) // cancels fnCtx: what fnWatch calls past the budget
 }
 
 func newVM() *vm {

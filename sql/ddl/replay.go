@@ -20,10 +20,20 @@ func Apply(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord) {
 		}
 	case "drop_proc":
 		_ = pc.Drop(d.DB, d.Name, true)
+	case "create_func":
+		var def procs.Definition
+		if json.Unmarshal(d.Proc, &def) == nil && def.Func != nil {
+			_ = pc.CreateFunctionIn(d.DB, &def, true)
+		}
+	case "drop_func":
+		_ = pc.DropFunction(d.DB, d.Name, true)
 	case "drop_db":
 		txn.ApplyDDL(cat, d)
 		for _, p := range pc.ListIn(d.DB) {
 			_ = pc.Drop(d.DB, p.Name, true)
+		}
+		for _, f := range pc.ListFunctionsIn(d.DB) {
+			_ = pc.DropFunction(d.DB, f.Name, true)
 		}
 	default:
 		txn.ApplyDDL(cat, d)

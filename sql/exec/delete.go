@@ -33,7 +33,7 @@ func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 		return nil, err
 	}
 	pl := &deletePlan{t: t}
-	sc := &expr.Scope{DB: s.DB, Table: t, Alias: alias, Sub: s}
+	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: alias, Sub: s}
 	sc.Clause = "WHERE"
 	if pl.acc, err = plan.ChooseAccess(sc, t, n.Where); err != nil {
 		return nil, err

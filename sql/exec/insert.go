@@ -53,7 +53,7 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 		return nil, err
 	}
 	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr, source: source}
-	sc := &expr.Scope{DB: s.DB, Table: t, Alias: t.Def.Name, Sub: s}
+	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: t.Def.Name, Sub: s}
 	def := t.Def
 	{
 		if len(n.Columns) == 0 {

@@ -74,7 +74,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	if n.SelectStmtOpts != nil {
 		pl.calcFoundRows = n.SelectStmtOpts.CalcFoundRows
 	}
-	sc := &expr.Scope{DB: s.DB, Sub: s, Outer: outer, Correlated: &pl.correlated}
+	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Sub: s, Outer: outer, Correlated: &pl.correlated}
 	var tn *ast.TableName
 	var alias string
 	var err error

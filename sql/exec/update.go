@@ -39,7 +39,7 @@ func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 		return nil, err
 	}
 	pl := &UpdatePlan{Table: t}
-	sc := &expr.Scope{DB: s.DB, Table: t, Alias: alias, Sub: s}
+	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: alias, Sub: s}
 	assigned := map[int]bool{}
 	for _, a := range n.List {
 		i := t.Def.ColumnIndex(a.Column.Name.O)

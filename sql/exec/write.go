@@ -27,6 +27,13 @@ func (s *State) coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum
 	if !s.strictWrites() {
 		return s.coerceLoose(def, c, v, rowNum)
 	}
+	return s.coerceStrict(def, c, v, rowNum)
+}
+
+// coerceStrict is coerceColumn's conversion of a non-NULL value in strict
+// mode: a value that does not fit is an error naming the column and row.
+func (s *State) coerceStrict(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
+	col := &def.Columns[c]
 	cv, err := types.Coerce(v, col.Type)
 	if err == nil {
 		return cv, nil

@@ -12,7 +12,10 @@
 // and statements see it; Host is what they ask of the session beyond it
 // (system variables, who is connected). Subqueries are planned and run
 // by the executor behind the Subquery and SubqueryPlanner interfaces, so
-// this package imports no planner.
+// this package imports no planner. A name that is no built-in (or is
+// written db.name) is a stored function: funcs_stored.go resolves it at
+// compile time through FunctionHost (part of Host, implemented by the
+// session; Scope.Funcs) and calls it per row through the same interface.
 //
 // Every loop over rows calls Ctx.Poll, which looks at the statement's
 // context every few hundred rows (KILL, max_execution_time); what a

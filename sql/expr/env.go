@@ -19,6 +19,7 @@ type Host interface {
 	ID() uint64
 	// Client is the login user and the client's host (USER()).
 	Client() (user, host string)
+	FunctionHost
 }
 
 // Env is a session's state as expressions and statements read and write

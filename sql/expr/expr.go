@@ -83,6 +83,9 @@ type Scope struct {
 	Joined []*Source
 	// Sub plans subqueries; nil where they are not allowed.
 	Sub SubqueryPlanner
+	// Funcs resolves stored functions; nil where they are not allowed
+	// (column DEFAULTs).
+	Funcs FunctionHost
 	// Outer is the enclosing query's scope, for a subquery; a column found
 	// only there is read from Ctx.Outer and sets *correlated.
 	Outer      *Scope

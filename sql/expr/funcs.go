@@ -86,11 +86,14 @@ func (sc *Scope) compileFunc(x *ast.FuncCallExpr) (*Expr, error) {
 	if err != nil {
 		return nil, err
 	}
+	if x.Schema.O != "" {
+		return sc.compileStoredCall(x, args)
+	}
 	f := &call{sc: sc, x: x, name: x.FnName.L, args: args}
 	for _, family := range funcFamilies {
 		if e, err := family(f); e != nil || err != nil {
 			return e, err
 		}
 	}
-	return nil, sqlerr.New(1305, "FUNCTION %s does not exist", f.name)
+	return sc.compileStoredCall(x, args)
 }

@@ -33,6 +33,10 @@ const (
 	KindDoBlock
 	KindSetPersist   // SET PERSIST / SET PERSIST_ONLY (engine/persist.go)
 	KindResetPersist // RESET PERSIST [[IF EXISTS] name]
+	KindCreateFunc
+	KindDropFunc
+	KindShowFuncStatus
+	KindShowCreateFunc
 )
 
 // hints are the PolarDB hot-row hints of an UPDATE.
@@ -80,6 +84,9 @@ var (
 	reAssign        = regexp.MustCompile(`(?is)^\s*([\w$]+)\s*=\s*('[^']*'|"[^"]*"|[^\s,]+)\s*`)
 	reTenant        = regexp.MustCompile(`(?is)^\s*tenant\s*=\s*('[^']*'|"[^"]*"|[\w$]+)\s*`)
 	reCheckpoint    = regexp.MustCompile(`(?is)^checkpoint\s*;?\s*$`)
+	reDropFunc      = regexp.MustCompile(`(?is)^drop\s+function\s+(if\s+exists\s+)?((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
+	reShowFuncState = regexp.MustCompile(`(?is)^show\s+function\s+status(?:\s+like\s+'([^']*)')?\s*;?\s*$`)
+	reShowCreateF   = regexp.MustCompile(`(?is)^show\s+create\s+function\s+((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
 	reShowProcState = regexp.MustCompile(`(?is)^show\s+procedure\s+status(?:\s+like\s+'([^']*)')?\s*;?\s*$`)
 	reShowCreateP   = regexp.MustCompile(`(?is)^show\s+create\s+procedure\s+((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
 	reLoadProc      = regexp.MustCompile(`(?is)^load\s+procedures?\s+(?:from\s+)?'([^']*)'\s*;?\s*$`)
@@ -141,6 +148,9 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	case procs.IsCreateProcedure(s):
 		p.Kind = KindCreateProc
 		return p, nil
+	case procs.IsCreateFunction(s):
+		p.Kind = KindCreateFunc
+		return p, nil
 	case reCheckpoint.MatchString(s):
 		p.Kind = KindCheckpoint
 		return p, nil
@@ -150,6 +160,18 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	}
 	if m := reDropProc.FindStringSubmatch(s); m != nil {
 		p.Kind, p.IfExists, p.Name = KindDropProc, m[1] != "", m[2]
+		return p, nil
+	}
+	if m := reDropFunc.FindStringSubmatch(s); m != nil {
+		p.Kind, p.IfExists, p.Name = KindDropFunc, m[1] != "", m[2]
+		return p, nil
+	}
+	if m := reShowFuncState.FindStringSubmatch(s); m != nil {
+		p.Kind, p.Like = KindShowFuncStatus, m[1]
+		return p, nil
+	}
+	if m := reShowCreateF.FindStringSubmatch(s); m != nil {
+		p.Kind, p.Name = KindShowCreateFunc, m[1]
 		return p, nil
 	}
 	if lang, body, ok := parseDoBlock(s); ok {
@@ -341,7 +363,7 @@ func (c *Cache) Get(text string, mode mysql.SQLMode) (*Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.Kind == KindCreateProc || len(text) > 8192 {
+	if p.Kind == KindCreateProc || p.Kind == KindCreateFunc || len(text) > 8192 {
 		return p, nil
 	}
 	c.mu.Lock()

@@ -126,7 +126,7 @@ func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 			continue
 		}
 		// ON sees the tables up to this one.
-		on := &expr.Scope{DB: sc.DB, Joined: jp.sources[:i+1], Clause: "on clause"}
+		on := &expr.Scope{DB: sc.DB, Funcs: sc.Funcs, Joined: jp.sources[:i+1], Clause: "on clause"}
 		if jt.on, err = on.Compile(joins[i-1].On.Expr); err != nil {
 			return nil, err
 		}
@@ -139,7 +139,7 @@ func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 		if jp.where.HasAgg {
 			return nil, sqlerr.New(sqlerr.ErInvalidUseOfGroup, "Invalid use of group function")
 		}
-		jp.placeFilters(sc.DB, where)
+		jp.placeFilters(sc, where)
 	}
 	for i, jt := range jp.Tables {
 		if i == 0 {
@@ -152,7 +152,7 @@ func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 		if !jt.Left && where != nil {
 			conds = append(conds, conjuncts(where)...)
 		}
-		jp.planLookup(sc.DB, i, conds)
+		jp.planLookup(sc, i, conds)
 	}
 	return jp, nil
 }
@@ -161,11 +161,12 @@ func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 // table after which all the columns it names are known (or to pre when it
 // names none). A conjunct compiles against a prefix of the tables only if
 // it names no later table, which is the test.
-func (jp *Join) placeFilters(db string, where ast.ExprNode) {
+func (jp *Join) placeFilters(sc *expr.Scope, where ast.ExprNode) {
+	db := sc.DB
 	for _, c := range conjuncts(where) {
 		placed := false
 		for k := -1; k < len(jp.Tables) && !placed; k++ {
-			prefix := &expr.Scope{DB: db, Joined: jp.sources[:k+1], Clause: "WHERE"}
+			prefix := &expr.Scope{DB: db, Funcs: sc.Funcs, Joined: jp.sources[:k+1], Clause: "WHERE"}
 			e, err := prefix.Compile(c)
 			if err != nil || e.HasAgg {
 				continue
@@ -181,7 +182,7 @@ func (jp *Join) placeFilters(db string, where ast.ExprNode) {
 			placed = true
 		}
 		if !placed {
-			full := &expr.Scope{DB: db, Joined: jp.sources, Clause: "WHERE"}
+			full := &expr.Scope{DB: db, Funcs: sc.Funcs, Joined: jp.sources, Clause: "WHERE"}
 			if e, err := full.Compile(c); err == nil {
 				jp.rest = append(jp.rest, e)
 				continue
@@ -210,10 +211,11 @@ func passes(conds []*expr.Expr, ec *expr.Ctx) (bool, error) {
 
 // planLookup finds, for table i, an index whose every column is equal to
 // an expression over the tables before it.
-func (jp *Join) planLookup(db string, i int, conds []ast.ExprNode) {
+func (jp *Join) planLookup(sc *expr.Scope, i int, conds []ast.ExprNode) {
+	db := sc.DB
 	jt := jp.Tables[i]
-	mine := &expr.Scope{DB: db, Joined: jp.sources[i : i+1]}
-	before := &expr.Scope{DB: db, Joined: jp.sources[:i]}
+	mine := &expr.Scope{DB: db, Funcs: sc.Funcs, Joined: jp.sources[i : i+1]}
+	before := &expr.Scope{DB: db, Funcs: sc.Funcs, Joined: jp.sources[:i]}
 	eq := map[int]*expr.Expr{}
 	for _, c := range conds {
 		b, ok := c.(*ast.BinaryOperationExpr)

@@ -1,0 +1,294 @@
+package sql
+
+import (
+	"context"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/ddl"
+	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+// A stored function as a plan holds it: resolved and compiled once per
+// plan build (StoredFunction), then evaluated per row (CallStoredFunction)
+// with no parse or compile on that path.
+type compiledFunc struct {
+	db        string
+	key       string // lower(db.name): what recursion checks compare
+	def       *procs.Definition
+	prog      procs.FunctionProgram // Lua, JavaScript
+	body      *expr.Expr            // SQL: RETURN expr, parameters as ? markers
+	params    []types.ColType
+	returns   types.ColType
+	retStrict bool // the function's own sql_mode is strict (return conversion)
+}
+
+// StoredFunction implements expr.FunctionHost: db.name for a statement
+// being compiled, nil if there is none.
+func (s *Session) StoredFunction(db, name string) (*expr.StoredFunction, error) {
+	cat := s.database.Txns.Catalog()
+	if !cat.HasDatabase(db) {
+		return nil, nil
+	}
+	db = cat.DatabaseName(db)
+	def, prog, ok := s.database.Procs.GetFunction(db, name)
+	if !ok {
+		return nil, nil
+	}
+	cf, err := s.compileFunction(db, def, prog, true)
+	if err != nil {
+		return nil, err
+	}
+	return &expr.StoredFunction{DB: db, Name: def.Name, NParams: len(def.Params), Returns: cf.returns, Impl: cf}, nil
+}
+
+// compileFunction reads def's declared types and, for a SQL body with
+// compileBody, compiles it (at plan build: the functions it calls are
+// resolved then).
+func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.FunctionProgram, compileBody bool) (*compiledFunc, error) {
+	cf := &compiledFunc{db: db, key: strings.ToLower(db + "." + def.Name), def: def, prog: prog, params: make([]types.ColType, len(def.Params))}
+	for i, prm := range def.Params {
+		t, err := colTypeOf(prm.Type)
+		if err != nil {
+			return nil, err
+		}
+		cf.params[i] = t
+	}
+	t, err := colTypeOf(def.Func.Returns)
+	if err != nil {
+		return nil, err
+	}
+	cf.returns = t
+	mode, _ := sysvar.ParseSQLMode(def.Func.SQLMode)
+	cf.retStrict = mode.Strict()
+	if def.Language != procs.LanguageSQL || !compileBody {
+		return cf, nil
+	}
+	key := cf.key
+	for _, k := range s.compilingFuncs {
+		if k == key {
+			return nil, sqlerr.New(sqlerr.ErSPNoRecursion, "Recursive stored functions and triggers are not allowed")
+		}
+	}
+	s.compilingFuncs = append(s.compilingFuncs, key)
+	defer func() { s.compilingFuncs = s.compilingFuncs[:len(s.compilingFuncs)-1] }()
+	e, err := parseSQLFunctionBody(def, mode)
+	if err != nil {
+		return nil, err
+	}
+	cf.body, err = (&expr.Scope{DB: db, Funcs: s.Functions(), Sub: &s.State}).Compile(e)
+	return cf, err
+}
+
+// parseSQLFunctionBody parses RETURN expr, with the parameters turned into
+// ? markers that read the call's converted arguments. CREATE FUNCTION
+// runs it to check the body: a name that is no parameter is error 1327,
+// while the functions it calls are resolved only when it is called, as in
+// MariaDB. A BEGIN ... END body waits for SQL/PSM (sql/psm): its compiler
+// plugs in here.
+func parseSQLFunctionBody(def *procs.Definition, mode sysvar.SQLMode) (ast.ExprNode, error) {
+	body := strings.TrimSpace(def.Body)
+	if len(body) < 6 || !strings.EqualFold(body[:6], "RETURN") {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support SQL function bodies other than RETURN expr")
+	}
+	p, err := parse.Parse("SELECT "+body[6:], mode.ParserMode())
+	if err != nil {
+		return nil, err
+	}
+	sel, ok := p.Node.(*ast.SelectStmt)
+	if !ok || sel.From != nil || sel.Where != nil || len(sel.Fields.Fields) != 1 || sel.Fields.Fields[0].Expr == nil {
+		return nil, parse.SyntaxError(body, body[6:])
+	}
+	refs := &paramRefs{params: def.Params}
+	n, _ := sel.Fields.Fields[0].Expr.Accept(refs)
+	e, ok := n.(ast.ExprNode)
+	if !ok {
+		return nil, parse.SyntaxError(body, body[6:])
+	}
+	if refs.undeclared != "" {
+		return nil, sqlerr.New(sqlerr.ErSPUndeclaredVar, "Undeclared variable: %s", refs.undeclared)
+	}
+	return e, nil
+}
+
+// paramRefs turns the names of a function's parameters in its RETURN
+// expression into ? markers numbered by parameter position, and notes the
+// first other bare name (columns inside a subquery are the subquery's).
+type paramRefs struct {
+	params     []procs.Param
+	depth      int // inside how many subqueries
+	undeclared string
+}
+
+func (v *paramRefs) Enter(n ast.Node) (ast.Node, bool) {
+	if _, ok := n.(*ast.SubqueryExpr); ok {
+		v.depth++
+	}
+	return n, false
+}
+
+func (v *paramRefs) Leave(n ast.Node) (ast.Node, bool) {
+	if _, ok := n.(*ast.SubqueryExpr); ok {
+		v.depth--
+	}
+	c, ok := n.(*ast.ColumnNameExpr)
+	if !ok || c.Name.Table.O != "" {
+		return n, true
+	}
+	for i, prm := range v.params {
+		if strings.EqualFold(prm.Name, c.Name.Name.O) {
+			return &test_driver.ParamMarkerExpr{Order: i}, true
+		}
+	}
+	if v.depth == 0 && v.undeclared == "" {
+		v.undeclared = c.Name.Name.O
+	}
+	return n, true
+}
+
+// colTypeOf reads a declared type ("INT", "DECIMAL(12,2)") as a column
+// type, with CREATE TABLE's rules.
+func colTypeOf(text string) (types.ColType, error) {
+	p, err := parse.Parse("CREATE TABLE t (c "+text+")", 0)
+	if err != nil {
+		return types.ColType{}, err
+	}
+	ct, ok := p.Node.(*ast.CreateTableStmt)
+	if !ok || len(ct.Cols) != 1 {
+		return types.ColType{}, sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax near '%s'", text)
+	}
+	return ddl.ColType(ct.Cols[0])
+}
+
+// CallStoredFunction implements expr.FunctionHost: one call, for one row.
+// Arguments convert to the parameter types under the caller's sql_mode,
+// the result to the RETURNS type under the function's, as in MariaDB.
+func (s *Session) CallStoredFunction(c *expr.Ctx, f *expr.StoredFunction, call string, args []types.Value) (types.Value, error) {
+	cf := f.Impl.(*compiledFunc)
+	strict := s.SQLMode().Strict()
+	for i, a := range args {
+		v, err := s.State.AssignTo(cf.def.Params[i].Name, cf.params[i], a, 1, strict)
+		if err != nil {
+			return types.Null, err
+		}
+		args[i] = v
+	}
+	var out types.Value
+	var err error
+	if cf.body != nil {
+		// One Ctx per nesting level, reused row after row.
+		depth := s.bodyDepth
+		if depth == len(s.bodyCtxs) {
+			s.bodyCtxs = append(s.bodyCtxs, &expr.Ctx{})
+		}
+		ec := s.bodyCtxs[depth]
+		*ec = expr.Ctx{Env: c.Env, Args: args, Context: c.Context, Txn: c.Txn, Mem: c.Mem, Notes: c.Notes}
+		s.bodyDepth++
+		out, err = cf.body.Fn(ec)
+		s.bodyDepth--
+		*ec = expr.Ctx{}
+	} else {
+		out, err = s.evalScriptFunction(c, cf, args)
+	}
+	if err != nil {
+		return types.Null, err
+	}
+	return s.State.AssignTo(call, cf.returns, out, 0, cf.retStrict)
+}
+
+// evalScriptFunction runs a Lua or JavaScript function body with the
+// session as its host, nested in the running statement as a CALL's
+// statements are.
+func (s *Session) evalScriptFunction(c *expr.Ctx, cf *compiledFunc, args []types.Value) (types.Value, error) {
+	key := cf.key
+	for _, k := range s.runningFuncs {
+		if k == key {
+			return types.Null, sqlerr.New(sqlerr.ErSPNoRecursion, "Recursive stored functions and triggers are not allowed")
+		}
+	}
+	// The arguments' slice is reused per nesting level (a body's
+	// statements may call functions too).
+	depth := len(s.runningFuncs)
+	for len(s.funcArgs) <= depth {
+		s.funcArgs = append(s.funcArgs, nil)
+	}
+	in := s.funcArgs[depth][:0]
+	for _, a := range args {
+		in = append(in, hostValue(a))
+	}
+	s.funcArgs[depth] = in
+	defer clear(in)
+	ctx := c.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	s.runningFuncs = append(s.runningFuncs, key)
+	topLevel := s.callDepth == 0
+	savedAck := s.callAck
+	s.callAck = 0
+	s.callDepth++
+	if s.functionHost == nil {
+		s.functionHost = procs.FunctionHost(&procHost{s: s})
+	}
+	x := s.stmtTxn
+	var outer txn.StatementState
+	if x != nil {
+		outer = x.SuspendStatement()
+	}
+	r, err := cf.prog.Eval(ctx, s.functionHost, in)
+	if x != nil {
+		x.ResumeStatement(outer)
+	}
+	s.callDepth--
+	s.runningFuncs = s.runningFuncs[:len(s.runningFuncs)-1]
+	ack := s.callAck
+	s.callAck = max(savedAck, ack)
+	if topLevel {
+		s.callAck = savedAck
+		if x == nil && ack > 0 {
+			// No statement transaction took the body's statements in
+			// (SET @x = f()): they committed on their own, and the
+			// statement may not reply before that is durable
+			// (invariant 3). Inside a statement's transaction their
+			// reads are its reads; inside a CALL, the CALL waits.
+			if werr := s.database.Txns.WaitDurable(ctx, ack); werr != nil && err == nil {
+				err = werr
+			}
+		}
+	}
+	if err != nil {
+		return types.Null, MapError(err)
+	}
+	return goValue(r)
+}
+
+// refuseInFunction is error 1422 for a statement a stored function's body
+// may not run: one that ends or starts a transaction, explicitly or
+// implicitly (DDL), which would commit the calling statement's work
+// halfway, as MySQL refuses it.
+func refuseInFunction(p *parse.Stmt) error {
+	switch p.Kind {
+	case parse.KindAST:
+	case parse.KindShowProcStatus, parse.KindShowCreateProc, parse.KindShowFuncStatus, parse.KindShowCreateFunc:
+		return nil
+	default:
+		return sqlerr.New(sqlerr.ErCommitNotAllowedInSF, "Explicit or implicit commit is not allowed in stored function or trigger.")
+	}
+	switch n := p.Node.(type) {
+	case *ast.BeginStmt, *ast.CommitStmt, ast.DDLNode:
+	case *ast.RollbackStmt:
+		if n.SavepointName != "" {
+			return nil
+		}
+	default:
+		return nil
+	}
+	return sqlerr.New(sqlerr.ErCommitNotAllowedInSF, "Explicit or implicit commit is not allowed in stored function or trigger.")
+}
