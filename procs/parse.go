@@ -24,9 +24,6 @@ type CreateStmt struct {
 const (
 	LanguageLua        = "LUA"
 	LanguageJavaScript = "JAVASCRIPT"
-	// LanguageSQL is SQL/PSM (sql/psm): the default when no LANGUAGE
-	// clause is given, as in MySQL.
-	LanguageSQL = "SQL"
 )
 
 // ParseCreate parses
