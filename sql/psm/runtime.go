@@ -175,6 +175,17 @@ func (f *Function) Call(ctx context.Context, host procs.Host, args []any) (types
 	return types.Null, err
 }
 
+// Eval is Call as a procs.FunctionProgram: the value as the host's
+// values are (nil, int64, uint64, float64, string), not yet converted to
+// the RETURNS type.
+func (f *Function) Eval(ctx context.Context, host procs.Host, args []any) (any, error) {
+	v, err := f.Call(ctx, host, args)
+	if err != nil {
+		return nil, err
+	}
+	return hostArg(v), nil
+}
+
 func isJump(err error) bool { _, ok := err.(*jump); return ok }
 
 // returnStmt is RETURN expr, in function bodies only (1313 elsewhere).
