@@ -51,8 +51,10 @@
 // Functions: CompileFunction compiles a body in which RETURN expr is
 // allowed (it is 1313 in procedures) and Function.Call returns the value
 // of the RETURN that ended it, or 1321 when the body ends without one.
-// The stored-function layer (CREATE FUNCTION ... BEGIN ... RETURN ...; END)
-// calls it.
+// START TRANSACTION, COMMIT and ROLLBACK in a function body are 1422 at
+// compile time, as in MariaDB. Function implements procs.FunctionProgram
+// (Eval), so sql runs CREATE FUNCTION ... BEGIN ... RETURN ...; END
+// bodies as it runs Lua and JavaScript ones.
 //
 // Refused, with the error named: UNDO handlers and SQLWARNING (or SQLSTATE
 // '01...') handlers (1235: warnings do not raise conditions yet); SIGNAL
