@@ -13,13 +13,16 @@ import (
 const (
 	PlcommitTable = "CREATE TABLE test1 (a int)"
 	PlcommitLua   = `CREATE OR REPLACE PROCEDURE seed003_lua(IN n INT) LANGUAGE LUA AS $$ for i = 1, n do session:runSql("INSERT INTO test1 (a) VALUES (?)", {i}) session:commit() end $$`
-	PlcommitJS    = `CREATE OR REPLACE PROCEDURE seed003_js(IN n INT) LANGUAGE JAVASCRIPT AS $$ for (let i = 1; i <= n; i++) { session.runSql("INSERT INTO test1 (a) VALUES (?)", [i]); session.commit(); } $$`
+	// PlcommitSQL is seed 003's procedure as written in the issue (a
+	// parameter for the count instead of the literal 1000).
+	PlcommitSQL = "CREATE OR REPLACE PROCEDURE seed003_sql(IN n INT)\nBEGIN\nDECLARE counter INT DEFAULT 1;\nWHILE counter <= n DO\n    INSERT INTO test1 (a) VALUES (counter);\n    commit;\n    SET counter = counter + 1;\nEND WHILE;\nEND"
+	PlcommitJS  = `CREATE OR REPLACE PROCEDURE seed003_js(IN n INT) LANGUAGE JAVASCRIPT AS $$ for (let i = 1; i <= n; i++) { session.runSql("INSERT INTO test1 (a) VALUES (?)", [i]); session.commit(); } $$`
 )
 
 // PlcommitConfig is one configuration of the PL commit workload.
 type PlcommitConfig struct {
 	Dir         string // data directory of this run; emptied first
-	Lang        string // "lua" or "js"
+	Lang        string // "sql", "lua" or "js"
 	Async       bool   // ob_enable_pl_async_commit, set in every session
 	Iterations  int    // the procedure's n: INSERT+COMMIT pairs per CALL (seed: 1000)
 	Calls       int    // CALLs per session (seed: 5), when Load.Time is zero
@@ -149,8 +152,10 @@ func plcommitProc(lang string) (name, ddl string, err error) {
 		return "seed003_lua", PlcommitLua, nil
 	case "js":
 		return "seed003_js", PlcommitJS, nil
+	case "sql":
+		return "seed003_sql", PlcommitSQL, nil
 	}
-	return "", "", fmt.Errorf("bench: unknown procedure language %q (want lua or js)", lang)
+	return "", "", fmt.Errorf("bench: unknown procedure language %q (want sql, lua or js)", lang)
 }
 
 // runPlcommitSessions sets async commit in every session, then drives

@@ -8,7 +8,7 @@ import (
 )
 
 func TestPlcommitCountsEveryCommit(t *testing.T) {
-	for _, lang := range []string{"lua", "js"} {
+	for _, lang := range []string{"sql", "lua", "js"} {
 		for _, async := range []bool{false, true} {
 			t.Run(lang+"/async="+onOff(async), func(t *testing.T) {
 				cfg := PlcommitConfig{Dir: filepath.Join(t.TempDir(), "data"), Lang: lang, Async: async, Iterations: 20, Calls: 2, Concurrency: 2}

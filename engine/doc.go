@@ -8,8 +8,9 @@
 // plrun_checkpoint_log_size), persisted settings (plrun-auto.cnf) and the
 // status counters, and implements sql.Engine for the sessions.
 //
-// The engine imports no language runtime: the caller lists them in
-// Config.Runtimes (runtime/builtin for Lua and JavaScript).
+// The engine imports no VM runtime: the caller lists them in
+// Config.Runtimes (runtime/builtin for Lua and JavaScript). SQL/PSM
+// (sql/psm), plrun's own language, is always registered beside them.
 //
 // Lock order: sessMu, persistMu and ckptMu are leaves (nothing else is
 // taken while one is held, except that a checkpoint runs txn's checkpoint

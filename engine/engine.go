@@ -15,6 +15,7 @@ import (
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/sql/psm"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
@@ -102,7 +103,9 @@ func Open(cfg Config) (*Engine, error) {
 		}
 	}()
 	e.hot = hotrow.New()
-	e.runtimes = cfg.Runtimes
+	// SQL/PSM is plrun's own language, not a VM: always present, beside
+	// the caller's runtimes.
+	e.runtimes = append([]procs.Runtime{psm.Runtime{}}, cfg.Runtimes...)
 	e.procs = procs.NewCatalog(e.runtimes...)
 	// Persisted settings first (ALTER SYSTEM SET, SET PERSIST), then --set,
 	// which wins for this run.

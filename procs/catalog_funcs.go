@@ -41,8 +41,8 @@ func (c *Catalog) compileFunction(def *Definition) (*Definition, FunctionProgram
 	fc, compiles := rt.(FunctionCompiler)
 	if !ok || !compiles {
 		return nil, nil, sqlerr.New(sqlerr.ErParse,
-			"You have an error in your SQL syntax; unknown LANGUAGE %s for FUNCTION %s (supported: SQL, %s)",
-			def.Language, def.Name, strings.Join(c.languages(), ", "))
+			"You have an error in your SQL syntax; unknown LANGUAGE %s for FUNCTION %s (supported: %s)",
+			def.Language, def.Name, strings.Join(c.functionLanguages(), ", "))
 	}
 	prog, err := fc.CompileFunction(def)
 	if err != nil {
@@ -214,3 +214,15 @@ func FunctionArgsError(db string, def *Definition, got int) error {
 
 // String is for debugging.
 func (e *functionEntry) String() string { return fmt.Sprintf("FUNCTION %s", e.def.Name) }
+
+// functionLanguages are SQL (compiled by the sql layer, whether or not the
+// SQL/PSM procedure runtime is registered) and the other runtimes.
+func (c *Catalog) functionLanguages() []string {
+	out := []string{LanguageSQL}
+	for _, l := range c.languages() {
+		if l != LanguageSQL {
+			out = append(out, l)
+		}
+	}
+	return out
+}

@@ -40,7 +40,16 @@ type Definition struct {
 	// CREATE PROCEDURE prints what was written.
 	Delimiter string
 	Created   string // "2006-01-02 15:04:05"
-	Modified  string
+	// BodyLine is the line of the CREATE statement (or file) the body
+	// starts on, so a SQL body's errors name that line; 0 means 1.
+	BodyLine int `json:",omitempty"`
+	// Characteristics are a SQL procedure's characteristics as written
+	// (COMMENT, DETERMINISTIC, SQL SECURITY ...), normalised to single
+	// spaces; SHOW CREATE PROCEDURE prints them.
+	Characteristics string `json:",omitempty"`
+	// Definer is DEFINER=... as written, if given.
+	Definer  string `json:",omitempty"`
+	Modified string
 	// File is the file a procedure was loaded from (LOAD PROCEDURE,
 	// --procs), as named there, and FirstLine the file line of the body's
 	// first line; errors name file lines. Both are empty for CREATE

@@ -2,9 +2,11 @@ package procs
 
 import "strings"
 
-// LanguageSQL is a stored function whose body is SQL: RETURN expr, or
-// (once SQL/PSM bodies compile) BEGIN ... RETURN ...; END. The sql layer
-// compiles it; procs only stores it.
+// LanguageSQL is a body in SQL: a SQL/PSM procedure (sql/psm; the
+// default when CREATE PROCEDURE has no LANGUAGE clause, as in MySQL), or a
+// stored function's RETURN expr, or (once SQL/PSM function bodies are
+// wired) BEGIN ... RETURN ...; END. The sql layer compiles function
+// bodies; procs only stores them.
 const LanguageSQL = "SQL"
 
 // FunctionDef is what a stored function adds to a Definition. A

@@ -28,8 +28,10 @@ func ParseFile(filename string, content []byte) (*Definition, error) {
 		lang, marker = LanguageLua, "--!"
 	case ".js":
 		lang, marker = LanguageJavaScript, "//!"
+	case ".sql":
+		return parseSQLFile(filename, content)
 	default:
-		return nil, sqlerr.New(sqlerr.ErParse, "%s: procedure files must end in .lua or .js", filename)
+		return nil, sqlerr.New(sqlerr.ErParse, "%s: procedure files must end in .lua, .js or .sql", filename)
 	}
 	content = bytes.TrimPrefix(content, []byte("\xef\xbb\xbf"))
 	header, body, _ := strings.Cut(string(content), "\n")
@@ -67,7 +69,24 @@ func fileError(filename string, err error) error {
 	return err
 }
 
-// LoadDir parses every *.lua and *.js file of dir, in file-name order.
+// parseSQLFile reads a .sql procedure file: one CREATE [OR REPLACE]
+// PROCEDURE statement of a SQL/PSM procedure (no DELIMITER lines), whose
+// body lines are the file's lines.
+func parseSQLFile(filename string, content []byte) (*Definition, error) {
+	content = bytes.TrimPrefix(content, []byte("\xef\xbb\xbf"))
+	st, err := ParseCreateStmt(string(content))
+	if err != nil {
+		return nil, fileError(filename, err)
+	}
+	if st.Def.Language != LanguageSQL {
+		return nil, sqlerr.New(sqlerr.ErParse, "%s: a .sql file holds a SQL procedure (BEGIN ... END), not LANGUAGE %s", filename, st.Def.Language)
+	}
+	// BodyLine already counts file lines: the file is the statement.
+	st.Def.File, st.Def.FirstLine = filename, 1
+	return st.Def, nil
+}
+
+// LoadDir parses every *.lua, *.js and *.sql file of dir, in file-name order.
 func LoadDir(dir string) ([]*Definition, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -76,7 +95,7 @@ func LoadDir(dir string) ([]*Definition, error) {
 	var names []string
 	for _, e := range entries {
 		ext := strings.ToLower(filepath.Ext(e.Name()))
-		if !e.IsDir() && (ext == ".lua" || ext == ".js") {
+		if !e.IsDir() && (ext == ".lua" || ext == ".js" || ext == ".sql") {
 			names = append(names, e.Name())
 		}
 	}

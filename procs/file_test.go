@@ -30,7 +30,7 @@ func TestParseFile(t *testing.T) {
 
 func TestParseFileErrors(t *testing.T) {
 	tests := []struct{ name, content, want string }{
-		{"p.py", "#! PROCEDURE p()", "must end in .lua or .js"},
+		{"p.py", "#! PROCEDURE p()", "must end in .lua, .js or .sql"},
 		{"p.lua", "//! PROCEDURE p()\n", "p.lua line 1: expected '--! PROCEDURE"},
 		{"p.js", "--! PROCEDURE p()\n", "expected '//! PROCEDURE"},
 		{"p.lua", "", "expected '--! PROCEDURE"},
@@ -78,5 +78,37 @@ func TestLoadDir(t *testing.T) {
 	}
 	if _, err := procs.LoadDir(filepath.Join(dir, "missing")); err == nil {
 		t.Fatal("missing dir: no error")
+	}
+}
+
+// A .sql file is one CREATE PROCEDURE of a SQL/PSM procedure; BodyLine is
+// the file line its body starts on (so errors name file lines), and
+// SHOW CREATE PROCEDURE prints the characteristics as written.
+func TestParseSQLFile(t *testing.T) {
+	src := "-- seed 003\nCREATE PROCEDURE test(IN n INT)\nCOMMENT 'seed'  DETERMINISTIC\nBEGIN\n  SET @a = n;\nEND;\n"
+	def, err := procs.ParseFile("dir/test.sql", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &procs.Definition{Name: "test", Language: "SQL", Body: "BEGIN\n  SET @a = n;\nEND", BodyLine: 4, File: "dir/test.sql", FirstLine: 1,
+		Characteristics: "COMMENT 'seed' DETERMINISTIC", Params: []procs.Param{{Mode: procs.ModeIn, Name: "n", Type: "INT"}}}
+	if !reflect.DeepEqual(def, want) {
+		t.Errorf("got %+v\nwant %+v", def, want)
+	}
+	if got := procs.FormatCreate(def); got != "CREATE PROCEDURE `test`(IN `n` INT)\nCOMMENT 'seed' DETERMINISTIC\nBEGIN\n  SET @a = n;\nEND" {
+		t.Errorf("FormatCreate = %q", got)
+	}
+	if _, err := procs.ParseFile("lua.sql", []byte("CREATE PROCEDURE p() LANGUAGE LUA AS $$ x = 1 $$")); err == nil || !strings.Contains(err.Error(), "lua.sql") {
+		t.Errorf("a Lua procedure in a .sql file: err = %v", err)
+	}
+	dir := t.TempDir()
+	for name, body := range map[string]string{"a.sql": src, "b.lua": "--! PROCEDURE b()\n", "notes.txt": "x"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	defs, err := procs.LoadDir(dir)
+	if err != nil || len(defs) != 2 || defs[0].Language != "SQL" || defs[1].Language != "LUA" {
+		t.Fatalf("LoadDir: %v %+v", err, defs)
 	}
 }

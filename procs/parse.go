@@ -56,9 +56,11 @@ func ParseCreateStmt(sql string) (*CreateStmt, error) {
 		st.OrReplace = true
 	}
 	if p.keyword("DEFINER") {
+		from := p.pos
 		if err := p.skipDefiner(); err != nil {
 			return nil, err
 		}
+		st.Def.Definer = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p.src[from:p.pos]), "="))
 	}
 	if !p.keyword("PROCEDURE") {
 		return nil, p.syntaxError()
@@ -72,11 +74,15 @@ func ParseCreateStmt(sql string) (*CreateStmt, error) {
 	if err := p.signature(st.Def); err != nil {
 		return nil, err
 	}
+	charFrom := p.pos
 	if err := p.characteristics(st, true); err != nil {
 		return nil, err
 	}
-	if st.Def.Language == "" {
-		return nil, p.syntaxError()
+	if st.Def.Language == "" || st.Def.Language == LanguageSQL {
+		if err := p.sqlBody(st.Def, charFrom); err != nil {
+			return nil, err
+		}
+		return st, nil
 	}
 	if !p.keyword("AS") {
 		return nil, p.syntaxError()
@@ -93,6 +99,31 @@ func ParseCreateStmt(sql string) (*CreateStmt, error) {
 		return nil, p.syntaxError()
 	}
 	return st, nil
+}
+
+// sqlBody takes the rest of the statement as a SQL/PSM body (BEGIN ...
+// END or one statement); sql/psm compiles it. The characteristics read
+// since charFrom are kept as written for SHOW CREATE PROCEDURE.
+func (p *parser) sqlBody(def *Definition, charFrom int) error {
+	def.Language = LanguageSQL
+	def.Characteristics = strings.Join(strings.Fields(p.src[charFrom:p.pos]), " ")
+	p.skipSpace()
+	if p.eof() || p.peekByte() == '$' || strings.EqualFold(p.peekWord(), "AS") {
+		// AS $$ ... $$ needs a LANGUAGE: say which ones there are.
+		return sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax; a procedure body is BEGIN ... END (SQL), or LANGUAGE LUA / LANGUAGE JAVASCRIPT AS $$ ... $$; near '%s' at line %d",
+			nearText(p.src[p.pos:]), 1+strings.Count(p.src[:p.pos], "\n"))
+	}
+	def.BodyLine = 1 + strings.Count(p.src[:p.pos], "\n")
+	def.Body = strings.TrimRight(p.src[p.pos:], " \t\r\n;")
+	def.Delimiter = ""
+	return nil
+}
+
+func nearText(s string) string {
+	if len(s) > 80 {
+		return s[:80]
+	}
+	return s
 }
 
 // IsCreateProcedure reports whether sql starts (after spaces and comments)
@@ -116,7 +147,13 @@ func IsCreateProcedure(sql string) bool {
 // reads back to an equal Definition (Created/Modified aside).
 func FormatCreate(def *Definition) string {
 	var b strings.Builder
-	b.WriteString("CREATE PROCEDURE ")
+	b.WriteString("CREATE ")
+	if def.Definer != "" {
+		b.WriteString("DEFINER=")
+		b.WriteString(def.Definer)
+		b.WriteByte(' ')
+	}
+	b.WriteString("PROCEDURE ")
 	b.WriteString(quoteIdent(def.Name))
 	b.WriteByte('(')
 	for i, prm := range def.Params {
@@ -128,6 +165,15 @@ func FormatCreate(def *Definition) string {
 		b.WriteString(quoteIdent(prm.Name))
 		b.WriteByte(' ')
 		b.WriteString(prm.Type)
+	}
+	if def.Language == LanguageSQL {
+		b.WriteString(")\n")
+		if def.Characteristics != "" {
+			b.WriteString(def.Characteristics)
+			b.WriteByte('\n')
+		}
+		b.WriteString(def.Body)
+		return b.String()
 	}
 	b.WriteString(")\nLANGUAGE ")
 	b.WriteString(def.Language)

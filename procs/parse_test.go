@@ -35,7 +35,7 @@ func TestParseCreate(t *testing.T) {
 		},
 		{
 			sql: "CREATE DEFINER=`root`@`%` PROCEDURE IF NOT EXISTS q(x ENUM('a','B')) NOT DETERMINISTIC LANGUAGE lua AS $lua$ s = '$$' $lua$",
-			want: procs.Definition{Name: "q", Language: "LUA", Body: " s = '$$' ", Delimiter: "$lua$",
+			want: procs.Definition{Name: "q", Language: "LUA", Body: " s = '$$' ", Delimiter: "$lua$", Definer: "`root`@`%`",
 				Params: []procs.Param{{Mode: procs.ModeIn, Name: "x", Type: "ENUM('a','B')"}}},
 			ifNot: true,
 		},

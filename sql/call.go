@@ -208,6 +208,11 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 // every version it read (invariant 3). On error the open transaction is
 // rolled back.
 func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]any, *callOutput, uint64, error) {
+	leave, err := s.enterProc(db, name)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	defer leave()
 	saved := s.procName
 	s.procName = db + "." + name
 	defer func() { s.procName = saved }()
@@ -476,3 +481,8 @@ func (db *Database) checkFilePriv(path string) error {
 	}
 	return nil
 }
+
+// ExprEnv lends the session's expression environment to SQL procedures
+// (sql/psm's EnvHost), so their conditions and SET of locals evaluate
+// natively instead of as statements.
+func (h *procHost) ExprEnv() *expr.Env { return &h.s.Env }

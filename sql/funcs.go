@@ -64,7 +64,7 @@ func (s *Session) CreateFunction(ctx context.Context, st *procs.CreateStmt) (*ex
 	if _, err := s.compileFunction(db, &d, nil, false); err != nil {
 		return nil, err
 	}
-	if d.Language == procs.LanguageSQL {
+	if d.Language == procs.LanguageSQL && !isCompoundBody(d.Body) { // a BEGIN body compiled above
 		mode, _ := sysvar.ParseSQLMode(f.SQLMode)
 		if _, err := parseSQLFunctionBody(&d, mode); err != nil {
 			return nil, err

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"regexp"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -10,6 +11,7 @@ import (
 	"github.com/plrun/plrun/sql/ddl"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/psm"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
@@ -68,6 +70,16 @@ func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.F
 	cf.returns = t
 	mode, _ := sysvar.ParseSQLMode(def.Func.SQLMode)
 	cf.retStrict = mode.Strict()
+	if def.Language == procs.LanguageSQL && isCompoundBody(def.Body) {
+		// BEGIN ... RETURN ...; END: a SQL/PSM body, run like a Lua or
+		// JavaScript one (evalScriptFunction) through the function host.
+		f, err := psm.CompileFunction(def)
+		if err != nil {
+			return nil, err
+		}
+		cf.prog = f
+		return cf, nil
+	}
 	if def.Language != procs.LanguageSQL || !compileBody {
 		return cf, nil
 	}
@@ -87,12 +99,17 @@ func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.F
 	return cf, err
 }
 
+// isCompoundBody reports whether a SQL function body is BEGIN ... END
+// (or a labelled block) rather than RETURN expr.
+func isCompoundBody(body string) bool { return reCompoundBody.MatchString(body) }
+
+var reCompoundBody = regexp.MustCompile(`(?is)^\s*(\w+\s*:\s*)?begin\b`)
+
 // parseSQLFunctionBody parses RETURN expr, with the parameters turned into
 // ? markers that read the call's converted arguments. CREATE FUNCTION
 // runs it to check the body: a name that is no parameter is error 1327,
 // while the functions it calls are resolved only when it is called, as in
-// MariaDB. A BEGIN ... END body waits for SQL/PSM (sql/psm): its compiler
-// plugs in here.
+// MariaDB. A BEGIN ... END body is sql/psm's (compileFunction).
 func parseSQLFunctionBody(def *procs.Definition, mode sysvar.SQLMode) (ast.ExprNode, error) {
 	body := strings.TrimSpace(def.Body)
 	if len(body) < 6 || !strings.EqualFold(body[:6], "RETURN") {

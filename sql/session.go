@@ -53,6 +53,9 @@ type Session struct {
 	stmtTxn   *txn.Txn
 	bodyDepth int
 	callAck   uint64
+	// activeProcs counts the running CALLs of each procedure (db.name,
+	// lower case), for max_sp_recursion_depth (recursion.go).
+	activeProcs map[string]int
 	// output collects the outermost running CALL's result sets and notes;
 	// failedNotes keeps the notes of one that failed for SHOW WARNINGS.
 	output      *callOutput

@@ -92,6 +92,7 @@ const (
 	ErSPDoesNotExist          uint16 = 1305
 	ErSPWrongNoOfArgs         uint16 = 1318
 	ErSPNotVarArg             uint16 = 1414
+	ErSPRecursionLimit        uint16 = 1456
 	ErSPBadSelect             uint16 = 1312
 	ErSPDoesNotExistSave      uint16 = 1305
 	ErSavepointNotExist       uint16 = 1305

@@ -12,7 +12,7 @@ import (
 
 func benchPlcommit(args []string, stdout, stderr io.Writer) int {
 	b := newBenchFlags("plcommit", stdout, stderr)
-	lang := b.fs.String("lang", "both", "procedure language: lua, js, or both")
+	lang := b.fs.String("lang", "both", "procedure languages: sql, lua, js, a comma list of them (sql,lua,js), both (lua,js) or all")
 	async := b.fs.String("async", "both", "ob_enable_pl_async_commit: on, off, or both (off then on, and their ratio)")
 	iterations := b.fs.Int("iterations", 1000, "INSERT+COMMIT pairs per CALL (the procedure's argument)")
 	calls := b.fs.Int("calls", 5, "CALLs per session (when --time is 0)")
@@ -25,17 +25,13 @@ func benchPlcommit(args []string, stdout, stderr io.Writer) int {
 	if !b.oneBound("calls") {
 		return 2
 	}
-	var langs []string
-	switch *lang {
-	case "lua", "js":
-		langs = []string{*lang}
-	case "both":
-		langs = []string{"lua", "js"}
-	default:
-		fmt.Fprintf(stderr, "plrun bench plcommit: --lang: want lua, js or both, got %q\n", *lang)
+	langs, err := plcommitLangs(*lang)
+	if err != nil {
+		fmt.Fprintf(stderr, "plrun bench plcommit: %v\n", err)
 		return 2
 	}
 	modes, err := onOffBoth("async", *async)
+
 	if err != nil {
 		fmt.Fprintf(stderr, "plrun bench plcommit: %v\n", err)
 		return 2
@@ -130,4 +126,26 @@ func printPlcommit(w io.Writer, r *bench.PlcommitResult) {
 	if r.FirstError != "" {
 		fmt.Fprintf(w, "  first error: %s\n", r.FirstError)
 	}
+}
+
+// plcommitLangs reads --lang: one of sql, lua, js, a comma list of them,
+// both (lua and js, as before SQL procedures) or all.
+func plcommitLangs(flag string) ([]string, error) {
+	switch strings.ToLower(flag) {
+	case "both":
+		return []string{"lua", "js"}, nil
+	case "all":
+		return []string{"sql", "lua", "js"}, nil
+	}
+	var langs []string
+	seen := map[string]bool{}
+	for _, l := range strings.Split(strings.ToLower(flag), ",") {
+		l = strings.TrimSpace(l)
+		if l != "sql" && l != "lua" && l != "js" || seen[l] {
+			return nil, fmt.Errorf("--lang: want sql, lua, js, a comma list of them, both or all, got %q", flag)
+		}
+		seen[l] = true
+		langs = append(langs, l)
+	}
+	return langs, nil
 }

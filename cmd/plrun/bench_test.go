@@ -198,3 +198,17 @@ func TestBenchLengthGuard(t *testing.T) {
 		}
 	}
 }
+
+func TestPlcommitLangs(t *testing.T) {
+	for flag, want := range map[string]string{"sql": "sql", "sql,lua,js": "sql lua js", "both": "lua js", "all": "sql lua js", "js, sql": "js sql"} {
+		got, err := plcommitLangs(flag)
+		if err != nil || strings.Join(got, " ") != want {
+			t.Errorf("plcommitLangs(%q) = %v, %v; want %s", flag, got, err, want)
+		}
+	}
+	for _, bad := range []string{"cobol", "sql,sql", "", "lua,"} {
+		if _, err := plcommitLangs(bad); err == nil {
+			t.Errorf("plcommitLangs(%q): no error", bad)
+		}
+	}
+}

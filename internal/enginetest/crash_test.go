@@ -51,6 +51,21 @@ for i = 1, n do
 end
 $$`
 
+// crashProcSQL is crashProcLua as a SQL/PSM procedure (sql/psm): the same
+// commits through the same host methods, so the same checks apply.
+const crashProcSQL = `CREATE PROCEDURE crash_ins(IN cid BIGINT, IN n INT)
+BEGIN
+  DECLARE i INT DEFAULT 1;
+  WHILE i <= n DO
+    START TRANSACTION;
+    INSERT INTO pl_rows VALUES (cid, i, 1);
+    INSERT INTO pl_rows VALUES (cid, i, 2);
+    UPDATE plhot SET k = k + 1 WHERE id = 1;
+    COMMIT;
+    SET i = i + 1;
+  END WHILE;
+END`
+
 // TestCrashChild is the child side; it does nothing unless started by a
 // crash test.
 func TestCrashChild(t *testing.T) {
@@ -192,7 +207,14 @@ func TestCrashDML(t *testing.T) {
 	}, checkCrashDML)
 }
 
-func TestCrashCallAsync(t *testing.T) {
+func TestCrashCallAsync(t *testing.T) { crashCall(t, crashProcLua) }
+
+// TestCrashCallSQL is TestCrashCallAsync with the procedure in SQL: after
+// a SIGKILL mid-CALL each CALL's rows are a prefix 1..m, and a CALL whose
+// reply arrived has all its rows.
+func TestCrashCallSQL(t *testing.T) { crashCall(t, crashProcSQL) }
+
+func crashCall(t *testing.T, proc string) {
 	runCrash(t, "call", crashIterations(8), func(s *plrun.Session) error {
 		_, err := s.ExecScript(context.Background(),
 			"CREATE TABLE pl_rows (cid BIGINT NOT NULL, i INT NOT NULL, half INT NOT NULL, PRIMARY KEY (cid, i, half));"+
@@ -201,7 +223,7 @@ func TestCrashCallAsync(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		_, err = s.Exec(context.Background(), crashProcLua)
+		_, err = s.Exec(context.Background(), proc)
 		return err
 	}, checkCrashCall)
 }

@@ -31,8 +31,9 @@ var sqlLayers = map[string]int{
 	"sql/expr":   1,
 	"sql/plan":   2,
 	"sql/exec":   3,
-	"sql/ddl":    4,
-	"sql":        5,
+	"sql/psm":    4,
+	"sql/ddl":    5,
+	"sql":        6,
 }
 
 var vmRuntimes = []string{"runtime/lua/...", "runtime/js/...", "runtime/builtin", "github.com/yuin/gopher-lua/...", "github.com/dop251/goja/..."}

@@ -28,6 +28,9 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 		}
 		return ConstExpr(v, TypeOfValue(v)), nil
 	case *ast.ColumnNameExpr:
+		if e, ok := sc.compileLocal(x); ok {
+			return e, nil
+		}
 		if x.Name.Table.L == "" {
 			for _, o := range sc.Outputs {
 				if strings.EqualFold(o.Name, x.Name.Name.O) && (sc.Table == nil || sc.Table.Def.ColumnIndex(x.Name.Name.O) < 0) {

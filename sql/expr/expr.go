@@ -38,6 +38,9 @@ type Ctx struct {
 	// Notes are the warnings expressions raised (REPEAT past
 	// max_allowed_packet ...), shared with the subqueries' contexts.
 	Notes *[]sqlerr.Note
+	// Locals are a stored program's local variables, by the slots its
+	// Scope.Locals gave (sql/psm).
+	Locals []types.Value
 }
 
 // expr is a compiled expression.
@@ -87,6 +90,9 @@ type Scope struct {
 	// only there is read from Ctx.Outer and sets *correlated.
 	Outer      *Scope
 	Correlated *bool
+	// Locals resolves a stored program's local variables (sql/psm); nil
+	// outside one.
+	Locals LocalResolver
 }
 
 // ClauseName is where an unknown column is reported to be.

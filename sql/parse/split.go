@@ -66,7 +66,7 @@ func SplitScript(script string, opt ScriptOptions) (stmts []Statement, rest stri
 	for i := 0; i < len(script); {
 		c := script[i]
 		switch {
-		case strings.HasPrefix(script[i:], delim):
+		case strings.HasPrefix(script[i:], delim) && !(delim == ";" && inCompound(script[start:i])):
 			emit(i, i+len(delim), false)
 			i += len(delim)
 			continue

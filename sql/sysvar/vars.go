@@ -96,6 +96,7 @@ var Defs = func() map[string]*Def {
 		{Name: "system_time_zone", Kind: varString, Def: "UTC", ReadOnly: true},
 		{Name: "lower_case_table_names", Kind: KindInt, Def: "0", ReadOnly: true},
 		{Name: "interactive_timeout", Kind: KindInt, Def: "28800", min: 1, max: 31536000, Global: true, Session: true},
+		{Name: "max_sp_recursion_depth", Kind: KindInt, Def: "0", min: 0, max: 255, Global: true, Session: true},
 		{Name: "wait_timeout", Kind: KindInt, Def: "28800", min: 1, max: 31536000, Global: true, Session: true},
 		{Name: "net_write_timeout", Kind: KindInt, Def: "60", min: 1, max: 31536000, Global: true, Session: true},
 		{Name: "sql_select_limit", Kind: KindInt, Def: "18446744073709551615", min: 0, max: 1<<63 - 1, Global: true, Session: true},
