@@ -31,11 +31,13 @@ func BenchmarkStoredFunctionPerRow(b *testing.B) {
 	mustExec(b, s, "CREATE FUNCTION f_sql(k INT) RETURNS INT DETERMINISTIC RETURN k + 1")
 	mustExec(b, s, "CREATE FUNCTION f_lua(k INT) RETURNS INT NO SQL LANGUAGE LUA AS $$ return k + 1 $$")
 	mustExec(b, s, "CREATE FUNCTION f_js(k INT) RETURNS INT NO SQL LANGUAGE JAVASCRIPT AS $$ return k + 1 $$")
+	mustExec(b, s, "CREATE FUNCTION f_block(k INT) RETURNS INT DETERMINISTIC BEGIN DECLARE r INT DEFAULT k; SET r = r + 1; RETURN r; END")
 	queries := []struct{ name, q string }{
 		{"inline", "SELECT k + 1 FROM t"},
 		{"sql", "SELECT f_sql(k) FROM t"},
 		{"lua", "SELECT f_lua(k) FROM t"},
 		{"js", "SELECT f_js(k) FROM t"},
+		{"sqlblock", "SELECT f_block(k) FROM t"},
 	}
 	for _, c := range queries {
 		if r := mustExec(b, s, c.q); len(r.Rows) != rows || r.Rows[rows-1][0].String() != fmt.Sprint(rows) {

@@ -252,7 +252,7 @@ func (s *Session) evalScriptFunction(c *expr.Ctx, cf *compiledFunc, args []types
 	s.callAck = 0
 	s.callDepth++
 	if s.functionHost == nil {
-		s.functionHost = procs.FunctionHost(&procHost{s: s})
+		s.functionHost = envFunctionHost{Host: procs.FunctionHost(&procHost{s: s}), env: &s.Env}
 	}
 	x := s.stmtTxn
 	var outer txn.StatementState
@@ -309,3 +309,15 @@ func refuseInFunction(p *parse.Stmt) error {
 	}
 	return sqlerr.New(sqlerr.ErCommitNotAllowedInSF, "Explicit or implicit commit is not allowed in stored function or trigger.")
 }
+
+// envFunctionHost is a function body's host (procs.FunctionHost: no
+// transaction control) that still lends the session's Env to SQL bodies
+// (sql/psm's EnvHost), so their conditions and SET of locals evaluate
+// natively, as in procedures, instead of as one-row SELECTs.
+type envFunctionHost struct {
+	procs.Host
+	env *expr.Env
+}
+
+// ExprEnv is the session's expression environment (psm.EnvHost).
+func (h envFunctionHost) ExprEnv() *expr.Env { return h.env }
