@@ -13,7 +13,8 @@
 //	    or SELECT ... INTO in bodies.
 //	Program.Call(ctx, host, args) --> runner (locals, cursors, handlers, diagnostics)
 //	    expressions: sql/expr closures over Ctx.Locals, in the session's
-//	                 Env (EnvHost), or "SELECT expr" through host.Exec
+//	                 Env (EnvHost; procedures and function bodies both lend it),
+//	                 or "SELECT expr" through host.Exec for a host without one
 //	    statements:  host.Exec(text with ? for each local, the locals' values);
 //	                 a result set (SELECT without INTO) goes to host.Emit
 //	    COMMIT ...:  host.Commit / StartTransaction / Rollback / Savepoint
