@@ -15,6 +15,7 @@ import (
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/show"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -131,7 +132,7 @@ func (s *Session) showCreateProc(name string) (*exec.Result, error) {
 	if !ok {
 		return nil, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s does not exist", n)
 	}
-	return stringRows([]string{"Procedure", "sql_mode", "Create Procedure", "character_set_client", "collation_connection", "Database Collation"},
+	return show.StringRows([]string{"Procedure", "sql_mode", "Create Procedure", "character_set_client", "collation_connection", "Database Collation"},
 		[][]string{{def.Name, s.database.Globals.Get("sql_mode"), procs.FormatCreate(def), "utf8mb4", "utf8mb4_general_ci", "utf8mb4_general_ci"}}), nil
 }
 

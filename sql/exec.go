@@ -12,6 +12,7 @@ import (
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/show"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
@@ -129,9 +130,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case *ast.UseStmt:
 		return &exec.Result{}, 0, s.UseDB(n.DBName)
 	case *ast.ShowStmt:
-		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return s.execShow(ctx, x, n) })
+		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return show.Exec(ctx, &s.State, showOf{s}, x, n) })
 	case *ast.ExplainStmt:
-		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return s.execExplain(n) })
+		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return show.Explain(&s.State, n) })
 	case *ast.CreateTableStmt, *ast.DropTableStmt, *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.TruncateTableStmt:
 		// DDL commits the open transaction first, as MySQL does; then a
 		// READ ONLY session refuses it (1792), as MariaDB does.

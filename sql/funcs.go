@@ -9,6 +9,7 @@ import (
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/show"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
@@ -145,6 +146,6 @@ func (s *Session) showCreateFunc(name string) (*exec.Result, error) {
 	if t, err := colTypeOf(def.Func.Returns); err == nil {
 		returns = t.SQL()
 	}
-	return stringRows([]string{"Function", "sql_mode", "Create Function", "character_set_client", "collation_connection", "Database Collation"},
+	return show.StringRows([]string{"Function", "sql_mode", "Create Function", "character_set_client", "collation_connection", "Database Collation"},
 		[][]string{{def.Name, def.Func.SQLMode, procs.FormatCreateFunction(def, returns), "utf8mb4", "utf8mb4_general_ci", "utf8mb4_general_ci"}}), nil
 }

@@ -1,6 +1,9 @@
 package sql
 
-import "github.com/plrun/plrun/sql/exec"
+import (
+	"github.com/plrun/plrun/sql/exec"
+	"github.com/plrun/plrun/sql/show"
+)
 
 // Result is the outcome of one statement (see exec.Result).
 type Result = exec.Result
@@ -10,3 +13,6 @@ type Column = exec.Column
 
 // Note is one SHOW WARNINGS row.
 type Note = exec.Note
+
+// SessionInfo is one SHOW PROCESSLIST row.
+type SessionInfo = show.SessionInfo

@@ -145,14 +145,6 @@ func (s *Session) Close() {
 	s.database.Engine.Unregister(s)
 }
 
-// SessionInfo is one SHOW PROCESSLIST row.
-type SessionInfo struct {
-	ID                      uint64
-	User, Host, DB, Command string
-	Time                    int64
-	State, Info             string
-}
-
 // Info is the session's PROCESSLIST row now; safe from any goroutine.
 func (s *Session) Info() SessionInfo {
 	s.mu.Lock()

@@ -1,0 +1,399 @@
+package show
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/exec"
+	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/plan"
+	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+// Source is what SHOW reads of the session and the database around it.
+type Source interface {
+	Catalog() *storage.Catalog
+	SysVar(d *sysvar.Def, global bool) string
+	Status() [][2]string
+	Processlist() []SessionInfo
+	// Warnings are the last statement's notes (SHOW WARNINGS, SHOW ERRORS).
+	Warnings() []exec.Note
+}
+
+// SessionInfo is one SHOW PROCESSLIST row.
+type SessionInfo struct {
+	ID                      uint64
+	User, Host, DB, Command string
+	Time                    int64
+	State, Info             string
+}
+
+func StringRows(cols []string, rows [][]string) *exec.Result {
+	r := &exec.Result{}
+	for _, c := range cols {
+		r.Columns = append(r.Columns, exec.Column{Name: c, Type: expr.TVarchar})
+	}
+	for _, row := range rows {
+		vs := make([]types.Value, len(row))
+		for i, v := range row {
+			vs[i] = types.StringValue(v)
+		}
+		r.Rows = append(r.Rows, vs)
+	}
+	return r
+}
+
+func likeFilter(p *ast.PatternLikeOrIlikeExpr) func(string) bool {
+	if p == nil {
+		return func(string) bool { return true }
+	}
+	pat := expr.RestoreString(p.Pattern)
+	return func(s string) bool { return expr.LikeMatch(pat, s) }
+}
+
+func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.ShowStmt) (*exec.Result, error) {
+	cat := src.Catalog()
+	match := likeFilter(n.Pattern)
+	switch n.Tp {
+	case ast.ShowDatabases:
+		var rows [][]string
+		for _, d := range cat.Databases() {
+			if match(d) {
+				rows = append(rows, []string{d})
+			}
+		}
+		return StringRows([]string{"Database"}, rows), nil
+	case ast.ShowTables:
+		db, err := s.DBFor(n.DBName)
+		if err != nil {
+			return nil, err
+		}
+		if !cat.HasDatabase(db) {
+			return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
+		}
+		var rows [][]string
+		for _, t := range cat.Tables(db) {
+			if match(t.Def.Name) {
+				row := []string{t.Def.Name}
+				if n.Full {
+					row = append(row, "BASE TABLE")
+				}
+				rows = append(rows, row)
+			}
+		}
+		cols := []string{"Tables_in_" + cat.DatabaseName(db)}
+		if n.Full {
+			cols = append(cols, "Table_type")
+		}
+		return StringRows(cols, rows), nil
+	case ast.ShowColumns:
+		t, err := s.ResolveTable(n.Table)
+		if err != nil {
+			return nil, err
+		}
+		return describe(t, match), nil
+	case ast.ShowCreateTable:
+		t, err := s.ResolveTable(n.Table)
+		if err != nil {
+			return nil, err
+		}
+		return StringRows([]string{"Table", "Create Table"}, [][]string{{t.Def.Name, showCreateTable(t)}}), nil
+	case ast.ShowIndex:
+		t, err := s.ResolveTable(n.Table)
+		if err != nil {
+			return nil, err
+		}
+		var rows [][]string
+		for _, ix := range t.Def.Indexes {
+			for i, c := range ix.Cols {
+				nonUnique := "1"
+				if ix.Unique {
+					nonUnique = "0"
+				}
+				rows = append(rows, []string{t.Def.Name, nonUnique, ix.Name, strconv.Itoa(i + 1), t.Def.Columns[c].Name, "A", "BTREE"})
+			}
+		}
+		return StringRows([]string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Index_type"}, rows), nil
+	case ast.ShowVariables:
+		var rows [][]string
+		for _, name := range sysvar.SortedNames() {
+			if !match(name) {
+				continue
+			}
+			d := sysvar.Defs[name]
+			rows = append(rows, []string{name, src.SysVar(d, n.GlobalScope)})
+		}
+		return StringRows([]string{"Variable_name", "Value"}, rows), nil
+	case ast.ShowStatus:
+		var rows [][]string
+		for _, r := range src.Status() {
+			if match(r[0]) {
+				rows = append(rows, []string{r[0], r[1]})
+			}
+		}
+		return StringRows([]string{"Variable_name", "Value"}, rows), nil
+	case ast.ShowProcessList:
+		r := &exec.Result{Columns: []exec.Column{
+			{Name: "Id", Type: types.ColType{Base: types.TBigInt, Unsigned: true}}, {Name: "User", Type: expr.TVarchar}, {Name: "Host", Type: expr.TVarchar},
+			{Name: "db", Type: expr.TVarchar}, {Name: "Command", Type: expr.TVarchar}, {Name: "Time", Type: expr.TBigInt},
+			{Name: "State", Type: expr.TVarchar}, {Name: "Info", Type: expr.TVarchar}}}
+		for _, si := range src.Processlist() {
+			info := types.Null
+			if si.Info != "" {
+				info = types.StringValue(si.Info)
+			}
+			db := types.Null
+			if si.DB != "" {
+				db = types.StringValue(si.DB)
+			}
+			r.Rows = append(r.Rows, []types.Value{types.UintValue(si.ID), types.StringValue(si.User), types.StringValue(si.Host),
+				db, types.StringValue(si.Command), types.IntValue(si.Time), types.StringValue(si.State), info})
+		}
+		return r, nil
+	case ast.ShowWarnings, ast.ShowErrors:
+		var notes []exec.Note
+		for _, nt := range src.Warnings() {
+			if n.Tp == ast.ShowWarnings || nt.Level == "Error" {
+				notes = append(notes, nt)
+			}
+		}
+		if n.CountWarningsOrErrors {
+			name := "@@session.warning_count"
+			if n.Tp == ast.ShowErrors {
+				name = "@@session.error_count"
+			}
+			return &exec.Result{Columns: []exec.Column{{Name: name, Type: expr.TBigInt}}, Rows: [][]types.Value{{types.IntValue(int64(len(notes)))}}}, nil
+		}
+		r := &exec.Result{Columns: []exec.Column{{Name: "Level", Type: expr.TVarchar}, {Name: "Code", Type: types.ColType{Base: types.TInt, Unsigned: true}}, {Name: "Message", Type: expr.TVarchar}}}
+		for _, nt := range notes {
+			r.Rows = append(r.Rows, []types.Value{types.StringValue(nt.Level), types.UintValue(uint64(nt.Code)), types.StringValue(nt.Message)})
+		}
+		return r, nil
+	case ast.ShowEngines:
+		return StringRows([]string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"},
+			[][]string{{"InnoDB", "DEFAULT", "plrun in-memory tables with a write-ahead log", "YES", "NO", "YES"}}), nil
+	case ast.ShowCharset:
+		return StringRows([]string{"Charset", "Description", "Default collation", "Maxlen"}, [][]string{{"utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", "4"}}), nil
+	case ast.ShowCollation:
+		return StringRows([]string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"}, [][]string{{"utf8mb4_general_ci", "utf8mb4", "45", "Yes", "Yes", "1"}}), nil
+	case ast.ShowTableStatus:
+		db, err := s.DBFor(n.DBName)
+		if err != nil {
+			return nil, err
+		}
+		var rows [][]string
+		for _, t := range cat.Tables(db) {
+			if match(t.Def.Name) {
+				rows = append(rows, []string{t.Def.Name, t.Def.Engine, "10", "Dynamic", strconv.Itoa(t.RowCount()), strconv.FormatUint(t.AutoInc()+1, 10), t.Def.Collate, t.Def.Comment})
+			}
+		}
+		return StringRows([]string{"Name", "Engine", "Version", "Row_format", "Rows", "Auto_increment", "Collation", "Comment"}, rows), nil
+	}
+	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SHOW statement")
+}
+
+func describe(t *storage.Table, match func(string) bool) *exec.Result {
+	var rows [][]string
+	keyOf := func(c int) string {
+		// every column of the primary key is PRI, as in MySQL
+		for _, ix := range t.Def.Indexes {
+			for _, ic := range ix.Cols {
+				if ix.Primary && ic == c {
+					return "PRI"
+				}
+			}
+		}
+		for _, ix := range t.Def.Indexes {
+			if len(ix.Cols) > 0 && ix.Cols[0] == c {
+				switch {
+				case ix.Primary:
+					return "PRI"
+				case ix.Unique && len(ix.Cols) == 1:
+					return "UNI"
+				default:
+					return "MUL"
+				}
+			}
+		}
+		return ""
+	}
+	r := &exec.Result{}
+	for _, c := range []string{"Field", "Type", "Null", "Key", "Default", "Extra"} {
+		r.Columns = append(r.Columns, exec.Column{Name: c, Type: expr.TVarchar})
+	}
+	for i, c := range t.Def.Columns {
+		if !match(c.Name) {
+			continue
+		}
+		null := "YES"
+		if c.NotNull {
+			null = "NO"
+		}
+		def := types.Null
+		switch {
+		case c.DefaultNow:
+			def = types.StringValue("current_timestamp()")
+		case c.HasDefault && !c.Default.IsNull():
+			def = types.StringValue(c.Default.String())
+		}
+		extra := ""
+		if c.AutoIncrement {
+			extra = "auto_increment"
+		}
+		if c.OnUpdateNow {
+			extra = "on update current_timestamp()"
+		}
+		r.Rows = append(r.Rows, []types.Value{types.StringValue(c.Name), types.StringValue(c.Type.SQL()), types.StringValue(null),
+			types.StringValue(keyOf(i)), def, types.StringValue(extra)})
+	}
+	_ = rows
+	return r
+}
+
+func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
+
+func quoteString(s string) string {
+	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(s) + "'"
+}
+
+func showCreateTable(t *storage.Table) string {
+	def := t.Def
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE %s (\n", quoteName(def.Name))
+	var lines []string
+	for _, c := range def.Columns {
+		l := "  " + quoteName(c.Name) + " " + c.Type.SQL()
+		if c.NotNull {
+			l += " NOT NULL"
+		}
+		switch {
+		case c.AutoIncrement:
+			l += " AUTO_INCREMENT"
+		case c.DefaultNow:
+			l += " DEFAULT current_timestamp()"
+		case c.HasDefault && c.Default.IsNull():
+			l += " DEFAULT NULL"
+		case c.HasDefault:
+			if c.Default.IsNumeric() {
+				l += " DEFAULT " + c.Default.String()
+			} else {
+				l += " DEFAULT " + quoteString(c.Default.String())
+			}
+		case !c.NotNull:
+			l += " DEFAULT NULL"
+		}
+		if c.OnUpdateNow {
+			l += " ON UPDATE current_timestamp()"
+		}
+		if c.Comment != "" {
+			l += " COMMENT " + quoteString(c.Comment)
+		}
+		lines = append(lines, l)
+	}
+	for _, ix := range def.Indexes {
+		var cols []string
+		for _, c := range ix.Cols {
+			cols = append(cols, quoteName(def.Columns[c].Name))
+		}
+		switch {
+		case ix.Primary:
+			lines = append(lines, "  PRIMARY KEY ("+strings.Join(cols, ",")+")")
+		case ix.Unique:
+			lines = append(lines, "  UNIQUE KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")")
+		default:
+			lines = append(lines, "  KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")")
+		}
+	}
+	b.WriteString(strings.Join(lines, ",\n"))
+	fmt.Fprintf(&b, "\n) ENGINE=%s", def.Engine)
+	if ai := t.AutoInc(); def.AutoIncColumn() >= 0 && ai > 0 {
+		fmt.Fprintf(&b, " AUTO_INCREMENT=%d", ai+1)
+	}
+	fmt.Fprintf(&b, " DEFAULT CHARSET=%s COLLATE=%s", def.Charset, def.Collate)
+	if def.Comment != "" {
+		b.WriteString(" COMMENT=" + quoteString(def.Comment))
+	}
+	return b.String()
+}
+
+// execExplain describes how a statement finds its rows.
+func Explain(s *exec.State, n *ast.ExplainStmt) (*exec.Result, error) {
+	if sh, ok := n.Stmt.(*ast.ShowStmt); ok && sh.Tp == ast.ShowColumns {
+		t, err := s.ResolveTable(sh.Table)
+		if err != nil {
+			return nil, err
+		}
+		return describe(t, func(string) bool { return true }), nil
+	}
+	var tn *ast.TableName
+	var where ast.ExprNode
+	var err error
+	switch x := n.Stmt.(type) {
+	case *ast.SelectStmt:
+		if plan.IsJoin(x.From) {
+			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB, Funcs: s.Functions()}, x.From, x.Where, s.ResolveTable)
+			if err != nil {
+				return nil, err
+			}
+			var rows [][]string
+			for i, jt := range jp.Tables {
+				access, key := "scan", ""
+				switch {
+				case jt.LookupPK:
+					access, key = "lookup", "PRIMARY"
+				case jt.Lookup != nil:
+					access, key = "lookup", jt.Table.Def.Indexes[jt.LookupIdx].Name
+				case i == 0:
+					access = "scan (outer)"
+				}
+				rows = append(rows, []string{jt.Alias, access, key})
+			}
+			return StringRows([]string{"table", "access", "key"}, rows), nil
+		}
+		tn, _, err = plan.SingleTable(x.From)
+		where = x.Where
+	case *ast.UpdateStmt:
+		tn, _, err = plan.SingleTable(x.TableRefs)
+		where = x.Where
+	case *ast.DeleteStmt:
+		tn, _, err = plan.SingleTable(x.TableRefs)
+		where = x.Where
+	default:
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support EXPLAIN of this statement")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if tn == nil {
+		return StringRows([]string{"table", "access", "key"}, [][]string{{"", "no table", ""}}), nil
+	}
+	t, err := s.ResolveTable(tn)
+	if err != nil {
+		return nil, err
+	}
+	a, err := plan.ChooseAccess(&expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: t.Def.Name}, t, where)
+	if err != nil {
+		return nil, err
+	}
+	access, key := "scan", ""
+	switch {
+	case a.PK != nil:
+		access, key = "point", "PRIMARY"
+	case a.InList != nil:
+		access, key = "points", "PRIMARY"
+	case a.Uniq != nil && t.Def.Indexes[a.UniqIdx].Unique:
+		access, key = "point", t.Def.Indexes[a.UniqIdx].Name
+	case a.Uniq != nil:
+		access, key = "ref", t.Def.Indexes[a.UniqIdx].Name
+	case a.Lo != nil || a.Hi != nil:
+		access, key = "range", "PRIMARY"
+	}
+	return StringRows([]string{"table", "access", "key"}, [][]string{{t.Def.Name, access, key}}), nil
+}
