@@ -15,7 +15,6 @@ import (
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
-	"github.com/plrun/plrun/sql/show"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -103,37 +102,6 @@ func (s *Session) execDropProc(ctx context.Context, p *parse.Stmt) (*exec.Result
 		return s.database.Procs.Drop(db, name, true)
 	})
 	return &exec.Result{}, 0, err
-}
-
-func (s *Session) showProcStatus(like string) *exec.Result {
-	r := &exec.Result{}
-	for _, c := range []string{"Db", "Name", "Type", "Language", "Definer", "Modified", "Created", "Security_type", "Comment"} {
-		r.Columns = append(r.Columns, exec.Column{Name: c, Type: expr.TVarchar})
-	}
-	for _, db := range s.database.Txns.Catalog().Databases() {
-		for _, d := range s.database.Procs.ListIn(db) {
-			if like != "" && !expr.LikeMatch(like, d.Name) {
-				continue
-			}
-			row := []string{db, d.Name, "PROCEDURE", d.Language, "root@localhost", d.Modified, d.Created, "DEFINER", ""}
-			vs := make([]types.Value, len(row))
-			for i, v := range row {
-				vs[i] = types.StringValue(v)
-			}
-			r.Rows = append(r.Rows, vs)
-		}
-	}
-	return r
-}
-
-func (s *Session) showCreateProc(name string) (*exec.Result, error) {
-	db, n := splitProcName(name, s.DB)
-	def, _, ok := s.database.Procs.Get(db, n)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s does not exist", n)
-	}
-	return show.StringRows([]string{"Procedure", "sql_mode", "Create Procedure", "character_set_client", "collation_connection", "Database Collation"},
-		[][]string{{def.Name, s.database.Globals.Get("sql_mode"), procs.FormatCreate(def), "utf8mb4", "utf8mb4_general_ci", "utf8mb4_general_ci"}}), nil
 }
 
 // execCall runs CALL p(args). OUT and INOUT arguments must be user

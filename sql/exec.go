@@ -32,9 +32,10 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case parse.KindDropFunc:
 		return s.execDropFunc(ctx, p)
 	case parse.KindShowFuncStatus:
-		return s.showFuncStatus(p.Like), 0, nil
+		return show.FuncStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like), 0, nil
 	case parse.KindShowCreateFunc:
-		r, err := s.showCreateFunc(p.Name)
+		db, name := splitProcName(p.Name, s.DB)
+		r, err := show.CreateFunc(s.database.Procs, db, name, returnsText)
 		return r, 0, err
 	case parse.KindAlterSystem, parse.KindSetPersist:
 		// OceanBase's ALTER SYSTEM SET and MySQL 8's SET PERSIST both
@@ -61,7 +62,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		}
 		return &exec.Result{Info: fmt.Sprintf("Checkpoint at LSN %d", lsn)}, 0, nil
 	case parse.KindShowProcStatus:
-		return s.showProcStatus(p.Like), 0, nil
+		return show.ProcStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like), 0, nil
 	case parse.KindLoadProc:
 		n, err := s.loadProcedures(ctx, p.Name)
 		if err != nil {
@@ -69,7 +70,8 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		}
 		return &exec.Result{AffectedRows: uint64(n), Info: fmt.Sprintf("Procedures loaded: %d", n)}, 0, nil
 	case parse.KindShowCreateProc:
-		r, err := s.showCreateProc(p.Name)
+		db, name := splitProcName(p.Name, s.DB)
+		r, err := show.CreateProc(s.database.Procs, db, name, s.database.Globals.Get("sql_mode"))
 		return r, 0, err
 	case parse.KindDoBlock:
 		return s.execDoBlock(ctx, p.Name, p.Body)

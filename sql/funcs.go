@@ -9,11 +9,9 @@ import (
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
-	"github.com/plrun/plrun/sql/show"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
-	"github.com/plrun/plrun/types"
 )
 
 // Stored functions: CREATE/DROP FUNCTION, SHOW FUNCTION STATUS and SHOW
@@ -113,39 +111,11 @@ func (s *Session) execDropFunc(ctx context.Context, p *parse.Stmt) (*exec.Result
 	return &exec.Result{}, ack, err
 }
 
-func (s *Session) showFuncStatus(like string) *exec.Result {
-	r := &exec.Result{}
-	for _, c := range []string{"Db", "Name", "Type", "Definer", "Modified", "Created", "Security_type", "Comment",
-		"character_set_client", "collation_connection", "Database Collation"} {
-		r.Columns = append(r.Columns, exec.Column{Name: c, Type: expr.TVarchar})
+// returnsText is a function's RETURNS type as SHOW CREATE FUNCTION prints
+// it (MariaDB's column type text: INT is int(11)), or as written.
+func returnsText(written string) string {
+	if t, err := colTypeOf(written); err == nil {
+		return t.SQL()
 	}
-	for _, db := range s.database.Txns.Catalog().Databases() {
-		for _, d := range s.database.Procs.ListFunctionsIn(db) {
-			if like != "" && !expr.LikeMatch(like, d.Name) {
-				continue
-			}
-			row := []string{db, d.Name, "FUNCTION", "root@localhost", d.Modified, d.Created, d.Func.SecurityType(), d.Func.Comment,
-				"utf8mb4", "utf8mb4_general_ci", "utf8mb4_general_ci"}
-			vs := make([]types.Value, len(row))
-			for i, v := range row {
-				vs[i] = types.StringValue(v)
-			}
-			r.Rows = append(r.Rows, vs)
-		}
-	}
-	return r
-}
-
-func (s *Session) showCreateFunc(name string) (*exec.Result, error) {
-	db, n := splitProcName(name, s.DB)
-	def, _, ok := s.database.Procs.GetFunction(db, n)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.ErSPDoesNotExist, "FUNCTION %s does not exist", n)
-	}
-	returns := def.Func.Returns
-	if t, err := colTypeOf(def.Func.Returns); err == nil {
-		returns = t.SQL()
-	}
-	return show.StringRows([]string{"Function", "sql_mode", "Create Function", "character_set_client", "collation_connection", "Database Collation"},
-		[][]string{{def.Name, def.Func.SQLMode, procs.FormatCreateFunction(def, returns), "utf8mb4", "utf8mb4_general_ci", "utf8mb4_general_ci"}}), nil
+	return written
 }
