@@ -116,6 +116,10 @@ func (p *parser) sqlBody(def *Definition, charFrom int) error {
 	def.BodyLine = 1 + strings.Count(p.src[:p.pos], "\n")
 	def.Body = strings.TrimRight(p.src[p.pos:], " \t\r\n;")
 	def.Delimiter = ""
+	if strings.TrimSpace(def.Body) == "" {
+		// "CREATE PROCEDURE p();": no body at all.
+		return sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near '' at line %d", def.BodyLine)
+	}
 	return nil
 }
 
