@@ -62,6 +62,8 @@ type Engine struct {
 	// hot-row group update (seed 002)
 	hot *hotrow.Batcher
 
+	net NetStats // the server's connection counters
+
 	// large transactions (seed 004)
 	largeTrx      atomic.Bool
 	largeTrxMax   atomic.Int64

@@ -55,6 +55,8 @@ func (e *Engine) Status() [][2]string {
 		{"Threads_connected", strconv.Itoa(conns)},
 		{"Uptime", strconv.FormatInt(int64(time.Since(e.started).Seconds()), 10)},
 	}
+	rows = append(rows, e.net.rows()...)
+	rows = append(rows, e.db.Counters.Rows()...)
 	sort.Slice(rows, func(i, j int) bool { return rows[i][0] < rows[j][0] })
 	return rows
 }

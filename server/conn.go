@@ -57,8 +57,10 @@ var errShutdown = mysql.NewError(mysql.ER_SERVER_SHUTDOWN, "Server shutdown in p
 
 // serve runs the command loop until the client quits or the socket fails;
 // while the server drains, until nothing received before the drain is left
-// (see drain.go).
-func (c *conn) serve() {
+// (see drain.go). It reports whether the connection was aborted: it ended
+// without COM_QUIT (the client went away, an error, KILL), as MySQL
+// counts Aborted_clients; a drain is not.
+func (c *conn) serve() (aborted bool) {
 	c.consumed = c.sock.read.Load() // the handshake
 	for {
 		c.lingerIfDraining()
@@ -68,13 +70,13 @@ func (c *conn) serve() {
 				_ = c.wire.writeError(mysql.NewError(mysql.ER_NET_PACKET_TOO_LARGE, "Got a packet bigger than 'max_allowed_packet' bytes"))
 				_ = c.wire.flush()
 			}
-			return
+			return true
 		}
 		c.consumed += wireSize(len(packet))
 		if !c.receivedBeforeDrain() {
 			_ = c.wire.writeError(errShutdown)
 			_ = c.wire.flush()
-			return
+			return false
 		}
 		c.begin()
 		if isQuestion(packet) {
@@ -93,7 +95,7 @@ func (c *conn) serve() {
 		c.end()
 		if quit || err != nil || c.killed() {
 			_ = c.wire.flush()
-			return
+			return !quit
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"net"
 	"sync/atomic"
 	"time"
+
+	"github.com/plrun/plrun/engine"
 )
 
 // Draining on shutdown. A statement counts as received once its bytes have
@@ -22,15 +24,24 @@ import (
 // its next statement at once to get 1053 rather than a lost connection.
 const drainLinger = 250 * time.Millisecond
 
-// countingConn counts the bytes read from the socket.
+// countingConn counts the bytes read from the socket (for the drain) and
+// the bytes both ways for the engine's Bytes_received / Bytes_sent.
 type countingConn struct {
 	net.Conn
 	read atomic.Int64
+	net  *engine.NetStats
 }
 
 func (c *countingConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	c.read.Add(int64(n))
+	c.net.Received(n)
+	return n, err
+}
+
+func (c *countingConn) Write(p []byte) (int, error) {
+	n, err := c.Conn.Write(p)
+	c.net.Sent(n)
 	return n, err
 }
 

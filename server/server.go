@@ -133,8 +133,11 @@ func (s *Server) Serve(ln net.Listener) error {
 // its stack and counted (Panics), and the session's transactions are
 // rolled back, so no row lock stays held; other sessions go on.
 func (s *Server) ServeConn(nc net.Conn) {
+	stats := s.cfg.Engine.Net()
+	stats.Attempt()
 	c, ok := s.register(nc)
 	if !ok {
+		stats.AbortedConnect()
 		return
 	}
 	defer s.active.Done()
@@ -149,13 +152,18 @@ func (s *Server) ServeConn(nc net.Conn) {
 	w, err := s.connect(c, p)
 	if err != nil {
 		_ = p.flush() // the client's error
+		stats.AbortedConnect()
 		return
 	}
+	stats.Opened()
+	defer stats.Closed()
 	c.mu.Lock()
 	c.wire = w
 	c.mu.Unlock()
 	c.session.SetClient(w.user, nc.RemoteAddr().String())
-	c.serve()
+	if c.serve() {
+		stats.AbortedClient()
+	}
 }
 
 // recoverConn is ServeConn's last line of defence against a panic.
@@ -200,7 +208,7 @@ func newConn(s *Server, nc net.Conn) *conn {
 		srv:     s,
 		nc:      nc,
 		session: s.cfg.Engine.NewSession(),
-		sock:    &countingConn{Conn: nc},
+		sock:    &countingConn{Conn: nc, net: s.cfg.Engine.Net()},
 		ctx:     ctx,
 		cancel:  cancel,
 		stmts:   map[uint32]*preparedStmt{},

@@ -30,6 +30,9 @@ type Database struct {
 	HotspotAutocommit atomic.Bool
 	HotspotWait       atomic.Int64 // microseconds
 
+	// Counters are the statement counters of SHOW GLOBAL STATUS.
+	Counters Counters
+
 	plans       *parse.Cache
 	schemaEpoch atomic.Uint64
 	nextSess    atomic.Uint64

@@ -62,6 +62,9 @@ type Session struct {
 	failedNotes []exec.Note
 	failedSets  []*exec.Result // see FailedCallSets
 	// refuseSets: the caller cannot take result sets (RefuseCallSets);
+	// long_query_time, parsed once per change (slowQuery)
+	longQuery     time.Duration
+	longQueryText string
 	// callAffected is the rows the last CALL's statements changed, for
 	// its OK (procHost.affected).
 	callAffected uint64
@@ -296,6 +299,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE: the statement has %d placeholders, %d values given", p.Params, len(args))
 	}
 	nested := s.callDepth > 0
+	s.database.Counters.count(p, !nested)
 	if len(s.runningFuncs) > 0 {
 		if err := refuseInFunction(p); err != nil {
 			return nil, err
@@ -393,6 +397,7 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 	s.cancel = cancel
 	s.command = "Query"
 	s.since = time.Now()
+	s.database.Counters.running.Add(1)
 	if len(query) > 1024 {
 		query = query[:1024]
 	}
@@ -404,14 +409,18 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 }
 
 func (s *Session) end(cancel context.CancelCauseFunc) {
+	now := time.Now()
 	s.mu.Lock()
+	took := now.Sub(s.since)
 	s.cancel = nil
 	s.command = "Sleep"
-	s.since = time.Now()
+	s.since = now
 	s.query = ""
 	s.mu.Unlock()
 	s.StmtCtx = nil
 	cancel(nil)
+	s.database.Counters.running.Add(-1)
+	s.slowQuery(took)
 }
 
 func (s *Session) maxExecTime() int64 {

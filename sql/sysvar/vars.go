@@ -2,11 +2,13 @@ package sysvar
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/cockroachdb/apd/v3"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
@@ -20,6 +22,7 @@ const (
 	varString
 	varEnum    // one of enum (case-insensitive), or its index
 	varSQLMode // a comma list of sql_mode flags (sqlmode.go)
+	KindFloat  // a non-negative number of seconds, kept with 6 decimals (long_query_time)
 )
 
 // varDef declares one system variable.
@@ -73,6 +76,7 @@ var Defs = func() map[string]*Def {
 		{Name: "plrun_workers", Kind: KindInt, Def: "64", min: 1, max: 65536, Global: true},
 		{Name: "plrun_log_sync_delay_us", Kind: KindInt, Def: "0", min: 0, max: 10000000, Global: true},
 		{Name: "plrun_checkpoint_log_size", Kind: KindInt, Def: "67108864", min: 1 << 20, max: 1 << 40, Global: true},
+		{Name: "long_query_time", Kind: KindFloat, Def: "10.000000", min: 0, max: 31536000, Global: true, Session: true},
 		{Name: "max_execution_time", Kind: KindInt, Def: "0", min: 0, max: 1<<32 - 1, Global: true, Session: true},
 		{Name: "plrun_max_statement_memory", Kind: KindInt, Def: "1073741824", min: 1 << 20, max: 1 << 50, Global: true, Session: true},
 		{Name: "autocommit", Kind: KindBool, Def: "ON", Global: true, Session: true},
@@ -217,6 +221,22 @@ func Normalize(d *Def, v types.Value) (string, *sqlerr.Note, error) {
 			}
 		}
 		return "", nil, wrongValue()
+	case KindFloat:
+		var f float64
+		switch v.K {
+		case types.KindInt, types.KindUint, types.KindDecimal, types.KindFloat:
+			f = v.ToFloat()
+		default: // a string or NULL: 1232, as MariaDB
+			return "", nil, wrongType()
+		}
+		clamped := f < float64(d.min) || f > float64(d.max)
+		f = math.Max(float64(d.min), math.Min(float64(d.max), f))
+		text := strconv.FormatFloat(f, 'f', 6, 64)
+		if clamped {
+			return text, &sqlerr.Note{Level: "Warning", Code: sqlerr.ErTruncatedWrongValue,
+				Message: fmt.Sprintf("Truncated incorrect %s value: '%s'", d.Name, v.String())}, nil
+		}
+		return text, nil, nil
 	case varSQLMode:
 		if v.K == types.KindNull {
 			return "", nil, wrongValue()
@@ -319,6 +339,10 @@ func ValueOf(d *Def, s string) types.Value {
 			return types.IntValue(1)
 		}
 		return types.IntValue(0)
+	case KindFloat:
+		if d, _, err := apd.NewFromString(s); err == nil {
+			return types.DecimalValue(d)
+		}
 	}
 	return types.StringValue(s)
 }
