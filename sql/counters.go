@@ -227,10 +227,12 @@ func (c *Counters) Rows() [][2]string {
 	return rows
 }
 
+var longQueryTime = sysvar.Defs["long_query_time"]
+
 // slowQuery counts a statement that took longer than the session's
 // long_query_time (MySQL counts whether or not the slow log is on).
 func (s *Session) slowQuery(took time.Duration) {
-	text := s.getVar(sysvar.Defs["long_query_time"], false)
+	text := s.getVar(longQueryTime, false)
 	if text != s.longQueryText {
 		f, _ := strconv.ParseFloat(text, 64)
 		s.longQuery, s.longQueryText = time.Duration(f*float64(time.Second)), text
