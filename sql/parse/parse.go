@@ -249,6 +249,20 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	return p, nil
 }
 
+// ParseOne parses text as exactly one statement with the TiDB parser,
+// guarded as every parse is (parseSQL): what cannot parse, or would panic
+// the parser, is an error. sql/psm reads types and expressions with it.
+func ParseOne(text string) (ast.StmtNode, error) {
+	stmts, err := parseSQL(text, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(stmts) != 1 {
+		return nil, fmt.Errorf("expected one statement, got %d", len(stmts))
+	}
+	return stmts[0], nil
+}
+
 // parseSQL runs the TiDB parser. Its test driver panics on some literals
 // (a decimal with too many digits); no input may panic the engine, so a
 // panic there is a syntax error.

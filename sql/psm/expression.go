@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/format"
 	"github.com/plrun/plrun/sql/expr"
@@ -34,7 +33,7 @@ func (c *compiler) compileExpr(from, to int) (*expression, error) {
 		return nil, c.syntaxErrorAt(c.toks[from])
 	}
 	text := c.textSpan(from, to)
-	st, err := parser.New().ParseOneStmt("SELECT "+text, "", "")
+	st, err := parse.ParseOne("SELECT " + text)
 	if err != nil {
 		return nil, c.syntaxErrorIn(err, from, len("SELECT "))
 	}

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/pingcap/tidb/pkg/parser"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
@@ -17,7 +17,7 @@ import (
 // TiDB parser as a column definition, so it takes what a table column
 // takes.
 func varType(text string) (types.ColType, error) {
-	st, err := parser.New().ParseOneStmt("CREATE TABLE t (c "+text+")", "", "")
+	st, err := parse.ParseOne("CREATE TABLE t (c " + text + ")")
 	if err != nil {
 		return types.ColType{}, fmt.Errorf("type %q: %w", text, err)
 	}
