@@ -8,7 +8,6 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
 	"github.com/plrun/plrun/procs"
-	"github.com/plrun/plrun/sql/ddl"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/psm"
@@ -172,17 +171,7 @@ func (v *paramRefs) Leave(n ast.Node) (ast.Node, bool) {
 
 // colTypeOf reads a declared type ("INT", "DECIMAL(12,2)") as a column
 // type, with CREATE TABLE's rules.
-func colTypeOf(text string) (types.ColType, error) {
-	p, err := parse.Parse("CREATE TABLE t (c "+text+")", 0)
-	if err != nil {
-		return types.ColType{}, err
-	}
-	ct, ok := p.Node.(*ast.CreateTableStmt)
-	if !ok || len(ct.Cols) != 1 {
-		return types.ColType{}, sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax near '%s'", text)
-	}
-	return ddl.ColType(ct.Cols[0])
-}
+func colTypeOf(text string) (types.ColType, error) { return parse.TypeOf(text) }
 
 // CallStoredFunction implements expr.FunctionHost: one call, for one row.
 // Arguments convert to the parameter types under the caller's sql_mode,

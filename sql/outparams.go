@@ -5,7 +5,6 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/procs"
-	"github.com/plrun/plrun/sql/ddl"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/types"
@@ -41,7 +40,7 @@ func declaredType(sqlType string) types.ColType {
 	t := types.ColType{Base: types.TVarchar, Length: 255}
 	if p, err := parse.Parse("CREATE TABLE t (c "+sqlType+")", 0); err == nil {
 		if ct, ok := p.Node.(*ast.CreateTableStmt); ok && len(ct.Cols) == 1 {
-			if ctype, err := ddl.ColType(ct.Cols[0]); err == nil {
+			if ctype, err := parse.ColType(ct.Cols[0]); err == nil {
 				t = ctype
 			}
 		}

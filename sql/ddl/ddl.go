@@ -6,10 +6,10 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -193,7 +193,7 @@ func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 		if def.ColumnIndex(cd.Name.Name.O) >= 0 {
 			return nil, 0, sqlerr.New(sqlerr.ErDupFieldName, "Duplicate column name '%s'", cd.Name.Name.O)
 		}
-		ct, err := ColType(cd)
+		ct, err := parse.ColType(cd)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -312,89 +312,6 @@ func setDefault(col *storage.Column, e ast.ExprNode) error {
 	}
 	col.HasDefault, col.Default = true, v
 	return nil
-}
-
-// ColType maps a parsed column type to a ColType.
-func ColType(cd *ast.ColumnDef) (types.ColType, error) {
-	ft := cd.Tp
-	flen, dec := ft.GetFlen(), ft.GetDecimal()
-	unsigned := mysql.HasUnsignedFlag(ft.GetFlag())
-	t := types.ColType{Unsigned: unsigned}
-	switch ft.GetType() {
-	case mysql.TypeTiny:
-		t.Base = types.TTinyInt
-	case mysql.TypeShort:
-		t.Base = types.TSmallInt
-	case mysql.TypeInt24:
-		t.Base = types.TMediumInt
-	case mysql.TypeLong:
-		t.Base = types.TInt
-	case mysql.TypeLonglong:
-		t.Base = types.TBigInt
-	case mysql.TypeNewDecimal:
-		t.Base = types.TDecimal
-		if flen <= 0 {
-			flen = 10
-		}
-		if dec < 0 {
-			dec = 0
-		}
-		if flen > 65 {
-			return t, sqlerr.New(sqlerr.ErTooBigPrecision, "Too-big precision %d specified for '%s'. Maximum is 65.", flen, cd.Name.Name.O)
-		}
-		if dec > 30 {
-			return t, sqlerr.New(sqlerr.ErTooBigScale, "Too big scale %d specified for '%s'. Maximum is 30.", dec, cd.Name.Name.O)
-		}
-		if dec > flen {
-			return t, sqlerr.New(sqlerr.ErMBiggerThanD, "For float(M,D), double(M,D) or decimal(M,D), M must be >= D (column '%s').", cd.Name.Name.O)
-		}
-		t.Length, t.Scale = flen, dec
-		return t, nil
-	case mysql.TypeFloat:
-		t.Base = types.TFloat
-		return t, nil
-	case mysql.TypeDouble:
-		t.Base = types.TDouble
-		return t, nil
-	case mysql.TypeString:
-		t.Base = types.TChar
-		if flen < 0 {
-			flen = 1
-		}
-		t.Length = flen
-		return t, nil
-	case mysql.TypeVarchar, mysql.TypeVarString:
-		t.Base = types.TVarchar
-		if flen < 0 {
-			return t, sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax; VARCHAR needs a length for column '%s'", cd.Name.Name.O)
-		}
-		t.Length = flen
-		return t, nil
-	case mysql.TypeBlob, mysql.TypeTinyBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
-		t.Base = types.TText
-		return t, nil
-	case mysql.TypeDatetime:
-		t.Base = types.TDatetime
-		if dec > 0 {
-			t.Scale = dec
-		}
-		return t, nil
-	case mysql.TypeTimestamp:
-		t.Base = types.TTimestamp
-		if dec > 0 {
-			t.Scale = dec
-		}
-		return t, nil
-	case mysql.TypeDate:
-		t.Base = types.TDate
-		return t, nil
-	default:
-		return t, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the type of column '%s'", cd.Name.Name.O)
-	}
-	if flen > 0 && flen <= 255 {
-		t.Length = flen
-	}
-	return t, nil
 }
 
 // substituteEngine is NO_ENGINE_SUBSTITUTION: plrun's one engine is

@@ -5,80 +5,16 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
 
-// varType parses a declared type ("INT", "DECIMAL(12,2)", "VARCHAR(20)")
-// into the ColType assignments convert to. It reads the type through the
-// TiDB parser as a column definition, so it takes what a table column
-// takes.
+// varType is a declared type (parse.TypeOf), its error naming the text.
 func varType(text string) (types.ColType, error) {
-	st, err := parse.ParseOne("CREATE TABLE t (c " + text + ")")
+	t, err := parse.TypeOf(text)
 	if err != nil {
-		return types.ColType{}, fmt.Errorf("type %q: %w", text, err)
-	}
-	ct, ok := st.(*ast.CreateTableStmt)
-	if !ok || len(ct.Cols) != 1 || len(ct.Cols[0].Options) > 0 {
-		return types.ColType{}, fmt.Errorf("type %q", text)
-	}
-	ft := ct.Cols[0].Tp
-	flen, dec := ft.GetFlen(), ft.GetDecimal()
-	t := types.ColType{Unsigned: mysql.HasUnsignedFlag(ft.GetFlag())}
-	switch ft.GetType() {
-	case mysql.TypeTiny:
-		t.Base = types.TTinyInt
-	case mysql.TypeShort:
-		t.Base = types.TSmallInt
-	case mysql.TypeInt24:
-		t.Base = types.TMediumInt
-	case mysql.TypeLong:
-		t.Base = types.TInt
-	case mysql.TypeLonglong:
-		t.Base = types.TBigInt
-	case mysql.TypeNewDecimal:
-		t.Base = types.TDecimal
-		if flen <= 0 {
-			flen = 10
-		}
-		if dec < 0 {
-			dec = 0
-		}
-		if flen > 65 || dec > 30 || dec > flen {
-			return t, fmt.Errorf("type %q: bad precision", text)
-		}
-		t.Length, t.Scale = flen, dec
-	case mysql.TypeFloat:
-		t.Base = types.TFloat
-	case mysql.TypeDouble:
-		t.Base = types.TDouble
-	case mysql.TypeString:
-		t.Base = types.TChar
-		if flen < 0 {
-			flen = 1
-		}
-		t.Length = flen
-	case mysql.TypeVarchar, mysql.TypeVarString:
-		t.Base = types.TVarchar
-		if flen < 0 {
-			return t, fmt.Errorf("type %q: VARCHAR needs a length", text)
-		}
-		t.Length = flen
-	case mysql.TypeBlob, mysql.TypeTinyBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
-		t.Base = types.TText
-	case mysql.TypeDatetime:
-		t.Base = types.TDatetime
-		t.Scale = max(dec, 0)
-	case mysql.TypeTimestamp:
-		t.Base = types.TTimestamp
-		t.Scale = max(dec, 0)
-	case mysql.TypeDate:
-		t.Base = types.TDate
-	default:
-		return t, fmt.Errorf("type %q is not supported for variables", text)
+		return t, fmt.Errorf("type %q: %v", text, err)
 	}
 	return t, nil
 }
