@@ -103,10 +103,6 @@ func (c *Catalog) CreateIn(db string, def *Definition, orReplace bool) error {
 	if err != nil {
 		return err
 	}
-	now := time.Now().Format("2006-01-02 15:04:05")
-	if def.Modified == "" {
-		def.Modified = now
-	}
 	key := procKey(db, def.Name)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -114,12 +110,11 @@ func (c *Catalog) CreateIn(db string, def *Definition, orReplace bool) error {
 	if exists && !orReplace {
 		return sqlerr.New(sqlerr.ErSPAlreadyExists, "PROCEDURE %s already exists", def.Name)
 	}
-	switch {
-	case exists:
-		def.Created = old.def.Created
-	case def.Created == "":
-		def.Created = now
+	var replaced *Definition
+	if exists {
+		replaced = old.def
 	}
+	stampTimes(def, replaced)
 	c.procs[key] = &catalogEntry{db: db, def: def, prog: prog}
 	return nil
 }
@@ -295,4 +290,20 @@ func callProgram(ctx context.Context, host Host, db string, def *Definition, pro
 		}
 	}
 	return outs, nil
+}
+
+// stampTimes fills def's Created and Modified as CREATE [OR REPLACE] keeps
+// them: Modified is now unless given (a restore keeps the logged one);
+// Created is the replaced definition's, else given or now.
+func stampTimes(def, replaced *Definition) {
+	now := time.Now().Format("2006-01-02 15:04:05")
+	if def.Modified == "" {
+		def.Modified = now
+	}
+	switch {
+	case replaced != nil:
+		def.Created = replaced.Created
+	case def.Created == "":
+		def.Created = now
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/plrun/plrun/sqlerr"
 )
@@ -67,10 +66,6 @@ func (c *Catalog) CreateFunctionIn(db string, def *Definition, orReplace bool) e
 	if err != nil {
 		return err
 	}
-	now := time.Now().Format("2006-01-02 15:04:05")
-	if def.Modified == "" {
-		def.Modified = now
-	}
 	key := procKey(db, def.Name)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -78,12 +73,11 @@ func (c *Catalog) CreateFunctionIn(db string, def *Definition, orReplace bool) e
 	if exists && !orReplace {
 		return sqlerr.New(sqlerr.ErSPAlreadyExists, "FUNCTION %s already exists", def.Name)
 	}
-	switch {
-	case exists:
-		def.Created = old.def.Created
-	case def.Created == "":
-		def.Created = now
+	var replaced *Definition
+	if exists {
+		replaced = old.def
 	}
+	stampTimes(def, replaced)
 	c.funcs[key] = &functionEntry{def: def, prog: prog}
 	return nil
 }
