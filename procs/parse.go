@@ -133,7 +133,10 @@ func nearText(s string) string {
 // IsCreateProcedure reports whether sql starts (after spaces and comments)
 // with CREATE [OR REPLACE] [DEFINER = ...] PROCEDURE. It does not validate the
 // rest of the statement.
-func IsCreateProcedure(sql string) bool {
+func IsCreateProcedure(sql string) bool { return isCreate(sql, "PROCEDURE") }
+
+// isCreate reports whether sql is CREATE [OR REPLACE] [DEFINER = ...] kind.
+func isCreate(sql, kind string) bool {
 	p := &parser{src: sql}
 	if !p.keyword("CREATE") {
 		return false
@@ -144,7 +147,7 @@ func IsCreateProcedure(sql string) bool {
 	if p.keyword("DEFINER") && p.skipDefiner() != nil {
 		return false
 	}
-	return p.keyword("PROCEDURE")
+	return p.keyword(kind)
 }
 
 // FormatCreate prints def as a CREATE PROCEDURE statement that ParseCreate

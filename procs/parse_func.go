@@ -159,19 +159,7 @@ func (p *parser) returnsType() (string, error) {
 
 // IsCreateFunction reports whether sql starts (after spaces and comments)
 // with CREATE [OR REPLACE] [DEFINER = ...] FUNCTION.
-func IsCreateFunction(sql string) bool {
-	p := &parser{src: sql}
-	if !p.keyword("CREATE") {
-		return false
-	}
-	if p.keyword("OR") && !p.keyword("REPLACE") {
-		return false
-	}
-	if p.keyword("DEFINER") && p.skipDefiner() != nil {
-		return false
-	}
-	return p.keyword("FUNCTION")
-}
+func IsCreateFunction(sql string) bool { return isCreate(sql, "FUNCTION") }
 
 // FormatCreateFunction prints def as MariaDB's SHOW CREATE FUNCTION does:
 // the header, each characteristic on its own indented line, then the body

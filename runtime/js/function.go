@@ -68,9 +68,7 @@ func (f *function) Eval(ctx context.Context, host procs.Host, args []any) (resul
 	v := p.rt.pool.Get()
 	reuse := false
 	defer func() {
-		v.host, v.ctx = nil, nil
-		clear(v.stmts)
-		clear(v.results)
+		v.endCall()
 		if r := recover(); r != nil {
 			result, err, reuse = nil, procs.InternalErrorAt(p.name, r), false
 		}

@@ -96,10 +96,7 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 	v := p.rt.pool.Get()
 	reuse := false
 	defer func() {
-		v.host, v.ctx = nil, nil
-		clear(v.stmts)
-		clear(v.results)
-		clear(v.hostErrors)
+		v.endCall()
 		if r := recover(); r != nil {
 			outs, err, reuse = nil, procs.InternalErrorAt(p.name, r), false
 		}

@@ -223,3 +223,13 @@ func (v *vm) sqlValue(val goja.Value, n int) any {
 	}
 	return x
 }
+
+// endCall forgets what one call (a procedure's or a function's) left on
+// the VM before it goes back to the pool: its host and context, its
+// prepared statements and results, and the errors its statements threw.
+func (v *vm) endCall() {
+	v.host, v.ctx = nil, nil
+	clear(v.stmts)
+	clear(v.results)
+	clear(v.hostErrors)
+}

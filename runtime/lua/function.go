@@ -56,7 +56,7 @@ func (f *function) Eval(ctx context.Context, host procs.Host, args []any) (resul
 	v := f.rt.pool.Get()
 	reuse := false
 	defer func() {
-		v.host, v.ctx = nil, nil
+		v.endCall()
 		if r := recover(); r != nil {
 			result, err, reuse = nil, procs.InternalErrorAt(f.prog.name, r), false
 		}

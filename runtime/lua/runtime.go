@@ -91,7 +91,7 @@ func (p *program) Call(ctx context.Context, host procs.Host, args []any) (outs [
 	v := p.rt.pool.Get()
 	reuse := false
 	defer func() {
-		v.host, v.ctx, v.raised = nil, nil, nil
+		v.endCall()
 		if r := recover(); r != nil {
 			outs, err, reuse = nil, procs.InternalErrorAt(p.name, r), false
 		}

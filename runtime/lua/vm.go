@@ -153,3 +153,8 @@ func (v *vm) protectLibraries() {
 		return rawset(L)
 	}))
 }
+
+// endCall forgets what one call (a procedure's or a function's) left on
+// the VM before it goes back to the pool: its host, its context and the
+// message it raised last.
+func (v *vm) endCall() { v.host, v.ctx, v.raised = nil, nil, nil }
