@@ -114,7 +114,7 @@ func (s *Session) execDropFunc(ctx context.Context, p *parse.Stmt) (*exec.Result
 // returnsText is a function's RETURNS type as SHOW CREATE FUNCTION prints
 // it (MariaDB's column type text: INT is int(11)), or as written.
 func returnsText(written string) string {
-	if t, err := colTypeOf(written); err == nil {
+	if t, err := parse.TypeOf(written); err == nil {
 		return t.SQL()
 	}
 	return written

@@ -56,13 +56,13 @@ func (s *Session) StoredFunction(db, name string) (*expr.StoredFunction, error) 
 func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.FunctionProgram, compileBody bool) (*compiledFunc, error) {
 	cf := &compiledFunc{db: db, key: strings.ToLower(db + "." + def.Name), def: def, prog: prog, params: make([]types.ColType, len(def.Params))}
 	for i, prm := range def.Params {
-		t, err := colTypeOf(prm.Type)
+		t, err := parse.TypeOf(prm.Type)
 		if err != nil {
 			return nil, err
 		}
 		cf.params[i] = t
 	}
-	t, err := colTypeOf(def.Func.Returns)
+	t, err := parse.TypeOf(def.Func.Returns)
 	if err != nil {
 		return nil, err
 	}
@@ -168,10 +168,6 @@ func (v *paramRefs) Leave(n ast.Node) (ast.Node, bool) {
 	}
 	return n, true
 }
-
-// colTypeOf reads a declared type ("INT", "DECIMAL(12,2)") as a column
-// type, with CREATE TABLE's rules.
-func colTypeOf(text string) (types.ColType, error) { return parse.TypeOf(text) }
 
 // CallStoredFunction implements expr.FunctionHost: one call, for one row.
 // Arguments convert to the parameter types under the caller's sql_mode,
