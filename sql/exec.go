@@ -135,7 +135,8 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return show.Exec(ctx, &s.State, showOf{s}, x, n) })
 	case *ast.ExplainStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return show.Explain(&s.State, n) })
-	case *ast.CreateTableStmt, *ast.DropTableStmt, *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.TruncateTableStmt:
+	case *ast.CreateTableStmt, *ast.DropTableStmt, *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.TruncateTableStmt,
+		*ast.AlterTableStmt, *ast.CreateIndexStmt, *ast.DropIndexStmt, *ast.RenameTableStmt:
 		// DDL commits the open transaction first, as MySQL does; then a
 		// READ ONLY session refuses it (1792), as MariaDB does.
 		ack, err := s.finishOpen(ctx)
@@ -202,6 +203,10 @@ func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*exec.Result
 	return r, x.ReadLSN(), err
 }
 
+// maxTableChangedRetries bounds how often one statement is run again
+// because schema changes keep replacing its table.
+const maxTableChangedRetries = 5
+
 // runDML runs a statement in the current transaction with statement-level
 // rollback, committing it on its own under autocommit (or when the
 // COMMIT_ON_SUCCESS hint asks).
@@ -218,6 +223,16 @@ func (s *Session) runDML(ctx context.Context, p *parse.Stmt, args []types.Value,
 	outerStmtTxn := s.stmtTxn
 	s.stmtTxn = x // the statements of stored functions it calls run in x
 	r, err := fn(x)
+	// A schema change replaced a table the statement was about to write
+	// (it waited at the table's write gate, and wrote nothing there): the
+	// statement's writes are undone and it runs again, re-planned against
+	// the new table, as a statement waiting for MySQL's metadata lock
+	// would run after the ALTER.
+	for retry := 0; errors.Is(err, txn.ErrTableChanged) && retry < maxTableChangedRetries; retry++ {
+		x.RollbackTo(mark)
+		x.BeginStatement(s.lastCommitLSN, isConsistentRead(p.Node))
+		r, err = fn(x)
+	}
 	s.stmtTxn = outerStmtTxn
 	x.EndStatement()
 	if err == nil && p.Hints.TargetRows >= 0 && int64(r.AffectedRows) != p.Hints.TargetRows {

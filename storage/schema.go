@@ -23,6 +23,7 @@ type Column struct {
 type IndexDef struct {
 	Name    string
 	Cols    []int
+	Desc    []bool `json:",omitempty"` // per column: declared DESC (shown; plrun's secondary indexes are hashed, so order is not kept)
 	Primary bool
 	Unique  bool
 }

@@ -42,22 +42,31 @@ type version struct {
 // "current read" under a row lock.
 const Newest = ^uint64(0)
 
-// Table is a table's schema and its rows.
+// Table is a table's schema and its rows. The rows (tableData) may be
+// shared by two Table values one after the other: RENAME TABLE installs a
+// new Table with the new name over the same rows and marks the old one
+// dropped, so a statement still holding the old one fails its next write
+// (ErrDropped is the txn layer's cue to re-plan) instead of writing under
+// a name that no longer exists.
 type Table struct {
 	Def *TableDef
+	*tableData
+	dropped bool // guarded by mu
+}
 
+// tableData is a table's rows, indexes and counters.
+type tableData struct {
 	mu        sync.RWMutex
 	rows      map[string]*Row
 	order     *btree.BTreeG[*Row]
 	secondary []map[string][]*Row // per Def.Indexes entry: key -> rows; nil for the primary key
 	autoInc   uint64              // next AUTO_INCREMENT value to hand out - 1
 	hidden    uint64
-	dropped   bool
 }
 
 // NewTable builds an empty table for def.
 func NewTable(def *TableDef) *Table {
-	t := &Table{Def: def, rows: make(map[string]*Row)}
+	t := &Table{Def: def, tableData: &tableData{rows: make(map[string]*Row)}}
 	pk := def.PrimaryKey()
 	t.order = btree.NewBTreeGOptions(func(a, b *Row) bool {
 		if pk == nil {

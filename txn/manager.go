@@ -43,6 +43,8 @@ type Manager struct {
 
 	latch   sync.RWMutex
 	nextTxn atomic.Uint64
+	gatesMu sync.Mutex
+	gates   map[uint64]*writeGate // table id -> write gate (gate.go)
 	vis     *visibility
 
 	stats struct {
@@ -174,3 +176,19 @@ func (m *Manager) Checkpoint(ctx context.Context, dir string, extra func() ([]by
 
 // IsOutcomeUnknown reports whether err came from a failed log.
 func IsOutcomeUnknown(err error) bool { return errors.Is(err, asynccommit.ErrOutcomeUnknown) }
+
+// AcquireSnapshot takes a snapshot (the visible LSN) and keeps the row
+// versions it needs until ReleaseSnapshot: a schema change copies a table
+// from it while commits go on.
+func (m *Manager) AcquireSnapshot() uint64 { return m.vis.acquire(0) }
+
+// ReleaseSnapshot releases a snapshot AcquireSnapshot took.
+func (m *Manager) ReleaseSnapshot(snap uint64) { m.vis.release(snap) }
+
+// WaitAllDurable waits until every LSN assigned so far is durable.
+func (m *Manager) WaitAllDurable(ctx context.Context) error {
+	if err := m.Pipe.Flush(ctx); err != nil {
+		return err
+	}
+	return m.WaitDurable(ctx, m.Pipe.LastLSN())
+}

@@ -92,14 +92,21 @@ func ApplyRedo(cat *storage.Catalog, lsn uint64, payload []byte) error {
 // before or wholly after it.
 type DDLRecord struct {
 	// Op is create_db, drop_db, create_table, drop_table (one table; logs
-	// of earlier versions), drop_tables, truncate_table, create_proc, create_func, drop_func or
-	// drop_proc.
+	// of earlier versions), drop_tables, truncate_table, alter_table,
+	// rename_tables, create_proc, create_func, drop_func or drop_proc.
 	Op     string             `json:"op"`
 	DB     string             `json:"db,omitempty"`
 	Name   string             `json:"name,omitempty"`
 	Def    *storage.TableDef  `json:"def,omitempty"`
 	Tables []storage.TableRef `json:"tables,omitempty"` // drop_tables
 	Proc   json.RawMessage    `json:"proc,omitempty"`
+	// alter_table: DB.Name is rebuilt as Def (which may name another
+	// database and table: ALTER TABLE ... RENAME), its rows converted by
+	// Shape, its AUTO_INCREMENT counter set to AutoInc.
+	Shape   *storage.Reshape `json:"shape,omitempty"`
+	AutoInc uint64           `json:"auto_inc,omitempty"`
+	// rename_tables: the steps of RENAME TABLE, in order.
+	Renames []storage.Rename `json:"renames,omitempty"`
 }
 
 // Encode marshals the record.
@@ -134,7 +141,27 @@ func ApplyDDL(cat *storage.Catalog, r *DDLRecord) {
 		if r.Def != nil {
 			cat.ReplaceTable(r.Def)
 		}
+	case "alter_table":
+		replayAlter(cat, r)
+	case "rename_tables":
+		cat.RenameTables(r.Renames, false)
 	}
+}
+
+// replayAlter rebuilds the table as the ALTER TABLE did: the same
+// conversion (Reshape.Convert) of the rows the table held at the record's
+// LSN, which replay order guarantees are the rows the statement copied.
+func replayAlter(cat *storage.Catalog, r *DDLRecord) {
+	old := cat.Table(r.DB, r.Name)
+	if old == nil || r.Def == nil || r.Shape == nil {
+		return
+	}
+	b := storage.NewRebuild(old, r.Def, r.Shape, 0)
+	if b.Copy() != nil {
+		return // the statement failed the same way and logged nothing
+	}
+	b.New.SetAutoInc(r.AutoInc)
+	cat.SwapTable(old, b.New)
 }
 
 // Replayer applies log records in LSN order during recovery, holding the

@@ -31,6 +31,7 @@ type Txn struct {
 	hasView    bool
 	hasLocks   bool
 	done       bool
+	entered    []uint64 // ids of the tables whose write gate x is inside (gate.go)
 }
 
 type undoRec struct {
@@ -58,6 +59,9 @@ func UniqueLockKey(t *storage.Table, idx int, key string) lockmgr.Key {
 
 // Lock takes the exclusive row lock on t's row with rowKey.
 func (x *Txn) Lock(ctx context.Context, t *storage.Table, rowKey string) error {
+	if err := x.enterTable(ctx, t); err != nil {
+		return err
+	}
 	x.hasLocks = true
 	return x.m.Locks.Acquire(ctx, lockmgr.TxnID(x.ID), lockKey(t, rowKey))
 }
@@ -273,6 +277,7 @@ func (x *Txn) Rollback() {
 	x.done = true
 	x.endSnapshots()
 	x.RollbackTo(0)
+	x.leaveTables()
 	if x.hasLocks {
 		x.m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
 	}
@@ -297,6 +302,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 	x.done = true
 	if len(x.order) == 0 {
 		x.endSnapshots()
+		x.leaveTables()
 		if x.hasLocks {
 			x.m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
 		}
@@ -330,6 +336,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 	if err != nil {
 		m.latch.RUnlock()
 		x.RollbackTo(0)
+		x.leaveTables()
 		m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
 		// The record never got an LSN, so this transaction certainly did
 		// not commit, whatever happened to earlier ones.
@@ -339,6 +346,9 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 	x.install(lsn, m.vis.horizon())
 	m.vis.installed(lsn)
 	m.latch.RUnlock()
+	// Installed: a schema change waiting at the gate now finds these
+	// versions in the table it copies, below its own LSN.
+	x.leaveTables()
 	m.stats.commits.Add(1)
 	if opts.EarlyRelease {
 		m.Locks.ReleaseEarly(lockmgr.TxnID(x.ID), lsn)

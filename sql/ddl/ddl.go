@@ -17,8 +17,8 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// Exec runs CREATE/DROP DATABASE, CREATE/DROP TABLE and TRUNCATE
-// TABLE for the session s: each one log record, applied as replay applies
+// Exec runs CREATE/DROP DATABASE, CREATE/DROP TABLE, TRUNCATE TABLE,
+// ALTER TABLE, CREATE/DROP INDEX and RENAME TABLE for the session s: each one log record, applied as replay applies
 // it (Apply). Plans built for the old schema are dropped after it.
 func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catalog, n ast.StmtNode) (*exec.Result, error) {
 	cat := txns.Catalog()
@@ -54,6 +54,14 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		return &exec.Result{AffectedRows: uint64(n)}, err
 	case *ast.CreateTableStmt:
 		return createTable(ctx, s, txns, x)
+	case *ast.AlterTableStmt:
+		return alterTable(ctx, s, txns, x)
+	case *ast.CreateIndexStmt:
+		return createIndex(ctx, s, txns, x)
+	case *ast.DropIndexStmt:
+		return dropIndex(ctx, s, txns, x)
+	case *ast.RenameTableStmt:
+		return renameStmt(ctx, s, txns, x)
 	case *ast.DropTableStmt:
 		if x.IsView {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support views")

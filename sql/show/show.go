@@ -299,8 +299,12 @@ func showCreateTable(t *storage.Table) string {
 	}
 	for _, ix := range def.Indexes {
 		var cols []string
-		for _, c := range ix.Cols {
-			cols = append(cols, quoteName(def.Columns[c].Name))
+		for i, c := range ix.Cols {
+			col := quoteName(def.Columns[c].Name)
+			if i < len(ix.Desc) && ix.Desc[i] {
+				col += " DESC"
+			}
+			cols = append(cols, col)
 		}
 		switch {
 		case ix.Primary:

@@ -1,0 +1,284 @@
+package ddl
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/types"
+)
+
+func (p *alterPlan) addConstraint(c *ast.Constraint) error {
+	switch c.Tp {
+	case ast.ConstraintPrimaryKey:
+		return p.addKeyParts("PRIMARY", c.Keys, true, true)
+	case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
+		return p.addKeyParts(c.Name, c.Keys, false, true)
+	case ast.ConstraintKey, ast.ConstraintIndex:
+		return p.addKeyParts(c.Name, c.Keys, false, false)
+	case ast.ConstraintForeignKey:
+		return notYet("ALTER TABLE ... ADD FOREIGN KEY")
+	case ast.ConstraintCheck:
+		return notYet("ALTER TABLE ... ADD CHECK")
+	}
+	return notYet("ALTER TABLE ... ADD FULLTEXT/SPATIAL")
+}
+
+func (p *alterPlan) addKeyParts(name string, parts []*ast.IndexPartSpecification, primary, unique bool) error {
+	var names []string
+	var desc []bool
+	for _, k := range parts {
+		if k.Column == nil {
+			return notYet("expression indexes")
+		}
+		names = append(names, k.Column.Name.O)
+		desc = append(desc, k.Desc)
+	}
+	return p.addKey(name, names, desc, primary, unique)
+}
+
+// addKey adds a key over the named columns, named as MySQL names it when
+// name is empty (its first column's name, then _2, _3 ...).
+func (p *alterPlan) addKey(name string, names []string, desc []bool, primary, unique bool) error {
+	p.noCopyWhy = "ADD INDEX"
+	for _, n := range names {
+		if p.colIndex(n) < 0 {
+			return sqlerr.New(sqlerr.ErKeyColumnDoesNotExit, "Key column '%s' doesn't exist in table", n)
+		}
+	}
+	hasDesc := false
+	for _, d := range desc {
+		hasDesc = hasDesc || d
+	}
+	if !hasDesc {
+		desc = nil
+	}
+	k := planKey{IndexDef: storage.IndexDef{Name: name, Primary: primary, Unique: unique || primary, Desc: desc}, names: names}
+	if primary {
+		for _, x := range p.keys {
+			if x.Primary {
+				return sqlerr.New(sqlerr.ErMultiplePriKey, "Multiple primary key defined")
+			}
+		}
+		k.Name = "PRIMARY"
+		for _, n := range names {
+			p.cols[p.colIndex(n)].NotNull = true
+		}
+		p.keys = append(p.keys, k)
+		return nil
+	}
+	if strings.EqualFold(name, "PRIMARY") {
+		return sqlerr.New(sqlerr.ErWrongNameForIndex, "Incorrect index name '%s'", name)
+	}
+	if k.Name == "" {
+		base := p.cols[p.colIndex(names[0])].Name
+		k.Name = base
+		for i := 2; p.keyIndex(k.Name) >= 0; i++ {
+			k.Name = fmt.Sprintf("%s_%d", base, i)
+		}
+	}
+	if p.keyIndex(k.Name) >= 0 {
+		return sqlerr.New(sqlerr.ErDupKeyName, "Duplicate key name '%s'", k.Name)
+	}
+	for _, x := range p.keys {
+		if !x.Primary && x.Unique == k.Unique && sameNames(x.names, k.names) {
+			p.note(sqlerr.ErDuplicatedIndex, "Duplicate index `%s`. This is deprecated and will be disallowed in a future release", k.Name)
+			break
+		}
+	}
+	p.keys = append(p.keys, k)
+	return nil
+}
+
+func sameNames(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !strings.EqualFold(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func (p *alterPlan) dropKey(name string, ifExists bool) error {
+	i := p.keyIndex(name)
+	if strings.EqualFold(name, "PRIMARY") {
+		i = -1
+		for j, k := range p.keys {
+			if k.Primary {
+				i = j
+			}
+		}
+	}
+	if i < 0 {
+		if ifExists {
+			p.note(sqlerr.ErCantDropFieldOrKey, "Can't DROP INDEX `%s`; check that it exists", name)
+			return nil
+		}
+		return sqlerr.New(sqlerr.ErCantDropFieldOrKey, "Can't DROP INDEX `%s`; check that it exists", name)
+	}
+	p.keys = append(p.keys[:i], p.keys[i+1:]...)
+	return nil
+}
+
+func (p *alterPlan) renameKey(from, to string) error {
+	i := p.keyIndex(from)
+	if i < 0 || p.keys[i].Primary {
+		return sqlerr.New(sqlerr.ErKeyDoesNotExist, "Key '%s' doesn't exist in table '%s'", from, p.old.Def.Name)
+	}
+	if j := p.keyIndex(to); j >= 0 && j != i {
+		return sqlerr.New(sqlerr.ErDupKeyName, "Duplicate key name '%s'", to)
+	}
+	p.keys[i].Name = to
+	return nil
+}
+
+// tableOptions applies ENGINE=, AUTO_INCREMENT=, COMMENT=, [DEFAULT]
+// CHARSET/COLLATE and CONVERT TO CHARACTER SET. plrun keeps text as
+// utf8mb4 whatever the table's declared default, as CREATE TABLE does,
+// so only utf8mb4 may be converted to.
+func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
+	for _, o := range opts {
+		switch o.Tp {
+		case ast.TableOptionEngine:
+			if o.StrValue != "" {
+				p.def.Engine = o.StrValue
+				if err := substituteEngine(p.s, &p.def); err != nil {
+					return err
+				}
+			}
+		case ast.TableOptionAutoIncrement:
+			p.autoInc = max(o.UintValue, 1)
+		case ast.TableOptionComment:
+			p.def.Comment = o.StrValue
+		case ast.TableOptionCharset:
+			if o.UintValue == ast.TableOptionCharsetWithConvertTo {
+				if !strings.EqualFold(o.StrValue, "utf8mb4") {
+					return notYet("CONVERT TO CHARACTER SET other than utf8mb4")
+				}
+				p.copyWhy = "Cannot change column type"
+			}
+			if !strings.EqualFold(o.StrValue, p.def.Charset) {
+				p.def.Charset = strings.ToLower(o.StrValue)
+				p.def.Collate = defaultCollation(p.def.Charset)
+			}
+		case ast.TableOptionCollate:
+			p.def.Collate = o.StrValue
+		default:
+			return notYet("this ALTER TABLE table option")
+		}
+	}
+	return nil
+}
+
+// defaultCollation is a character set's default collation, as MariaDB
+// names it.
+func defaultCollation(cs string) string {
+	switch cs {
+	case "latin1":
+		return "latin1_swedish_ci"
+	case "utf8", "utf8mb3":
+		return "utf8mb3_general_ci"
+	case "binary":
+		return "binary"
+	case "ascii":
+		return "ascii_general_ci"
+	}
+	return cs + "_general_ci"
+}
+
+// resolve checks the plan as a whole and makes the new definition and the
+// reshape of the rows. rows says whether the table holds any (an added
+// column MySQL would fill with something plrun cannot hold is refused only
+// then).
+func (p *alterPlan) resolve(rows bool) (*storage.TableDef, *storage.Reshape, error) {
+	if len(p.cols) == 0 {
+		return nil, nil, sqlerr.New(sqlerr.ErCantRemoveAllFields, "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
+	}
+	def := p.def
+	def.Columns = nil
+	shape := &storage.Reshape{}
+	now := types.TimeValue(time.Now().Truncate(time.Second))
+	for _, c := range p.cols {
+		def.Columns = append(def.Columns, c.Column)
+		shape.Source = append(shape.Source, c.src)
+		fill := types.Null
+		if c.src < 0 {
+			switch {
+			case c.AutoIncrement && rows:
+				return nil, nil, notYet("ADD COLUMN ... AUTO_INCREMENT on a table that has rows")
+			case c.DefaultNow:
+				fill = now
+			case c.HasDefault:
+				fill = c.Default
+			case c.NotNull:
+				d, ok := types.ImplicitDefault(c.Type)
+				if !ok && rows {
+					return nil, nil, notYet("ADD COLUMN ... NOT NULL of a date or time type without DEFAULT on a table that has rows")
+				}
+				fill = d
+			}
+		}
+		shape.Fill = append(shape.Fill, fill)
+	}
+	def.Indexes = nil
+	for _, k := range sortedKeys(p.keys, p) {
+		ix := k.IndexDef
+		ix.Cols = nil
+		for _, n := range k.names {
+			ix.Cols = append(ix.Cols, def.ColumnIndex(n))
+		}
+		def.Indexes = append(def.Indexes, ix)
+	}
+	if auto := def.AutoIncColumn(); auto >= 0 {
+		keyed := false
+		for _, ix := range def.Indexes {
+			keyed = keyed || ix.Cols[0] == auto
+		}
+		if !keyed {
+			return nil, nil, sqlerr.New(sqlerr.ErWrongAutoKey, "Incorrect table definition; there can be only one auto column and it must be defined as a key")
+		}
+	}
+	if p.renameTo != nil {
+		db := p.renameTo.Schema.O
+		if db == "" {
+			db = p.old.Def.DB
+		}
+		def.DB, def.Name = db, p.renameTo.Name.O
+	}
+	return &def, shape, nil
+}
+
+// sortedKeys orders keys as MariaDB keeps them (and SHOW CREATE TABLE
+// lists them): the primary key, then UNIQUE keys over NOT NULL columns,
+// then other UNIQUE keys, then the rest, each group in the order made.
+func sortedKeys(keys []planKey, p *alterPlan) []planKey {
+	rank := func(k planKey) int {
+		switch {
+		case k.Primary:
+			return 0
+		case k.Unique:
+			for _, n := range k.names {
+				if !p.cols[p.colIndex(n)].NotNull {
+					return 2
+				}
+			}
+			return 1
+		}
+		return 3
+	}
+	var out []planKey
+	for r := 0; r <= 3; r++ {
+		for _, k := range keys {
+			if rank(k) == r {
+				out = append(out, k)
+			}
+		}
+	}
+	return out
+}

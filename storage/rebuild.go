@@ -1,0 +1,356 @@
+package storage
+
+import "github.com/plrun/plrun/types"
+
+// Rebuild builds the table an ALTER TABLE makes, from the old table's
+// committed rows, while the old table stays in use.
+//
+// Online protocol (the caller, txn/ddl, owns the locks):
+//
+//  1. Copy, with writers going on: the old table is read in batches, each
+//     under a short hold of its read lock, so its writers' installs wait at
+//     most for one batch. since is a snapshot taken before the copy began:
+//     every commit at or below it is in the copy.
+//  2. Catch up, with the old table's writers stopped (the write gate) and
+//     every commit to it installed: rows committed after since are copied
+//     again and rows gone from the old table are dropped. Then the new
+//     table holds exactly the old one's committed state.
+//
+// When the primary key is unchanged (Reshape.SameKey) each row keeps its
+// key, its commit LSN and its older versions (converted without
+// warnings), so a reader whose snapshot predates the switch reads the new
+// table as it would have read the old one, and a reader still waits for
+// a version that is not yet durable (DESIGN.md invariant 4). Otherwise
+// rows get new keys and only their newest version.
+type Rebuild struct {
+	Old, New *Table
+	Shape    *Reshape
+	// Report is told of every adjusted value with its row's number (1-based,
+	// in the old table's key order); an error stops the rebuild.
+	Report func(row int, c ConvertIssue) error
+
+	sameKey bool
+	since   uint64
+	rows    int               // rows copied (Records: in ALTER's reply)
+	newKey  map[string]string // rekeyed: old row key -> new row key
+	owners  map[string]int    // rekeyed: new row key -> how many old rows map to it
+}
+
+// NewRebuild prepares the rebuild of old into an empty table for def.
+func NewRebuild(old *Table, def *TableDef, shape *Reshape, since uint64) *Rebuild {
+	b := &Rebuild{Old: old, New: NewTable(def), Shape: shape, since: since, sameKey: shape.SameKey(old.Def, def)}
+	if !b.sameKey {
+		b.newKey, b.owners = map[string]string{}, map[string]int{}
+	}
+	return b
+}
+
+// Rows is the number of rows the new table holds.
+func (b *Rebuild) Rows() int { return b.rows }
+
+// rowImage is one old row as the copy read it.
+type rowImage struct {
+	key    string
+	pk     []types.Value
+	hidden uint64
+	vals   []types.Value // nil: deleted
+	lsn    uint64
+	older  []version
+}
+
+func imageLocked(r *Row) rowImage {
+	im := rowImage{key: r.Key, pk: r.PK, hidden: r.hidden, vals: r.committed, lsn: r.lsn}
+	for v := r.older; v != nil; v = v.prev {
+		im.older = append(im.older, version{vals: v.vals, lsn: v.lsn})
+	}
+	return im
+}
+
+// copyBatch is how many rows the copy reads per hold of the old table's lock.
+const copyBatch = 512
+
+// Copy is step 1: every row of the old table, in key order, batch by batch.
+func (b *Rebuild) Copy() error {
+	var last *Row
+	num := 0
+	for {
+		batch := make([]rowImage, 0, copyBatch)
+		b.Old.mu.RLock()
+		visit := func(r *Row) bool {
+			if r == last {
+				return true
+			}
+			if r.committed != nil || r.older != nil {
+				batch = append(batch, imageLocked(r))
+			}
+			last = r
+			return len(batch) < copyBatch
+		}
+		if last == nil {
+			b.Old.order.Scan(visit)
+		} else {
+			b.Old.order.Ascend(last, visit)
+		}
+		b.Old.mu.RUnlock()
+		if len(batch) == 0 {
+			return nil
+		}
+		for i := range batch {
+			if batch[i].vals != nil {
+				num++
+			}
+			if err := b.load(&batch[i], num); err != nil {
+				return err
+			}
+		}
+		if len(batch) < copyBatch {
+			return nil
+		}
+	}
+}
+
+// CatchUp is step 2. The caller has stopped the old table's writers and
+// every commit to it is installed, so one pass under its read lock sees
+// its final state.
+func (b *Rebuild) CatchUp() error {
+	var changed []rowImage
+	var nums []int
+	present := make(map[string]bool, b.Old.Len())
+	b.Old.mu.RLock()
+	num := 0
+	b.Old.order.Scan(func(r *Row) bool {
+		if r.committed != nil {
+			num++
+			present[r.Key] = true
+		}
+		if r.lsn > b.since {
+			changed = append(changed, imageLocked(r))
+			nums = append(nums, num)
+		}
+		return true
+	})
+	b.Old.mu.RUnlock()
+	for i := range changed {
+		if err := b.load(&changed[i], nums[i]); err != nil {
+			return err
+		}
+	}
+	// Rows gone from the old table since they were copied (deleted, and
+	// their tombstone purged by a checkpoint).
+	nt := b.New
+	if b.sameKey {
+		var gone []*Row
+		nt.mu.RLock()
+		for k, r := range nt.rows {
+			if !present[k] && r.committed != nil {
+				gone = append(gone, r)
+			}
+		}
+		nt.mu.RUnlock()
+		nt.mu.Lock()
+		for _, r := range gone {
+			nt.clearLocked(r)
+		}
+		nt.mu.Unlock()
+		return nil
+	}
+	for ok, nk := range b.newKey {
+		if !present[ok] {
+			b.unmap(ok, nk)
+		}
+	}
+	return nil
+}
+
+// load puts one old row's image into the new table.
+func (b *Rebuild) load(im *rowImage, num int) error {
+	var vals []types.Value
+	if im.vals != nil {
+		var err error
+		vals, err = b.Shape.Convert(b.Old.Def, b.New.Def, im.vals, func(c ConvertIssue) error {
+			if b.Report == nil {
+				return nil
+			}
+			return b.Report(num, c)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	nt := b.New
+	if !b.sameKey {
+		if prev, ok := b.newKey[im.key]; ok {
+			b.unmap(im.key, prev)
+		}
+		if vals == nil {
+			return nil
+		}
+		pk, key, hidden := b.newKeyOf(vals)
+		b.newKey[im.key] = key
+		b.owners[key]++
+		nt.mu.Lock()
+		r := nt.slotLocked(key, pk)
+		r.hidden = hidden
+		nt.setLocked(r, vals, im.lsn, nil)
+		nt.mu.Unlock()
+		return nil
+	}
+	var older *version
+	for i := len(im.older) - 1; i >= 0; i-- {
+		v := im.older[i]
+		if v.vals != nil {
+			if v.vals, _ = b.Shape.Convert(b.Old.Def, b.New.Def, v.vals, nil); v.vals == nil {
+				continue // a version that cannot be stored any more: snapshots that old see the row absent
+			}
+		}
+		older = &version{vals: v.vals, lsn: v.lsn, prev: older}
+	}
+	nt.mu.Lock()
+	defer nt.mu.Unlock()
+	if vals == nil && older == nil {
+		if r := nt.rows[im.key]; r != nil {
+			nt.clearLocked(r)
+		}
+		return nil
+	}
+	r := nt.slotLocked(im.key, im.pk)
+	if im.hidden != 0 {
+		r.hidden = im.hidden
+		nt.hidden = max(nt.hidden, im.hidden)
+	}
+	nt.setLocked(r, vals, im.lsn, older)
+	return nil
+}
+
+// newKeyOf is a rekeyed row's key: its new primary key, or a new hidden id.
+func (b *Rebuild) newKeyOf(vals []types.Value) (pk []types.Value, key string, hidden uint64) {
+	nt := b.New
+	if cols := nt.Def.PrimaryKey(); cols != nil {
+		pk = make([]types.Value, len(cols))
+		for i, c := range cols {
+			pk[i] = vals[c]
+		}
+		return pk, KeyOf(pk), 0
+	}
+	nt.mu.Lock()
+	nt.hidden++
+	hidden = nt.hidden
+	nt.mu.Unlock()
+	pk = []types.Value{types.UintValue(hidden)}
+	return pk, KeyOf(pk), hidden
+}
+
+// unmap removes old row ok's copy, under new key nk, from the new table
+// (unless another old row now holds that key alone).
+func (b *Rebuild) unmap(ok, nk string) {
+	delete(b.newKey, ok)
+	b.owners[nk]--
+	if b.owners[nk] > 0 {
+		return
+	}
+	delete(b.owners, nk)
+	nt := b.New
+	nt.mu.Lock()
+	if r := nt.rows[nk]; r != nil {
+		nt.clearLocked(r)
+	}
+	nt.mu.Unlock()
+}
+
+// setLocked makes vals (at lsn, with older versions) r's committed state
+// and lists it in the indexes.
+func (t *Table) setLocked(r *Row, vals []types.Value, lsn uint64, older *version) {
+	r.committed, r.lsn, r.older = vals, lsn, older
+	if vals != nil {
+		t.indexLocked(r, vals)
+	}
+	for v := older; v != nil; v = v.prev {
+		if v.vals != nil {
+			t.indexLocked(r, v.vals)
+		}
+	}
+	t.reindexLocked(r)
+	t.placeLocked(r)
+}
+
+// clearLocked removes r from the table and its indexes.
+func (t *Table) clearLocked(r *Row) {
+	r.committed, r.lsn, r.older, r.pending = nil, 0, nil, nil
+	t.reindexLocked(r)
+	t.placeLocked(r)
+}
+
+// Duplicate counts the new table's rows (Rows) and finds the first row, in the new table's key order, whose
+// values collide with another row's on a UNIQUE index or on the primary
+// key: the index (-1: primary key) and the row's values, or ok false.
+func (b *Rebuild) Duplicate() (idx int, vals []types.Value, found bool) {
+	nt := b.New
+	if !b.sameKey {
+		for nk, n := range b.owners {
+			if n > 1 {
+				if r := nt.Lookup(nk); r != nil {
+					v, _ := nt.Committed(r)
+					return -1, v, true
+				}
+			}
+		}
+	}
+	nt.mu.RLock()
+	defer nt.mu.RUnlock()
+	b.rows = 0
+	nt.order.Scan(func(r *Row) bool {
+		if r.committed == nil {
+			return true
+		}
+		b.rows++
+		for i, ix := range nt.Def.Indexes {
+			if !ix.Unique || ix.Primary {
+				continue
+			}
+			k, ok := nt.IndexKey(i, r.committed)
+			if !ok {
+				continue
+			}
+			for _, o := range nt.secondary[i][k] {
+				if o != r && o.committed != nil {
+					if k2, ok2 := nt.IndexKey(i, o.committed); ok2 && k2 == k {
+						idx, vals, found = i, r.committed, true
+						return false
+					}
+				}
+			}
+		}
+		return true
+	})
+	return idx, vals, found
+}
+
+// SetAutoIncFrom gives the new table the old one's AUTO_INCREMENT counter,
+// or the explicit AUTO_INCREMENT = n (want, 0 if none) when it is above
+// every value the column holds, as InnoDB does. It returns the counter set.
+func (b *Rebuild) SetAutoIncFrom(want uint64) uint64 {
+	c := b.Old.AutoInc()
+	if want > 0 {
+		c = want - 1
+		if ai := b.New.Def.AutoIncColumn(); ai >= 0 {
+			c = max(c, b.New.maxValue(ai))
+		}
+	}
+	b.New.SetAutoInc(c)
+	return c
+}
+
+// maxValue is the largest positive integer column c holds.
+func (t *Table) maxValue(c int) uint64 {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	var m uint64
+	for _, r := range t.rows {
+		if r.committed != nil {
+			if n, ok := r.committed[c].ToInt64(); ok && n > 0 && uint64(n) > m {
+				m = uint64(n)
+			}
+		}
+	}
+	return m
+}

@@ -1,0 +1,100 @@
+package storage
+
+import "github.com/plrun/plrun/types"
+
+// Reshape says how a rebuilt table's rows (ALTER TABLE) are made from the
+// old table's: each new column takes an old column's value, converted to
+// its new type, or a fill value (ADD COLUMN's default). It travels in the
+// alter_table DDL record, so replay converts exactly as the statement did.
+type Reshape struct {
+	Source []int         `json:"source"` // per new column: the old column it comes from, or -1
+	Fill   []types.Value `json:"fill"`   // per new column whose Source is -1: its value in every row
+}
+
+// ConvertIssue is a value that did not fit its new column as it was:
+// Code is the warning non-strict mode gives for the adjustment made
+// (types.WarnOutOfRange, WarnTruncated, WarnBadValue; WarnTruncated for a
+// NULL in a column that became NOT NULL), or 0 with Err set when the value
+// cannot be stored at all.
+type ConvertIssue struct {
+	Col   int // new column
+	Code  uint16
+	Value types.Value // the old value
+	Err   error
+}
+
+// Convert builds the new row from old. report, when not nil, is told of
+// every value that had to be adjusted; it returns an error to stop (strict
+// mode). A value that cannot be stored is an error whatever report says.
+// Values whose column type did not change are kept as they are.
+func (rs *Reshape) Convert(oldDef, newDef *TableDef, old []types.Value, report func(ConvertIssue) error) ([]types.Value, error) {
+	out := make([]types.Value, len(newDef.Columns))
+	for i := range newDef.Columns {
+		col := &newDef.Columns[i]
+		src := rs.Source[i]
+		var v types.Value
+		if src < 0 {
+			v = rs.Fill[i]
+		} else {
+			v = old[src]
+		}
+		if v.IsNull() {
+			if col.NotNull {
+				d, ok := types.ImplicitDefault(col.Type)
+				if !ok {
+					// MySQL would store the zero date, which plrun cannot hold.
+					return nil, &types.CoerceError{Code: types.WarnTruncated, What: "datetime", Value: "NULL"}
+				}
+				if err := issue(report, ConvertIssue{Col: i, Code: types.WarnTruncated, Value: v}); err != nil {
+					return nil, err
+				}
+				v = d
+			}
+			out[i] = v
+			continue
+		}
+		if src >= 0 && oldDef.Columns[src].Type == col.Type {
+			out[i] = v
+			continue
+		}
+		cv, warn, err := types.CoerceLoose(v, col.Type)
+		if err != nil {
+			if rerr := issue(report, ConvertIssue{Col: i, Value: v, Err: err}); rerr != nil {
+				return nil, rerr
+			}
+			return nil, err
+		}
+		if warn != 0 {
+			if err := issue(report, ConvertIssue{Col: i, Code: warn, Value: v}); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = cv
+	}
+	return out, nil
+}
+
+func issue(report func(ConvertIssue) error, c ConvertIssue) error {
+	if report == nil {
+		return nil
+	}
+	return report(c)
+}
+
+// SameKey reports whether every row keeps its key under the reshape: the
+// new primary key is the old one's columns with their types unchanged (or
+// neither table has one, and rows keep their hidden ids). Only then can a
+// rebuilt row keep its older versions for snapshot readers.
+func (rs *Reshape) SameKey(oldDef, newDef *TableDef) bool {
+	op, np := oldDef.PrimaryKey(), newDef.PrimaryKey()
+	if len(op) != len(np) {
+		return false
+	}
+	for i, c := range np {
+		src := rs.Source[c]
+		if src != op[i] || oldDef.Columns[src].Type != newDef.Columns[c].Type {
+			return false
+		}
+	}
+	return true
+}
