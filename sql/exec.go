@@ -204,8 +204,9 @@ func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*exec.Result
 }
 
 // maxTableChangedRetries bounds how often one statement is run again
-// because schema changes keep replacing its table.
-const maxTableChangedRetries = 5
+// because schema changes keep replacing its table (back-to-back ALTERs of
+// a small table can each win the race to its new write gate).
+const maxTableChangedRetries = 1000
 
 // runDML runs a statement in the current transaction with statement-level
 // rollback, committing it on its own under autocommit (or when the
@@ -228,7 +229,7 @@ func (s *Session) runDML(ctx context.Context, p *parse.Stmt, args []types.Value,
 	// statement's writes are undone and it runs again, re-planned against
 	// the new table, as a statement waiting for MySQL's metadata lock
 	// would run after the ALTER.
-	for retry := 0; errors.Is(err, txn.ErrTableChanged) && retry < maxTableChangedRetries; retry++ {
+	for retry := 0; errors.Is(err, txn.ErrTableChanged) && retry < maxTableChangedRetries && ctx.Err() == nil; retry++ {
 		x.RollbackTo(mark)
 		x.BeginStatement(s.lastCommitLSN, isConsistentRead(p.Node))
 		r, err = fn(x)

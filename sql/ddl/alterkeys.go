@@ -200,6 +200,9 @@ func (p *alterPlan) resolve(rows bool) (*storage.TableDef, *storage.Reshape, err
 	if len(p.cols) == 0 {
 		return nil, nil, sqlerr.New(sqlerr.ErCantRemoveAllFields, "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
 	}
+	if err := p.shrinkKeys(); err != nil {
+		return nil, nil, err
+	}
 	def := p.def
 	def.Columns = nil
 	shape := &storage.Reshape{}

@@ -30,6 +30,7 @@ type alterPlan struct {
 	noCopyWhy string // what rules out ALGORITHM=INSTANT (1846's reason), if anything
 	algorithm ast.AlgorithmType
 	lockNone  bool
+	dropped   []string // columns dropped (shrinkKeys)
 }
 
 type planCol struct {
@@ -266,25 +267,30 @@ func (p *alterPlan) dropColumn(sp *ast.AlterTableSpec) error {
 		}
 		return sqlerr.New(sqlerr.ErCantDropFieldOrKey, "Can't DROP COLUMN `%s`; check that it exists", name)
 	}
-	for _, k := range p.keys {
-		if k.Unique && len(k.names) > 1 && containsFold(k.names, name) {
-			// MariaDB refuses to narrow a multi-column UNIQUE key or
-			// primary key (the rows might collide on what is left).
-			return sqlerr.New(sqlerr.ErKeyColumnDoesNotExit, "Key column '%s' doesn't exist in table", name)
-		}
-	}
 	p.cols = append(p.cols[:i], p.cols[i+1:]...)
-	// Keys lose the column; a key left with none is dropped, as in MySQL.
+	p.dropped = append(p.dropped, name)
+	return nil
+}
+
+// shrinkKeys takes the dropped columns out of the keys once every spec is
+// applied (a key the same ALTER drops is not in the way): a key left with
+// no column is dropped, and MariaDB refuses to narrow a multi-column
+// UNIQUE key or primary key (the rows might collide on what is left).
+func (p *alterPlan) shrinkKeys() error {
 	kept := p.keys[:0]
 	for _, k := range p.keys {
 		var names []string
 		var desc []bool
 		for j, n := range k.names {
-			if !strings.EqualFold(n, name) {
-				names = append(names, n)
-				if j < len(k.Desc) {
-					desc = append(desc, k.Desc[j])
+			if containsFold(p.dropped, n) {
+				if k.Unique && len(k.names) > 1 {
+					return sqlerr.New(sqlerr.ErKeyColumnDoesNotExit, "Key column '%s' doesn't exist in table", n)
 				}
+				continue
+			}
+			names = append(names, n)
+			if j < len(k.Desc) {
+				desc = append(desc, k.Desc[j])
 			}
 		}
 		if len(names) > 0 {
