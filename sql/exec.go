@@ -208,6 +208,14 @@ func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*exec.Result
 // a small table can each win the race to its new write gate).
 const maxTableChangedRetries = 1000
 
+// retryable reports an error the statement is run again for: its table
+// was replaced before it wrote it, or it read a rebuilt table at a
+// snapshot of its own taken before the rebuild (a REPEATABLE READ read
+// view stays: 1412 for the client, as InnoDB gives).
+func retryable(x *txn.Txn, err error) bool {
+	return errors.Is(err, txn.ErrTableChanged) || (errors.Is(err, txn.ErrSnapshotTooOld) && !x.HasReadView())
+}
+
 // runDML runs a statement in the current transaction with statement-level
 // rollback, committing it on its own under autocommit (or when the
 // COMMIT_ON_SUCCESS hint asks).
@@ -229,10 +237,15 @@ func (s *Session) runDML(ctx context.Context, p *parse.Stmt, args []types.Value,
 	// statement's writes are undone and it runs again, re-planned against
 	// the new table, as a statement waiting for MySQL's metadata lock
 	// would run after the ALTER.
-	for retry := 0; errors.Is(err, txn.ErrTableChanged) && retry < maxTableChangedRetries && ctx.Err() == nil; retry++ {
+	if err == nil {
+		err = x.StaleRead()
+	}
+	for retry := 0; retry < maxTableChangedRetries && ctx.Err() == nil && retryable(x, err); retry++ {
 		x.RollbackTo(mark)
 		x.BeginStatement(s.lastCommitLSN, isConsistentRead(p.Node))
-		r, err = fn(x)
+		if r, err = fn(x); err == nil {
+			err = x.StaleRead()
+		}
 	}
 	s.stmtTxn = outerStmtTxn
 	x.EndStatement()

@@ -115,13 +115,11 @@ func (b *Rebuild) Copy() error {
 func (b *Rebuild) CatchUp() error {
 	var changed []rowImage
 	var nums []int
-	present := make(map[string]bool, b.Old.Len())
 	b.Old.mu.RLock()
 	num := 0
 	b.Old.order.Scan(func(r *Row) bool {
 		if r.committed != nil {
 			num++
-			present[r.Key] = true
 		}
 		if r.lsn > b.since {
 			changed = append(changed, imageLocked(r))
@@ -135,31 +133,47 @@ func (b *Rebuild) CatchUp() error {
 			return err
 		}
 	}
-	// Rows gone from the old table since they were copied (deleted, and
-	// their tombstone purged by a checkpoint).
-	nt := b.New
+	b.dropGone()
+	return nil
+}
+
+// dropGone removes the copies of rows no longer in the old table (deleted
+// after they were copied, and their tombstone purged by a checkpoint).
+func (b *Rebuild) dropGone() {
+	old, nt := b.Old, b.New
+	live := func(k string) bool {
+		r := old.rows[k]
+		return r != nil && r.committed != nil
+	}
+	old.mu.RLock()
+	var gone []string
 	if b.sameKey {
-		var gone []*Row
 		nt.mu.RLock()
 		for k, r := range nt.rows {
-			if !present[k] && r.committed != nil {
-				gone = append(gone, r)
+			if r.committed != nil && !live(k) {
+				gone = append(gone, k)
 			}
 		}
 		nt.mu.RUnlock()
-		nt.mu.Lock()
-		for _, r := range gone {
-			nt.clearLocked(r)
-		}
-		nt.mu.Unlock()
-		return nil
-	}
-	for ok, nk := range b.newKey {
-		if !present[ok] {
-			b.unmap(ok, nk)
+	} else {
+		for k := range b.newKey {
+			if !live(k) {
+				gone = append(gone, k)
+			}
 		}
 	}
-	return nil
+	old.mu.RUnlock()
+	if !b.sameKey {
+		for _, k := range gone {
+			b.unmap(k, b.newKey[k])
+		}
+		return
+	}
+	nt.mu.Lock()
+	for _, k := range gone {
+		nt.clearLocked(nt.rows[k])
+	}
+	nt.mu.Unlock()
 }
 
 // load puts one old row's image into the new table.
@@ -323,6 +337,15 @@ func (b *Rebuild) Duplicate() (idx int, vals []types.Value, found bool) {
 		return true
 	})
 	return idx, vals, found
+}
+
+// Publish readies the new table for the catalog at the ALTER's LSN: when
+// rows were rekeyed (no older versions), snapshots below lsn cannot read
+// it.
+func (b *Rebuild) Publish(lsn uint64) {
+	if !b.sameKey {
+		b.New.rebuiltAt = lsn
+	}
 }
 
 // SetAutoIncFrom gives the new table the old one's AUTO_INCREMENT counter,

@@ -52,7 +52,16 @@ type Table struct {
 	Def *TableDef
 	*tableData
 	dropped bool // guarded by mu
+	// rebuiltAt is the LSN of the ALTER TABLE that rebuilt the table with
+	// new row keys (0: none, or its rows kept their older versions): a
+	// snapshot below it cannot read the table. Set before the table is
+	// published, never changed after.
+	rebuiltAt uint64
 }
+
+// RebuiltAt is the LSN below which no snapshot can read the table (0: any
+// can).
+func (t *Table) RebuiltAt() uint64 { return t.rebuiltAt }
 
 // tableData is a table's rows, indexes and counters.
 type tableData struct {

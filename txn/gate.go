@@ -16,6 +16,36 @@ import (
 // against the new table (MySQL's 1412 when it cannot).
 var ErrTableChanged = errors.New("txn: table definition has changed")
 
+// ErrSnapshotTooOld is returned by a statement that read, at a snapshot
+// older than the change, a table ALTER TABLE rebuilt with a new primary key
+// (whose rows keep no older versions): MySQL's 1412. A statement's own
+// snapshot is simply taken again; a REPEATABLE READ read view cannot be.
+var ErrSnapshotTooOld = errors.New("txn: snapshot older than the table's definition")
+
+// checkRebuilt notes a read of t at a snapshot older than its rebuild.
+func (x *Txn) checkRebuilt(t *storage.Table) {
+	if at := t.RebuiltAt(); at > 0 {
+		if snap := x.snapshot(); snap != storage.Newest && snap < at {
+			x.stale = true
+		}
+	}
+}
+
+// StaleRead returns ErrSnapshotTooOld if the statement read a table at a
+// snapshot older than its rebuild (what it read is then not to be used),
+// and forgets it.
+func (x *Txn) StaleRead() error {
+	if !x.stale {
+		return nil
+	}
+	x.stale = false
+	return ErrSnapshotTooOld
+}
+
+// HasReadView reports whether the transaction holds a REPEATABLE READ
+// read view.
+func (x *Txn) HasReadView() bool { return x.hasView }
+
 // A write gate is the part of MySQL's metadata lock that plrun needs: a
 // transaction enters a table's gate at its first write to it and leaves
 // when it ends (shared), and a schema change closes the gate (exclusive):

@@ -43,6 +43,7 @@ type Manager struct {
 
 	latch   sync.RWMutex
 	nextTxn atomic.Uint64
+	ddlLSN  uint64 // the LSN of the DDL record being applied (under the exclusive latch)
 	gatesMu sync.Mutex
 	gates   map[uint64]*writeGate // table id -> write gate (gate.go)
 	vis     *visibility
@@ -116,12 +117,22 @@ func (m *Manager) LogDDL(ctx context.Context, rec *DDLRecord, apply func() error
 		return err
 	}
 	m.latch.Lock()
+	// The record's LSN is registered like a commit's, so a snapshot taken
+	// after the DDL is at or above it (a table rebuilt by ALTER TABLE is
+	// read at snapshots from its own LSN on: Txn.checkRebuilt).
+	m.vis.mu.Lock()
 	lsn, err := m.Pipe.Append(wal.KindDDL, payload)
+	if err == nil {
+		m.vis.registerLocked(lsn)
+	}
+	m.vis.mu.Unlock()
 	if err != nil {
 		m.latch.Unlock()
 		return fmt.Errorf("logging DDL: %w", err)
 	}
+	m.ddlLSN = lsn
 	err = apply()
+	m.vis.installed(lsn)
 	m.latch.Unlock()
 	if err != nil {
 		// The record is in the log; replay will fail the same way and skip it.
@@ -192,3 +203,6 @@ func (m *Manager) WaitAllDurable(ctx context.Context) error {
 	}
 	return m.WaitDurable(ctx, m.Pipe.LastLSN())
 }
+
+// DDLLSN is, inside LogDDL's apply, the LSN of the record being applied.
+func (m *Manager) DDLLSN() uint64 { return m.ddlLSN }

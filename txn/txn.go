@@ -32,6 +32,7 @@ type Txn struct {
 	hasLocks   bool
 	done       bool
 	entered    []uint64 // ids of the tables whose write gate x is inside (gate.go)
+	stale      bool     // read a rebuilt table at a snapshot older than its rebuild
 }
 
 type undoRec struct {
@@ -92,6 +93,7 @@ func (x *Txn) Read(t *storage.Table, r *storage.Row) storage.Version {
 // EndStatement when the statement is done.
 func (x *Txn) BeginStatement(atLeast uint64, consistent bool) {
 	x.EndStatement()
+	x.stale = false
 	if consistent && x.isolation == RepeatableRead {
 		x.TakeReadView(atLeast)
 		if x.hasView {
@@ -144,6 +146,7 @@ func (x *Txn) snapshot() uint64 {
 
 // ReadSnapshot is a plain (consistent) read at the statement's snapshot.
 func (x *Txn) ReadSnapshot(t *storage.Table, r *storage.Row) storage.Version {
+	x.checkRebuilt(t)
 	v := t.Read(r, x.ID, x.snapshot())
 	x.NoteRead(v.LSN)
 	return v
@@ -152,12 +155,14 @@ func (x *Txn) ReadSnapshot(t *storage.Table, r *storage.Row) storage.Version {
 // Scan reads t at the statement's snapshot. The caller notes the LSNs of
 // the items it uses.
 func (x *Txn) Scan(t *storage.Table) []storage.ScanItem {
+	x.checkRebuilt(t)
 	return t.Scan(x.ID, x.snapshot())
 }
 
 // ScanRange is Scan of the rows whose first primary-key column is within
 // [lo, hi] (nil: unbounded).
 func (x *Txn) ScanRange(t *storage.Table, lo, hi *types.Value) []storage.ScanItem {
+	x.checkRebuilt(t)
 	return t.ScanRange(x.ID, x.snapshot(), lo, hi)
 }
 

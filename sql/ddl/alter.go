@@ -133,6 +133,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	auto := b.SetAutoIncFrom(p.autoInc)
 	rec := &txn.DDLRecord{Op: "alter_table", DB: old.Def.DB, Name: old.Def.Name, Def: def, Shape: shape, AutoInc: auto}
 	err = txns.LogDDL(ctx, rec, func() error {
+		b.Publish(txns.DDLLSN())
 		if !cat.SwapTable(old, b.New) {
 			return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
 		}
