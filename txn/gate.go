@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/plrun/plrun/lockmgr"
@@ -54,29 +55,35 @@ func (x *Txn) HasReadView() bool { return x.hasView }
 // it. Gates are per table id; RENAME TABLE keeps the id, so the renamed
 // table shares its gate.
 type writeGate struct {
+	// writers and closed are the fast path: a writer adds itself, then
+	// looks at closed; a schema change sets closed, then looks at writers.
+	// (Go's atomics are sequentially consistent, so one of the two always
+	// sees the other.) mu and changed only carry the waits.
+	writers atomic.Int64
+	closed  atomic.Bool
 	mu      sync.Mutex
-	writers int
-	closed  bool
 	changed chan struct{} // closed (and replaced) at every change of state
 }
 
-func (g *writeGate) signalLocked() {
+func (g *writeGate) signal() {
+	g.mu.Lock()
 	close(g.changed)
 	g.changed = make(chan struct{})
+	g.mu.Unlock()
+}
+
+func (g *writeGate) waitChan() <-chan struct{} {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.changed
 }
 
 func (m *Manager) gate(id uint64) *writeGate {
-	m.gatesMu.Lock()
-	defer m.gatesMu.Unlock()
-	if m.gates == nil {
-		m.gates = map[uint64]*writeGate{}
+	if g, ok := m.gates.Load(id); ok {
+		return g.(*writeGate)
 	}
-	g := m.gates[id]
-	if g == nil {
-		g = &writeGate{changed: make(chan struct{})}
-		m.gates[id] = g
-	}
-	return g
+	g, _ := m.gates.LoadOrStore(id, &writeGate{changed: make(chan struct{})})
+	return g.(*writeGate)
 }
 
 // enterTable lets x write t: it waits while a schema change holds t's
@@ -90,19 +97,17 @@ func (x *Txn) enterTable(ctx context.Context, t *storage.Table) error {
 	}
 	g := x.m.gate(id)
 	for {
-		g.mu.Lock()
-		if !g.closed {
+		ch := g.waitChan()
+		g.writers.Add(1)
+		if !g.closed.Load() {
 			if t.Dropped() {
-				g.mu.Unlock()
+				g.leave()
 				return ErrTableChanged
 			}
-			g.writers++
-			g.mu.Unlock()
 			x.entered = append(x.entered, id)
 			return nil
 		}
-		ch := g.changed
-		g.mu.Unlock()
+		g.leave()
 		select {
 		case <-ch:
 		case <-ctx.Done():
@@ -111,16 +116,16 @@ func (x *Txn) enterTable(ctx context.Context, t *storage.Table) error {
 	}
 }
 
+func (g *writeGate) leave() {
+	if g.writers.Add(-1) == 0 && g.closed.Load() {
+		g.signal()
+	}
+}
+
 // leaveTables leaves every gate x entered (its end: commit or rollback).
 func (x *Txn) leaveTables() {
 	for _, id := range x.entered {
-		g := x.m.gate(id)
-		g.mu.Lock()
-		g.writers--
-		if g.writers == 0 && g.closed {
-			g.signalLocked()
-		}
-		g.mu.Unlock()
+		x.m.gate(id).leave()
 	}
 	x.entered = nil
 }
@@ -156,18 +161,25 @@ func (m *Manager) LockTables(ctx context.Context, ids ...uint64) (*TableLock, er
 }
 
 func (g *writeGate) close(ctx context.Context, deadline <-chan time.Time) error {
-	claimed := false
-	for {
-		g.mu.Lock()
-		if !claimed && !g.closed {
-			g.closed, claimed = true, true
+	// Wait for another schema change holding the gate to open it.
+	for !g.closed.CompareAndSwap(false, true) {
+		ch := g.waitChan()
+		if !g.closed.Load() {
+			continue
 		}
-		if claimed && g.writers == 0 {
-			g.mu.Unlock()
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return context.Cause(ctx)
+		case <-deadline:
+			return lockmgr.ErrLockWaitTimeout
+		}
+	}
+	for {
+		ch := g.waitChan()
+		if g.writers.Load() == 0 {
 			return nil
 		}
-		ch := g.changed
-		g.mu.Unlock()
 		var err error
 		select {
 		case <-ch:
@@ -177,18 +189,14 @@ func (g *writeGate) close(ctx context.Context, deadline <-chan time.Time) error 
 		case <-deadline:
 			err = lockmgr.ErrLockWaitTimeout
 		}
-		if claimed {
-			g.open()
-		}
+		g.open()
 		return err
 	}
 }
 
 func (g *writeGate) open() {
-	g.mu.Lock()
-	g.closed = false
-	g.signalLocked()
-	g.mu.Unlock()
+	g.closed.Store(false)
+	g.signal()
 }
 
 // Unlock opens the gates again; writers waiting at them go on (and find

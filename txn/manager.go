@@ -43,9 +43,8 @@ type Manager struct {
 
 	latch   sync.RWMutex
 	nextTxn atomic.Uint64
-	ddlLSN  uint64 // the LSN of the DDL record being applied (under the exclusive latch)
-	gatesMu sync.Mutex
-	gates   map[uint64]*writeGate // table id -> write gate (gate.go)
+	ddlLSN  uint64   // the LSN of the DDL record being applied (under the exclusive latch)
+	gates   sync.Map // table id -> *writeGate (gate.go)
 	vis     *visibility
 
 	stats struct {
