@@ -31,16 +31,19 @@ type Rebuild struct {
 
 	sameKey bool
 	since   uint64
-	rows    int               // rows copied (Records: in ALTER's reply)
-	newKey  map[string]string // rekeyed: old row key -> new row key
-	owners  map[string]int    // rekeyed: new row key -> how many old rows map to it
+	rows    int // rows copied (Records: in ALTER's reply)
+	// Rekeyed rows are kept aside, by old key, until Finish builds the new
+	// table from them in the old table's key order (so hidden row ids are
+	// given out alike at run time and at replay).
+	rekeyed map[string]rekeyedRow
+	owners  map[string]int // rekeyed: new primary key -> how many old rows have it
 }
 
 // NewRebuild prepares the rebuild of old into an empty table for def.
 func NewRebuild(old *Table, def *TableDef, shape *Reshape, since uint64) *Rebuild {
 	b := &Rebuild{Old: old, New: NewTable(def), Shape: shape, since: since, sameKey: shape.SameKey(old.Def, def)}
 	if !b.sameKey {
-		b.newKey, b.owners = map[string]string{}, map[string]int{}
+		b.rekeyed, b.owners = map[string]rekeyedRow{}, map[string]int{}
 	}
 	return b
 }
@@ -156,7 +159,7 @@ func (b *Rebuild) dropGone() {
 		}
 		nt.mu.RUnlock()
 	} else {
-		for k := range b.newKey {
+		for k := range b.rekeyed {
 			if !live(k) {
 				gone = append(gone, k)
 			}
@@ -165,7 +168,7 @@ func (b *Rebuild) dropGone() {
 	old.mu.RUnlock()
 	if !b.sameKey {
 		for _, k := range gone {
-			b.unmap(k, b.newKey[k])
+			b.forget(k)
 		}
 		return
 	}
@@ -193,20 +196,19 @@ func (b *Rebuild) load(im *rowImage, num int) error {
 	}
 	nt := b.New
 	if !b.sameKey {
-		if prev, ok := b.newKey[im.key]; ok {
-			b.unmap(im.key, prev)
+		b.forget(im.key)
+		if vals != nil {
+			key := ""
+			if cols := nt.Def.PrimaryKey(); cols != nil {
+				pk := make([]types.Value, len(cols))
+				for i, c := range cols {
+					pk[i] = vals[c]
+				}
+				key = KeyOf(pk)
+				b.owners[key]++
+			}
+			b.rekeyed[im.key] = rekeyedRow{key: key, vals: vals, lsn: im.lsn}
 		}
-		if vals == nil {
-			return nil
-		}
-		pk, key, hidden := b.newKeyOf(vals)
-		b.newKey[im.key] = key
-		b.owners[key]++
-		nt.mu.Lock()
-		r := nt.slotLocked(key, pk)
-		r.hidden = hidden
-		nt.setLocked(r, vals, im.lsn, nil)
-		nt.mu.Unlock()
 		return nil
 	}
 	var older *version
@@ -236,39 +238,62 @@ func (b *Rebuild) load(im *rowImage, num int) error {
 	return nil
 }
 
-// newKeyOf is a rekeyed row's key: its new primary key, or a new hidden id.
-func (b *Rebuild) newKeyOf(vals []types.Value) (pk []types.Value, key string, hidden uint64) {
-	nt := b.New
-	if cols := nt.Def.PrimaryKey(); cols != nil {
-		pk = make([]types.Value, len(cols))
-		for i, c := range cols {
-			pk[i] = vals[c]
-		}
-		return pk, KeyOf(pk), 0
-	}
-	nt.mu.Lock()
-	nt.hidden++
-	hidden = nt.hidden
-	nt.mu.Unlock()
-	pk = []types.Value{types.UintValue(hidden)}
-	return pk, KeyOf(pk), hidden
+// rekeyedRow is an old row's converted state under its new key ("" for a
+// table with a hidden row id).
+type rekeyedRow struct {
+	key  string
+	vals []types.Value
+	lsn  uint64
 }
 
-// unmap removes old row ok's copy, under new key nk, from the new table
-// (unless another old row now holds that key alone).
-func (b *Rebuild) unmap(ok, nk string) {
-	delete(b.newKey, ok)
-	b.owners[nk]--
-	if b.owners[nk] > 0 {
+// forget drops old row ok's rekeyed copy.
+func (b *Rebuild) forget(ok string) {
+	prev, had := b.rekeyed[ok]
+	if !had {
 		return
 	}
-	delete(b.owners, nk)
-	nt := b.New
-	nt.mu.Lock()
-	if r := nt.rows[nk]; r != nil {
-		nt.clearLocked(r)
+	delete(b.rekeyed, ok)
+	if prev.key != "" {
+		if b.owners[prev.key]--; b.owners[prev.key] == 0 {
+			delete(b.owners, prev.key)
+		}
 	}
-	nt.mu.Unlock()
+}
+
+// Finish builds a rekeyed table from the rows kept aside, in the old
+// table's key order (nothing to do when rows kept their keys). The caller
+// has the old table's writers stopped, or is recovery.
+func (b *Rebuild) Finish() {
+	if b.sameKey {
+		return
+	}
+	nt := b.New
+	cols := nt.Def.PrimaryKey()
+	b.Old.mu.RLock()
+	defer b.Old.mu.RUnlock()
+	nt.mu.Lock()
+	defer nt.mu.Unlock()
+	b.Old.order.Scan(func(r *Row) bool {
+		rk, ok := b.rekeyed[r.Key]
+		if !ok {
+			return true
+		}
+		var row *Row
+		if cols == nil {
+			nt.hidden++
+			pk := []types.Value{types.UintValue(nt.hidden)}
+			row = nt.slotLocked(KeyOf(pk), pk)
+			row.hidden = nt.hidden
+		} else {
+			pk := make([]types.Value, len(cols))
+			for i, c := range cols {
+				pk[i] = rk.vals[c]
+			}
+			row = nt.slotLocked(rk.key, pk)
+		}
+		nt.setLocked(row, rk.vals, rk.lsn, nil)
+		return true
+	})
 }
 
 // setLocked makes vals (at lsn, with older versions) r's committed state
@@ -294,21 +319,11 @@ func (t *Table) clearLocked(r *Row) {
 	t.placeLocked(r)
 }
 
-// Duplicate counts the new table's rows (Rows) and finds the first row, in the new table's key order, whose
+// Duplicate, after Finish, counts the new table's rows (Rows) and finds the first row, in the new table's key order, whose
 // values collide with another row's on a UNIQUE index or on the primary
 // key: the index (-1: primary key) and the row's values, or ok false.
 func (b *Rebuild) Duplicate() (idx int, vals []types.Value, found bool) {
 	nt := b.New
-	if !b.sameKey {
-		for nk, n := range b.owners {
-			if n > 1 {
-				if r := nt.Lookup(nk); r != nil {
-					v, _ := nt.Committed(r)
-					return -1, v, true
-				}
-			}
-		}
-	}
 	nt.mu.RLock()
 	defer nt.mu.RUnlock()
 	b.rows = 0
@@ -317,6 +332,10 @@ func (b *Rebuild) Duplicate() (idx int, vals []types.Value, found bool) {
 			return true
 		}
 		b.rows++
+		if !b.sameKey && b.owners[r.Key] > 1 {
+			idx, vals, found = -1, r.committed, true
+			return false
+		}
 		for i, ix := range nt.Def.Indexes {
 			if !ix.Unique || ix.Primary {
 				continue

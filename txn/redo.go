@@ -160,6 +160,7 @@ func replayAlter(cat *storage.Catalog, r *DDLRecord) {
 	if b.Copy() != nil {
 		return // the statement failed the same way and logged nothing
 	}
+	b.Finish()
 	b.New.SetAutoInc(r.AutoInc)
 	cat.SwapTable(old, b.New)
 }

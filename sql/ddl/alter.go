@@ -127,6 +127,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	if err := b.CatchUp(); err != nil {
 		return nil, err
 	}
+	b.Finish()
 	if idx, vals, dup := b.Duplicate(); dup {
 		return nil, dupEntry(def, idx, vals)
 	}
