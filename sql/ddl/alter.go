@@ -41,9 +41,6 @@ func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.Al
 			To:   storage.TableRef{DB: to, Name: p.renameTo.Name.O},
 		}})
 	}
-	if err := p.checkAlgorithm(); err != nil {
-		return nil, err
-	}
 	return rebuildOnline(ctx, s, txns, p)
 }
 
@@ -89,6 +86,9 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	old := p.old
 	def, shape, err := p.resolve(old.RowCount() > 0)
 	if err != nil {
+		return nil, err
+	}
+	if err := p.checkAlgorithm(); err != nil {
 		return nil, err
 	}
 	if err := checkTarget(cat, old, def); err != nil {

@@ -238,6 +238,12 @@ func (p *alterPlan) resolve(rows bool) (*storage.TableDef, *storage.Reshape, err
 		}
 		def.Indexes = append(def.Indexes, ix)
 	}
+	if p.old.Def.PrimaryKey() != nil && def.PrimaryKey() == nil && !hasNotNullUnique(&def) {
+		// InnoDB then clusters on a hidden row id (not on a UNIQUE key of
+		// NOT NULL columns, as it would if there were one): MariaDB copies
+		// the rows.
+		p.copyWhy = "Dropping a primary key is not allowed without also adding a new primary key"
+	}
 	if auto := def.AutoIncColumn(); auto >= 0 {
 		keyed := false
 		for _, ix := range def.Indexes {
@@ -284,4 +290,21 @@ func sortedKeys(keys []planKey, p *alterPlan) []planKey {
 		}
 	}
 	return out
+}
+
+// hasNotNullUnique reports a UNIQUE key whose columns are all NOT NULL.
+func hasNotNullUnique(def *storage.TableDef) bool {
+	for _, ix := range def.Indexes {
+		if !ix.Unique {
+			continue
+		}
+		all := true
+		for _, c := range ix.Cols {
+			all = all && def.Columns[c].NotNull
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }

@@ -64,7 +64,7 @@ func (p *alterPlan) lockAndAlgorithm(la *ast.IndexLockAndAlgorithm) error {
 	}
 	p.algorithm = la.AlgorithmTp
 	p.lockNone = la.LockTp == ast.LockTypeNone
-	return p.checkAlgorithm()
+	return nil // checked with the rest by rebuildOnline
 }
 
 // notesOnly is the reply of an index statement that changed nothing.
