@@ -1,7 +1,16 @@
 // Package ddl runs the schema statements plrun has — CREATE/DROP
 // DATABASE, CREATE TABLE (column types, defaults, keys, AUTO_INCREMENT,
-// ENGINE under NO_ENGINE_SUBSTITUTION), DROP TABLE, TRUNCATE TABLE — and
-// applies DDL records to the catalogs (Apply).
+// ENGINE under NO_ENGINE_SUBSTITUTION), DROP TABLE, TRUNCATE TABLE, ALTER
+// TABLE, CREATE/DROP INDEX, RENAME TABLE — and applies DDL records to the
+// catalogs (Apply).
+//
+// ALTER TABLE: alterplan.go and alterkeys.go turn the specs into the new
+// definition and a storage.Reshape of the rows, with MariaDB's errors;
+// alter.go runs the online rebuild (storage.Rebuild from a snapshot,
+// the table's write gate closed only for the catch-up and the switch) and
+// reports what MariaDB reports (Records: when MariaDB would copy the rows).
+// CREATE/DROP INDEX (index.go) are ALTERs; RENAME TABLE (rename.go) moves
+// tables without copying them.
 //
 // Invariant: every DDL statement is one log record (txn.Manager.LogDDL),
 // and the statement changes the catalogs with the same Apply that replay
