@@ -105,3 +105,41 @@ func (c *Catalog) RenameTables(steps []Rename, check bool) *RenameFailure {
 	}
 	return nil
 }
+
+// Redefined is a new Table over t's rows with definition def (same id,
+// same columns and keys in the same places: only names, defaults and
+// comments differ), for a schema change that leaves every row as it is.
+// The caller swaps it in with SwapTable.
+func (t *Table) Redefined(def *TableDef) *Table {
+	return &Table{Def: def, tableData: t.tableData}
+}
+
+// SameLayout reports whether rows of a can be read as rows of b unchanged:
+// the same column types and nullability in the same places, and the same
+// keys over the same columns (names may differ).
+func SameLayout(a, b *TableDef) bool {
+	if len(a.Columns) != len(b.Columns) || len(a.Indexes) != len(b.Indexes) {
+		return false
+	}
+	for i := range a.Columns {
+		ca, cb := &a.Columns[i], &b.Columns[i]
+		if ca.Type != cb.Type || ca.NotNull != cb.NotNull || ca.AutoIncrement != cb.AutoIncrement {
+			return false
+		}
+	}
+	for i := range a.Indexes {
+		ia, ib := &a.Indexes[i], &b.Indexes[i]
+		if ia.Primary != ib.Primary || ia.Unique != ib.Unique || len(ia.Cols) != len(ib.Cols) {
+			return false
+		}
+		for j := range ia.Cols {
+			if ia.Cols[j] != ib.Cols[j] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// MaxValue is the largest positive integer column c holds (AUTO_INCREMENT =).
+func (t *Table) MaxValue(c int) uint64 { return t.maxValue(c) }

@@ -105,6 +105,9 @@ type DDLRecord struct {
 	// Shape, its AUTO_INCREMENT counter set to AutoInc.
 	Shape   *storage.Reshape `json:"shape,omitempty"`
 	AutoInc uint64           `json:"auto_inc,omitempty"`
+	// Instant: the rows stay as they are (storage.SameLayout); Def keeps
+	// the table's id and only its definition changes.
+	Instant bool `json:"instant,omitempty"`
 	// rename_tables: the steps of RENAME TABLE, in order.
 	Renames []storage.Rename `json:"renames,omitempty"`
 }
@@ -154,6 +157,12 @@ func ApplyDDL(cat *storage.Catalog, r *DDLRecord) {
 func replayAlter(cat *storage.Catalog, r *DDLRecord) {
 	old := cat.Table(r.DB, r.Name)
 	if old == nil || r.Def == nil || r.Shape == nil {
+		return
+	}
+	if r.Instant {
+		nt := old.Redefined(r.Def)
+		nt.SetAutoInc(r.AutoInc)
+		cat.SwapTable(old, nt)
 		return
 	}
 	b := storage.NewRebuild(old, r.Def, r.Shape, 0)
