@@ -29,9 +29,10 @@ type Rebuild struct {
 	// in the old table's key order); an error stops the rebuild.
 	Report func(row int, c ConvertIssue) error
 
-	sameKey bool
-	since   uint64
-	rows    int // rows copied (Records: in ALTER's reply)
+	sameKey  bool
+	identity bool // rows are shared, not converted (Reshape.Identity)
+	since    uint64
+	rows     int // rows copied (Records: in ALTER's reply)
 	// Rekeyed rows are kept aside, by old key, until Finish builds the new
 	// table from them in the old table's key order (so hidden row ids are
 	// given out alike at run time and at replay).
@@ -41,7 +42,7 @@ type Rebuild struct {
 
 // NewRebuild prepares the rebuild of old into an empty table for def.
 func NewRebuild(old *Table, def *TableDef, shape *Reshape, since uint64) *Rebuild {
-	b := &Rebuild{Old: old, New: NewTable(def), Shape: shape, since: since, sameKey: shape.SameKey(old.Def, def)}
+	b := &Rebuild{Old: old, New: NewTable(def), Shape: shape, since: since, sameKey: shape.SameKey(old.Def, def), identity: shape.Identity(old.Def, def)}
 	if !b.sameKey {
 		b.rekeyed, b.owners = map[string]rekeyedRow{}, map[string]int{}
 	}
@@ -182,7 +183,9 @@ func (b *Rebuild) dropGone() {
 // load puts one old row's image into the new table.
 func (b *Rebuild) load(im *rowImage, num int) error {
 	var vals []types.Value
-	if im.vals != nil {
+	if b.identity {
+		vals = im.vals
+	} else if im.vals != nil {
 		var err error
 		vals, err = b.Shape.Convert(b.Old.Def, b.New.Def, im.vals, func(c ConvertIssue) error {
 			if b.Report == nil {
@@ -214,7 +217,7 @@ func (b *Rebuild) load(im *rowImage, num int) error {
 	var older *version
 	for i := len(im.older) - 1; i >= 0; i-- {
 		v := im.older[i]
-		if v.vals != nil {
+		if v.vals != nil && !b.identity {
 			if v.vals, _ = b.Shape.Convert(b.Old.Def, b.New.Def, v.vals, nil); v.vals == nil {
 				continue // a version that cannot be stored any more: snapshots that old see the row absent
 			}

@@ -98,3 +98,20 @@ func (rs *Reshape) SameKey(oldDef, newDef *TableDef) bool {
 	}
 	return true
 }
+
+// Identity reports a reshape under which every row stays as it is (same
+// columns in the same places, same types, no column made NOT NULL): rows
+// are then shared with the old table, not converted. Committed values are
+// never changed in place, so sharing them is safe.
+func (rs *Reshape) Identity(oldDef, newDef *TableDef) bool {
+	if len(oldDef.Columns) != len(newDef.Columns) {
+		return false
+	}
+	for i, src := range rs.Source {
+		oc, nc := &oldDef.Columns[i], &newDef.Columns[i]
+		if src != i || oc.Type != nc.Type || (nc.NotNull && !oc.NotNull) {
+			return false
+		}
+	}
+	return true
+}
