@@ -197,23 +197,14 @@ func (b *Rebuild) load(im *rowImage, num int) error {
 			return err
 		}
 	}
-	nt := b.New
 	if !b.sameKey {
 		b.forget(im.key)
 		if vals != nil {
-			key := ""
-			if cols := nt.Def.PrimaryKey(); cols != nil {
-				pk := make([]types.Value, len(cols))
-				for i, c := range cols {
-					pk[i] = vals[c]
-				}
-				key = KeyOf(pk)
-				b.owners[key]++
-			}
-			b.rekeyed[im.key] = rekeyedRow{key: key, vals: vals, lsn: im.lsn}
+			b.rekeyed[im.key] = rekeyedRow{vals: vals, lsn: im.lsn}
 		}
 		return nil
 	}
+	nt := b.New
 	var older *version
 	for i := len(im.older) - 1; i >= 0; i-- {
 		v := im.older[i]
@@ -250,36 +241,49 @@ type rekeyedRow struct {
 }
 
 // forget drops old row ok's rekeyed copy.
-func (b *Rebuild) forget(ok string) {
-	prev, had := b.rekeyed[ok]
-	if !had {
-		return
-	}
-	delete(b.rekeyed, ok)
-	if prev.key != "" {
-		if b.owners[prev.key]--; b.owners[prev.key] == 0 {
-			delete(b.owners, prev.key)
-		}
-	}
-}
+func (b *Rebuild) forget(ok string) { delete(b.rekeyed, ok) }
 
-// Finish builds a rekeyed table from the rows kept aside, in the old
-// table's key order (nothing to do when rows kept their keys). The caller
-// has the old table's writers stopped, or is recovery.
+// Finish completes the new table, in the old table's key order: it numbers
+// an added AUTO_INCREMENT column 1, 2, 3 ... (Reshape.Number), and builds
+// a rekeyed table from the rows kept aside. The caller has the old
+// table's writers stopped, or is recovery, so run time and replay number
+// and key the rows alike.
 func (b *Rebuild) Finish() {
-	if b.sameKey {
-		return
-	}
 	nt := b.New
-	cols := nt.Def.PrimaryKey()
+	num := b.Shape.Number - 1
+	n := int64(0)
 	b.Old.mu.RLock()
 	defer b.Old.mu.RUnlock()
 	nt.mu.Lock()
 	defer nt.mu.Unlock()
+	if b.sameKey {
+		if num < 0 {
+			return
+		}
+		nt.order.Scan(func(r *Row) bool {
+			if r.committed != nil {
+				n++
+				r.committed[num] = types.IntValue(n)
+				for v := r.older; v != nil; v = v.prev {
+					if v.vals != nil {
+						v.vals[num] = types.IntValue(n)
+					}
+				}
+				nt.setLocked(r, r.committed, r.lsn, r.older)
+			}
+			return true
+		})
+		return
+	}
+	cols := nt.Def.PrimaryKey()
 	b.Old.order.Scan(func(r *Row) bool {
 		rk, ok := b.rekeyed[r.Key]
 		if !ok {
 			return true
+		}
+		if num >= 0 {
+			n++
+			rk.vals[num] = types.IntValue(n)
 		}
 		var row *Row
 		if cols == nil {
@@ -292,7 +296,11 @@ func (b *Rebuild) Finish() {
 			for i, c := range cols {
 				pk[i] = rk.vals[c]
 			}
-			row = nt.slotLocked(rk.key, pk)
+			key := KeyOf(pk)
+			if b.owners[key]++; b.owners[key] > 1 {
+				return true // a duplicate new key: Duplicate reports it
+			}
+			row = nt.slotLocked(key, pk)
 		}
 		nt.setLocked(row, rk.vals, rk.lsn, nil)
 		return true
@@ -377,9 +385,11 @@ func (b *Rebuild) SetAutoIncFrom(want uint64) uint64 {
 	c := b.Old.AutoInc()
 	if want > 0 {
 		c = want - 1
-		if ai := b.New.Def.AutoIncColumn(); ai >= 0 {
-			c = max(c, b.New.maxValue(ai))
-		}
+	}
+	if ai := b.New.Def.AutoIncColumn(); ai >= 0 {
+		// A column just made AUTO_INCREMENT (or a counter set below the
+		// values) continues after the largest value, as InnoDB does.
+		c = max(c, b.New.maxValue(ai))
 	}
 	b.New.SetAutoInc(c)
 	return c

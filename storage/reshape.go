@@ -9,6 +9,10 @@ import "github.com/plrun/plrun/types"
 type Reshape struct {
 	Source []int         `json:"source"` // per new column: the old column it comes from, or -1
 	Fill   []types.Value `json:"fill"`   // per new column whose Source is -1: its value in every row
+	// Number is 1 + the added AUTO_INCREMENT column that the rows get
+	// 1, 2, 3 ... in key order (Rebuild.Finish), as MariaDB numbers them;
+	// 0 if none.
+	Number int `json:"number,omitempty"`
 }
 
 // ConvertIssue is a value that did not fit its new column as it was:

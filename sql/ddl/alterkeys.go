@@ -213,8 +213,9 @@ func (p *alterPlan) resolve(rows bool) (*storage.TableDef, *storage.Reshape, err
 		fill := types.Null
 		if c.src < 0 {
 			switch {
-			case c.AutoIncrement && rows:
-				return nil, nil, notYet("ADD COLUMN ... AUTO_INCREMENT on a table that has rows")
+			case c.AutoIncrement:
+				fill = types.IntValue(0) // numbered by Rebuild.Finish
+				shape.Number = len(def.Columns)
 			case c.DefaultNow:
 				fill = now
 			case c.HasDefault:

@@ -30,7 +30,20 @@ type alterPlan struct {
 	noCopyWhy string // what rules out ALGORITHM=INSTANT (1846's reason), if anything
 	algorithm ast.AlgorithmType
 	lockNone  bool
-	dropped   []string // columns dropped (shrinkKeys)
+	dropped   []string  // columns dropped (shrinkKeys)
+	inline    []planKey // keys declared in a column definition, to add once it is placed
+}
+
+// addInline adds the keys the last column definitions declared.
+func (p *alterPlan) addInline() error {
+	keys := p.inline
+	p.inline = nil
+	for _, k := range keys {
+		if err := p.addKey("", k.names, nil, k.Primary, k.Unique); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type planCol struct {
@@ -180,6 +193,9 @@ func (p *alterPlan) addColumns(sp *ast.AlterTableSpec) error {
 		if err := p.place(planCol{Column: col, src: -1}, -1, pos); err != nil {
 			return err
 		}
+		if err := p.addInline(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -211,8 +227,8 @@ func (p *alterPlan) place(c planCol, at int, pos *ast.ColumnPosition) error {
 	return nil
 }
 
-// columnFrom reads a column definition (its inline PRIMARY KEY / UNIQUE
-// become keys of the plan).
+// columnFrom reads a column definition; its inline PRIMARY KEY / UNIQUE
+// wait in p.inline until the column is placed (addInline).
 func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 	ct, err := parse.ColType(cd)
 	if err != nil {
@@ -231,14 +247,10 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 			}
 			col.AutoIncrement = true
 		case ast.ColumnOptionPrimaryKey:
-			if err := p.addKey("PRIMARY", []string{col.Name}, nil, true, true); err != nil {
-				return col, err
-			}
+			p.inline = append(p.inline, planKey{IndexDef: storage.IndexDef{Primary: true}, names: []string{col.Name}})
 			col.NotNull = true
 		case ast.ColumnOptionUniqKey:
-			if err := p.addKey("", []string{col.Name}, nil, false, true); err != nil {
-				return col, err
-			}
+			p.inline = append(p.inline, planKey{IndexDef: storage.IndexDef{Unique: true}, names: []string{col.Name}})
 		case ast.ColumnOptionDefaultValue:
 			if err := setDefault(&col, o.Expr); err != nil {
 				return col, err
@@ -316,7 +328,7 @@ func (p *alterPlan) modifyColumn(oldName string, cd *ast.ColumnDef, pos *ast.Col
 		return err
 	}
 	was := p.cols[i]
-	if was.src >= 0 && !instantTypeChange(was.Type, col.Type) {
+	if was.src >= 0 && (!instantTypeChange(was.Type, col.Type) || was.AutoIncrement != col.AutoIncrement) {
 		p.copyWhy = "Cannot change column type"
 	}
 	if was.src >= 0 && col.NotNull && !was.NotNull && !p.s.SQLMode().Strict() {
@@ -324,7 +336,10 @@ func (p *alterPlan) modifyColumn(oldName string, cd *ast.ColumnDef, pos *ast.Col
 		p.copyWhy = "Cannot change column type"
 	}
 	p.renameInKeys(was.Name, newName)
-	return p.place(planCol{Column: col, src: was.src}, i, pos)
+	if err := p.place(planCol{Column: col, src: was.src}, i, pos); err != nil {
+		return err
+	}
+	return p.addInline()
 }
 
 // instantTypeChange reports a type change MariaDB makes without copying
