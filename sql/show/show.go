@@ -117,7 +117,11 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 				if ix.Unique {
 					nonUnique = "0"
 				}
-				rows = append(rows, []string{t.Def.Name, nonUnique, ix.Name, strconv.Itoa(i + 1), t.Def.Columns[c].Name, "A", "BTREE"})
+				collation := "A"
+				if i < len(ix.Desc) && ix.Desc[i] {
+					collation = "D"
+				}
+				rows = append(rows, []string{t.Def.Name, nonUnique, ix.Name, strconv.Itoa(i + 1), t.Def.Columns[c].Name, collation, "BTREE"})
 			}
 		}
 		return StringRows([]string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Index_type"}, rows), nil
