@@ -30,14 +30,28 @@ func (p *alterPlan) addConstraint(c *ast.Constraint) error {
 func (p *alterPlan) addKeyParts(name string, parts []*ast.IndexPartSpecification, primary, unique bool) error {
 	var names []string
 	var desc []bool
+	var prefix []int
+	hasPrefix := false
 	for _, k := range parts {
 		if k.Column == nil {
 			return notYet("expression indexes")
 		}
 		names = append(names, k.Column.Name.O)
 		desc = append(desc, k.Desc)
+		prefix = append(prefix, max(k.Length, 0))
+		hasPrefix = hasPrefix || k.Length > 0
 	}
-	return p.addKey(name, names, desc, primary, unique)
+	if hasPrefix && unique {
+		// Uniqueness of a prefix is another constraint than of the value.
+		return notYet("UNIQUE or PRIMARY KEY on a column prefix")
+	}
+	if err := p.addKey(name, names, desc, primary, unique); err != nil {
+		return err
+	}
+	if hasPrefix {
+		p.keys[len(p.keys)-1].Prefix = prefix
+	}
+	return nil
 }
 
 // addKey adds a key over the named columns, named as MySQL names it when

@@ -65,6 +65,7 @@ func newAlterPlan(s *exec.State, old *storage.Table) *alterPlan {
 		k := planKey{IndexDef: ix}
 		k.Cols = nil
 		k.Desc = append([]bool(nil), ix.Desc...)
+		k.Prefix = append([]int(nil), ix.Prefix...)
 		for _, c := range ix.Cols {
 			k.names = append(k.names, old.Def.Columns[c].Name)
 		}
@@ -293,6 +294,7 @@ func (p *alterPlan) shrinkKeys() error {
 	for _, k := range p.keys {
 		var names []string
 		var desc []bool
+		var prefix []int
 		for j, n := range k.names {
 			if containsFold(p.dropped, n) {
 				if k.Unique && len(k.names) > 1 {
@@ -304,9 +306,12 @@ func (p *alterPlan) shrinkKeys() error {
 			if j < len(k.Desc) {
 				desc = append(desc, k.Desc[j])
 			}
+			if j < len(k.Prefix) {
+				prefix = append(prefix, k.Prefix[j])
+			}
 		}
 		if len(names) > 0 {
-			k.names, k.Desc = names, desc
+			k.names, k.Desc, k.Prefix = names, desc, prefix
 			kept = append(kept, k)
 		}
 	}

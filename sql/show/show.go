@@ -305,6 +305,9 @@ func showCreateTable(t *storage.Table) string {
 		var cols []string
 		for i, c := range ix.Cols {
 			col := quoteName(def.Columns[c].Name)
+			if i < len(ix.Prefix) && ix.Prefix[i] > 0 {
+				col += "(" + strconv.Itoa(ix.Prefix[i]) + ")"
+			}
 			if i < len(ix.Desc) && ix.Desc[i] {
 				col += " DESC"
 			}
