@@ -119,7 +119,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	}
 	defer gate.Unlock()
 	if old.Dropped() {
-		return nil, sqlerr.New(sqlerr.ErTableDefChanged, "Table definition has changed, please retry transaction")
+		return nil, txn.ErrTableChanged // another schema change got there first: run again
 	}
 	// Every commit to the old table is installed (its writers have left
 	// the gate); once durable, none of its versions can be undone by a
@@ -167,6 +167,9 @@ func checkTarget(cat *storage.Catalog, old *storage.Table, def *storage.TableDef
 	}
 	def.DB = cat.DatabaseName(def.DB)
 	if t := cat.Table(def.DB, def.Name); t != nil && t != old {
+		if old.Dropped() {
+			return txn.ErrTableChanged // another schema change replaced it: run again
+		}
 		return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
 	}
 	return nil
@@ -241,7 +244,7 @@ func redefine(ctx context.Context, s *exec.State, txns *txn.Manager, p *alterPla
 	}
 	defer gate.Unlock()
 	if old.Dropped() {
-		return nil, sqlerr.New(sqlerr.ErTableDefChanged, "Table definition has changed, please retry transaction")
+		return nil, txn.ErrTableChanged
 	}
 	auto := old.AutoInc()
 	if p.autoInc > 0 {
