@@ -251,7 +251,7 @@ func (b *Rebuild) forget(ok string) { delete(b.rekeyed, ok) }
 func (b *Rebuild) Finish() {
 	nt := b.New
 	num := b.Shape.Number - 1
-	n := int64(0)
+	n := max(b.Shape.NumberFrom, 1) - 1
 	b.Old.mu.RLock()
 	defer b.Old.mu.RUnlock()
 	nt.mu.Lock()

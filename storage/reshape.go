@@ -12,7 +12,8 @@ type Reshape struct {
 	// Number is 1 + the added AUTO_INCREMENT column that the rows get
 	// 1, 2, 3 ... in key order (Rebuild.Finish), as MariaDB numbers them;
 	// 0 if none.
-	Number int `json:"number,omitempty"`
+	Number     int   `json:"number,omitempty"`
+	NumberFrom int64 `json:"number_from,omitempty"` // the first number (0: 1)
 }
 
 // ConvertIssue is a value that did not fit its new column as it was:

@@ -58,11 +58,8 @@ func (p *alterPlan) addKeyParts(name string, parts []*ast.IndexPartSpecification
 // name is empty (its first column's name, then _2, _3 ...).
 func (p *alterPlan) addKey(name string, names []string, desc []bool, primary, unique bool) error {
 	p.noCopyWhy = "ADD INDEX"
-	for _, n := range names {
-		if p.colIndex(n) < 0 {
-			return sqlerr.New(sqlerr.ErKeyColumnDoesNotExit, "Key column '%s' doesn't exist in table", n)
-		}
-	}
+	// Its columns are looked for once every column spec is applied
+	// (resolve), as MariaDB reports a duplicate column name first.
 	hasDesc := false
 	for _, d := range desc {
 		hasDesc = hasDesc || d
@@ -72,15 +69,9 @@ func (p *alterPlan) addKey(name string, names []string, desc []bool, primary, un
 	}
 	k := planKey{IndexDef: storage.IndexDef{Name: name, Primary: primary, Unique: unique || primary, Desc: desc}, names: names}
 	if primary {
-		for _, x := range p.keys {
-			if x.Primary {
-				return sqlerr.New(sqlerr.ErMultiplePriKey, "Multiple primary key defined")
-			}
-		}
+		// A second primary key is 1068 once the drops are done (resolve):
+		// ADD PRIMARY KEY (a), DROP PRIMARY KEY replaces the old one.
 		k.Name = "PRIMARY"
-		for _, n := range names {
-			p.cols[p.colIndex(n)].NotNull = true
-		}
 		p.keys = append(p.keys, k)
 		return nil
 	}
@@ -88,7 +79,10 @@ func (p *alterPlan) addKey(name string, names []string, desc []bool, primary, un
 		return sqlerr.New(sqlerr.ErWrongNameForIndex, "Incorrect index name '%s'", name)
 	}
 	if k.Name == "" {
-		base := p.cols[p.colIndex(names[0])].Name
+		base := names[0]
+		if i := p.colIndex(base); i >= 0 {
+			base = p.cols[i].Name
+		}
 		k.Name = base
 		for i := 2; p.keyIndex(k.Name) >= 0; i++ {
 			k.Name = fmt.Sprintf("%s_%d", base, i)
@@ -97,13 +91,30 @@ func (p *alterPlan) addKey(name string, names []string, desc []bool, primary, un
 	if p.keyIndex(k.Name) >= 0 {
 		return sqlerr.New(sqlerr.ErDupKeyName, "Duplicate key name '%s'", k.Name)
 	}
-	for _, x := range p.keys {
-		if !x.Primary && x.Unique == k.Unique && sameNames(x.names, k.names) {
-			p.note(sqlerr.ErDuplicatedIndex, "Duplicate index `%s`. This is deprecated and will be disallowed in a future release", k.Name)
-			break
+	p.keys = append(p.keys, k)
+	return nil
+}
+
+// checkKeys, once every spec is applied: the columns of added keys exist
+// (1072), and an added key the same as one the table keeps is MariaDB's
+// note 1831.
+func (p *alterPlan) checkKeys() error {
+	for i, k := range p.keys {
+		if k.orig {
+			continue
+		}
+		for _, n := range k.names {
+			if p.colIndex(n) < 0 {
+				return sqlerr.New(sqlerr.ErKeyColumnDoesNotExit, "Key column '%s' doesn't exist in table", n)
+			}
+		}
+		for _, x := range p.keys[:i] {
+			if !x.Primary && !k.Primary && x.Unique == k.Unique && sameNames(x.names, k.names) {
+				p.note(sqlerr.ErDuplicatedIndex, "Duplicate index `%s`. This is deprecated and will be disallowed in a future release", k.Name)
+				break
+			}
 		}
 	}
-	p.keys = append(p.keys, k)
 	return nil
 }
 
@@ -120,13 +131,10 @@ func sameNames(a, b []string) bool {
 }
 
 func (p *alterPlan) dropKey(name string, ifExists bool) error {
-	i := p.keyIndex(name)
-	if strings.EqualFold(name, "PRIMARY") {
-		i = -1
-		for j, k := range p.keys {
-			if k.Primary {
-				i = j
-			}
+	i := -1 // DROP names a key of the table as it was
+	for j, k := range p.keys {
+		if k.orig && (strings.EqualFold(k.Name, name) || (k.Primary && strings.EqualFold(name, "PRIMARY"))) {
+			i = j
 		}
 	}
 	if i < 0 {
@@ -214,8 +222,38 @@ func (p *alterPlan) resolve(rows bool) (*storage.TableDef, *storage.Reshape, err
 	if len(p.cols) == 0 {
 		return nil, nil, sqlerr.New(sqlerr.ErCantRemoveAllFields, "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")
 	}
+	for i := range p.cols {
+		for j := 0; j < i; j++ {
+			if strings.EqualFold(p.cols[i].Name, p.cols[j].Name) {
+				return nil, nil, sqlerr.New(sqlerr.ErDupFieldName, "Duplicate column name '%s'", p.cols[i].Name)
+			}
+		}
+	}
+	if err := p.checkKeys(); err != nil {
+		return nil, nil, err
+	}
 	if err := p.shrinkKeys(); err != nil {
 		return nil, nil, err
+	}
+	primaries := 0
+	for _, k := range p.keys {
+		if k.Primary {
+			primaries++
+			for _, n := range k.names {
+				p.cols[p.colIndex(n)].NotNull = true // a primary key's columns are NOT NULL
+			}
+		}
+	}
+	if primaries > 1 {
+		return nil, nil, sqlerr.New(sqlerr.ErMultiplePriKey, "Multiple primary key defined")
+	}
+	for i := range p.cols {
+		if p.cols[i].AutoIncrement {
+			p.cols[i].NotNull = true // as MariaDB makes it
+		}
+	}
+	if p.keysSpec && p.rebuild {
+		p.copyWhy = "DISABLE KEYS" // beside another change, MariaDB copies the rows
 	}
 	def := p.def
 	def.Columns = nil
@@ -230,6 +268,7 @@ func (p *alterPlan) resolve(rows bool) (*storage.TableDef, *storage.Reshape, err
 			case c.AutoIncrement:
 				fill = types.IntValue(0) // numbered by Rebuild.Finish
 				shape.Number = len(def.Columns)
+				shape.NumberFrom = int64(p.autoInc) // AUTO_INCREMENT = n in the same ALTER: from n
 			case c.DefaultNow:
 				fill = now
 			case c.HasDefault:

@@ -30,7 +30,9 @@ type alterPlan struct {
 	noCopyWhy string // what rules out ALGORITHM=INSTANT (1846's reason), if anything
 	algorithm ast.AlgorithmType
 	lockNone  bool
-	dropped   []string  // columns dropped (shrinkKeys)
+	dropped   []string // columns dropped (shrinkKeys)
+	keysSpec  bool     // DISABLE / ENABLE KEYS among the specs
+	keysAdded bool
 	inline    []planKey // keys declared in a column definition, to add once it is placed
 }
 
@@ -49,11 +51,16 @@ func (p *alterPlan) addInline() error {
 type planCol struct {
 	storage.Column
 	src int // old column, or -1 (added)
+	// A spec names a column of the table as it was, and changes it once:
+	// altered by MODIFY, CHANGE or RENAME COLUMN, defaulted by ALTER
+	// COLUMN (MariaDB: 1054 for a second change).
+	altered, defaulted bool
 }
 
 type planKey struct {
 	storage.IndexDef
 	names []string // column names (IndexDef.Cols is set by resolve)
+	orig  bool     // a key of the table as it was (DROP INDEX names only those)
 }
 
 func newAlterPlan(s *exec.State, old *storage.Table) *alterPlan {
@@ -62,7 +69,7 @@ func newAlterPlan(s *exec.State, old *storage.Table) *alterPlan {
 		p.cols = append(p.cols, planCol{Column: c, src: i})
 	}
 	for _, ix := range old.Def.Indexes {
-		k := planKey{IndexDef: ix}
+		k := planKey{IndexDef: ix, orig: true}
 		k.Cols = nil
 		k.Desc = append([]bool(nil), ix.Desc...)
 		k.Prefix = append([]int(nil), ix.Prefix...)
@@ -87,6 +94,23 @@ func (p *alterPlan) colIndex(name string) int {
 		if strings.EqualFold(p.cols[i].Name, name) {
 			return i
 		}
+	}
+	return -1
+}
+
+// original finds the column the table had under name, unless this ALTER
+// has already changed it that way (forDefault: by ALTER COLUMN; else by
+// MODIFY, CHANGE or RENAME), or -1.
+func (p *alterPlan) original(name string, forDefault bool) int {
+	for i := range p.cols {
+		c := &p.cols[i]
+		if c.src < 0 || !strings.EqualFold(p.old.Def.Columns[c.src].Name, name) {
+			continue
+		}
+		if c.altered || (forDefault && c.defaulted) {
+			return -1
+		}
+		return i
 	}
 	return -1
 }
@@ -161,6 +185,7 @@ func (p *alterPlan) apply(sp *ast.AlterTableSpec) error {
 		// InnoDB has no disabled keys: MariaDB's note, and nothing else.
 		// DISABLE KEYS concerns non-unique keys only, and MariaDB notes it
 		// only when there is one to disable.
+		p.keysSpec = true
 		if sp.Tp == ast.AlterTableDisableKeys && !p.hasPlainKey() {
 			return nil
 		}
@@ -269,10 +294,7 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 
 func (p *alterPlan) dropColumn(sp *ast.AlterTableSpec) error {
 	name := sp.OldColumnName.Name.O
-	i := p.colIndex(name)
-	if i >= 0 && p.cols[i].src < 0 {
-		i = -1 // DROP names a column of the table as it was, not one this ALTER adds
-	}
+	i := p.original(name, false) // a column of the table as it was
 	if i < 0 {
 		if sp.IfExists {
 			p.note(sqlerr.ErCantDropFieldOrKey, "Can't DROP COLUMN `%s`; check that it exists", name)
@@ -320,14 +342,11 @@ func (p *alterPlan) shrinkKeys() error {
 }
 
 func (p *alterPlan) modifyColumn(oldName string, cd *ast.ColumnDef, pos *ast.ColumnPosition) error {
-	i := p.colIndex(oldName)
+	i := p.original(oldName, false)
 	if i < 0 {
 		return p.unknownColumn(oldName)
 	}
 	newName := cd.Name.Name.O
-	if j := p.colIndex(newName); j >= 0 && j != i {
-		return sqlerr.New(sqlerr.ErDupFieldName, "Duplicate column name '%s'", newName)
-	}
 	col, err := p.columnFrom(cd)
 	if err != nil {
 		return err
@@ -341,7 +360,7 @@ func (p *alterPlan) modifyColumn(oldName string, cd *ast.ColumnDef, pos *ast.Col
 		p.copyWhy = "Cannot change column type"
 	}
 	p.renameInKeys(was.Name, newName)
-	if err := p.place(planCol{Column: col, src: was.src}, i, pos); err != nil {
+	if err := p.place(planCol{Column: col, src: was.src, altered: true, defaulted: was.defaulted}, i, pos); err != nil {
 		return err
 	}
 	return p.addInline()
@@ -367,23 +386,22 @@ func (p *alterPlan) renameInKeys(from, to string) {
 }
 
 func (p *alterPlan) renameColumn(from, to string) error {
-	i := p.colIndex(from)
+	i := p.original(from, false)
 	if i < 0 {
 		return p.unknownColumn(from)
 	}
-	if j := p.colIndex(to); j >= 0 && j != i {
-		return sqlerr.New(sqlerr.ErDupFieldName, "Duplicate column name '%s'", to)
-	}
 	p.renameInKeys(p.cols[i].Name, to)
 	p.cols[i].Name = to
+	p.cols[i].altered = true
 	return nil
 }
 
 func (p *alterPlan) alterDefault(cd *ast.ColumnDef) error {
-	i := p.colIndex(cd.Name.Name.O)
+	i := p.original(cd.Name.Name.O, true)
 	if i < 0 {
 		return p.unknownColumn(cd.Name.Name.O)
 	}
+	p.cols[i].defaulted = true
 	col := &p.cols[i].Column
 	col.HasDefault, col.Default, col.DefaultNow = false, types.Null, false
 	for _, o := range cd.Options { // the parser leaves SET DEFAULT's option untyped
