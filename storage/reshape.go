@@ -1,6 +1,11 @@
 package storage
 
-import "github.com/plrun/plrun/types"
+import (
+	"strconv"
+	"strings"
+
+	"github.com/plrun/plrun/types"
+)
 
 // Reshape says how a rebuilt table's rows (ALTER TABLE) are made from the
 // old table's: each new column takes an old column's value, converted to
@@ -62,6 +67,16 @@ func (rs *Reshape) Convert(oldDef, newDef *TableDef, old []types.Value, report f
 			out[i] = v
 			continue
 		}
+		if v.K == types.KindString && col.Type.IsInteger() {
+			if iv, exact, ok := integerPrefix(v.S); ok && !exact {
+				// MariaDB's copy takes a string's integer prefix ('3.7' is 3,
+				// '12abc' 12, 'x' 0) and says it truncated it.
+				if err := issue(report, ConvertIssue{Col: i, Code: types.WarnTruncated, Value: v}); err != nil {
+					return nil, err
+				}
+				v = iv
+			}
+		}
 		cv, warn, err := types.CoerceLoose(v, col.Type)
 		if err != nil {
 			if rerr := issue(report, ConvertIssue{Col: i, Value: v, Err: err}); rerr != nil {
@@ -119,4 +134,33 @@ func (rs *Reshape) Identity(oldDef, newDef *TableDef) bool {
 		}
 	}
 	return true
+}
+
+// integerPrefix reads the integer a string starts with (after spaces and a
+// sign): exact when the string is that integer and nothing else; ok false
+// when the prefix does not fit in 64 bits (the caller converts as usual).
+func integerPrefix(str string) (v types.Value, exact, ok bool) {
+	t := strings.TrimLeft(str, " \t\n\r")
+	neg := false
+	if t != "" && (t[0] == '+' || t[0] == '-') {
+		neg = t[0] == '-'
+		t = t[1:]
+	}
+	n := 0
+	for n < len(t) && t[n] >= '0' && t[n] <= '9' {
+		n++
+	}
+	rest := strings.TrimRight(t[n:], " \t\n\r")
+	if n == 0 {
+		return types.IntValue(0), false, true
+	}
+	u, err := strconv.ParseUint(t[:n], 10, 64)
+	if err != nil || (neg && u > 1<<63) || (!neg && u > 1<<63-1) {
+		return types.Null, false, false
+	}
+	i := int64(u)
+	if neg {
+		i = -i
+	}
+	return types.IntValue(i), rest == "", true
 }

@@ -103,7 +103,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	b := storage.NewRebuild(old, def, shape, since)
 	strict := s.SQLMode().Strict()
 	b.Report = func(row int, c storage.ConvertIssue) error {
-		e := convertError(old.Def, def, c, row)
+		e := convertError(old.Def, def, c, row, strict)
 		if strict || c.Err != nil {
 			return e
 		}
@@ -177,19 +177,27 @@ func checkTarget(cat *storage.Catalog, old *storage.Table, def *storage.TableDef
 
 // convertError is MariaDB's error (strict mode) or warning for a value of
 // row that did not fit its new column.
-func convertError(oldDef, def *storage.TableDef, c storage.ConvertIssue, row int) *sqlerr.Error {
+func convertError(oldDef, def *storage.TableDef, c storage.ConvertIssue, row int, strict bool) *sqlerr.Error {
 	col := &def.Columns[c.Col]
 	if c.Err != nil {
 		if ce, ok := c.Err.(*types.CoerceError); ok {
-			return sqlerr.New(sqlerr.ErTruncatedWrongField, "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d", ce.What, ce.Value, oldDef.DB, oldDef.Name, col.Name, row)
+			code := sqlerr.ErTruncatedWrongField
+			if ce.What == "datetime" || ce.What == "date" {
+				code = sqlerr.ErTruncatedWrongValue
+			}
+			return sqlerr.New(code, "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d", ce.What, ce.Value, oldDef.DB, oldDef.Name, col.Name, row)
 		}
 		return sqlerr.New(sqlerr.ErUnknown, "%v", c.Err)
 	}
-	if c.Value.K == types.KindString && col.Type.IsNumeric() && c.Code != types.WarnOutOfRange {
+	switch {
+	case c.Value.K == types.KindString && col.Type.IsNumeric() && c.Code != types.WarnOutOfRange:
 		return sqlerr.New(sqlerr.ErTruncatedWrongValue, "Truncated incorrect %s value: '%s'", numberWord(col.Type), c.Value.S)
-	}
-	if c.Code == types.WarnOutOfRange {
+	case c.Code == types.WarnOutOfRange:
 		return sqlerr.New(sqlerr.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, row)
+	case strict && !c.Value.IsNull() && col.Type.IsString() && (c.Value.K != types.KindString || col.Type.Base == types.TChar):
+		// MariaDB's words for a value cut to fit: 1406 into CHAR or from a
+		// number or date, 1265 from a string into VARCHAR.
+		return sqlerr.New(sqlerr.ErDataTooLong, "Data too long for column '%s' at row %d", col.Name, row)
 	}
 	return sqlerr.New(sqlerr.ErWarnDataTruncated, "Data truncated for column '%s' at row %d", col.Name, row)
 }

@@ -355,10 +355,6 @@ func (p *alterPlan) modifyColumn(oldName string, cd *ast.ColumnDef, pos *ast.Col
 	if was.src >= 0 && (!instantTypeChange(was.Type, col.Type) || was.AutoIncrement != col.AutoIncrement) {
 		p.copyWhy = "Cannot change column type"
 	}
-	if was.src >= 0 && col.NotNull && !was.NotNull && !p.s.SQLMode().Strict() {
-		// IGNORE-like conversion of NULLs needs the copy in MariaDB
-		p.copyWhy = "Cannot change column type"
-	}
 	p.renameInKeys(was.Name, newName)
 	if err := p.place(planCol{Column: col, src: was.src, altered: true, defaulted: was.defaulted}, i, pos); err != nil {
 		return err
