@@ -42,7 +42,10 @@ type Rebuild struct {
 
 // NewRebuild prepares the rebuild of old into an empty table for def.
 func NewRebuild(old *Table, def *TableDef, shape *Reshape, since uint64) *Rebuild {
-	b := &Rebuild{Old: old, New: NewTable(def), Shape: shape, since: since, sameKey: shape.SameKey(old.Def, def), identity: shape.Identity(old.Def, def)}
+	nt := NewTable(def)
+	nt.rows = make(map[string]*Row, old.Len())
+	nt.bulk = true
+	b := &Rebuild{Old: old, New: nt, Shape: shape, since: since, sameKey: shape.SameKey(old.Def, def), identity: shape.Identity(old.Def, def)}
 	if !b.sameKey {
 		b.rekeyed, b.owners = map[string]rekeyedRow{}, map[string]int{}
 	}
@@ -250,6 +253,7 @@ func (b *Rebuild) forget(ok string) { delete(b.rekeyed, ok) }
 // and key the rows alike.
 func (b *Rebuild) Finish() {
 	nt := b.New
+	defer func() { nt.bulk = false }() // (under nt.mu, taken below)
 	num := b.Shape.Number - 1
 	n := max(b.Shape.NumberFrom, 1) - 1
 	b.Old.mu.RLock()

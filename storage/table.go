@@ -71,6 +71,7 @@ type tableData struct {
 	secondary []map[string][]*Row // per Def.Indexes entry: key -> rows; nil for the primary key
 	autoInc   uint64              // next AUTO_INCREMENT value to hand out - 1
 	hidden    uint64
+	bulk      bool // a table being built by Rebuild from rows in key order
 }
 
 // NewTable builds an empty table for def.
@@ -222,7 +223,11 @@ func (t *Table) placeLocked(r *Row) {
 		return
 	}
 	if !r.inTree {
-		t.order.Set(r)
+		if t.bulk {
+			t.order.Load(r) // rows arrive in key order (Rebuild): appended, else set
+		} else {
+			t.order.Set(r)
+		}
 		r.inTree = true
 	}
 	if t.rows[r.Key] != r {
