@@ -231,6 +231,7 @@ func (s *Session) runDML(ctx context.Context, p *parse.Stmt, args []types.Value,
 	x.BeginStatement(s.lastCommitLSN, isConsistentRead(p.Node))
 	outerStmtTxn := s.stmtTxn
 	s.stmtTxn = x // the statements of stored functions it calls run in x
+	warnings, notes := s.StmtWarnings, len(s.StmtNotes)
 	r, err := fn(x)
 	// A schema change replaced a table the statement was about to write
 	// (it waited at the table's write gate, and wrote nothing there): the
@@ -242,6 +243,7 @@ func (s *Session) runDML(ctx context.Context, p *parse.Stmt, args []types.Value,
 	}
 	for retry := 0; retry < maxTableChangedRetries && ctx.Err() == nil && retryable(x, err); retry++ {
 		x.RollbackTo(mark)
+		s.StmtWarnings, s.StmtNotes = warnings, s.StmtNotes[:notes] // the next run reports its own
 		x.BeginStatement(s.lastCommitLSN, isConsistentRead(p.Node))
 		if r, err = fn(x); err == nil {
 			err = x.StaleRead()
