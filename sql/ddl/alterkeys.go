@@ -11,14 +11,59 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
+// indexOptions refuses what plrun would otherwise drop: a key's COMMENT,
+// KEY_BLOCK_SIZE, parser or visibility. USING BTREE / HASH is accepted:
+// InnoDB keys are B-trees whatever it says, as in MariaDB.
+// It returns the USING word to show ("" if none).
+func indexOptions(o *ast.IndexOption) (string, error) {
+	if o == nil {
+		return "", nil
+	}
+	if o.Comment != "" || o.KeyBlockSize != 0 || o.ParserName.O != "" || o.Condition != nil ||
+		(o.Visibility != ast.IndexVisibilityDefault && o.Visibility != ast.IndexVisibilityVisible) {
+		return "", notYet("index COMMENT, KEY_BLOCK_SIZE, WITH PARSER or visibility")
+	}
+	switch o.Tp {
+	case ast.IndexTypeInvalid:
+		return "", nil
+	case ast.IndexTypeBtree:
+		return "BTREE", nil
+	case ast.IndexTypeHash:
+		return "HASH", nil
+	}
+	return "", notYet("this index type")
+}
+
+// setUsing marks the key just added with its USING word.
+func (p *alterPlan) setUsing(using string) {
+	if using != "" && len(p.keys) > 0 {
+		p.keys[len(p.keys)-1].Using = using
+	}
+}
+
 func (p *alterPlan) addConstraint(c *ast.Constraint) error {
+	using, err := indexOptions(c.Option)
+	if err != nil {
+		return err
+	}
 	switch c.Tp {
 	case ast.ConstraintPrimaryKey:
-		return p.addKeyParts("PRIMARY", c.Keys, true, true)
+		err = p.addKeyParts("PRIMARY", c.Keys, true, true)
 	case ast.ConstraintUniq, ast.ConstraintUniqKey, ast.ConstraintUniqIndex:
-		return p.addKeyParts(c.Name, c.Keys, false, true)
+		err = p.addKeyParts(c.Name, c.Keys, false, true)
 	case ast.ConstraintKey, ast.ConstraintIndex:
-		return p.addKeyParts(c.Name, c.Keys, false, false)
+		err = p.addKeyParts(c.Name, c.Keys, false, false)
+	default:
+		return p.refuseConstraint(c)
+	}
+	if err == nil {
+		p.setUsing(using)
+	}
+	return err
+}
+
+func (p *alterPlan) refuseConstraint(c *ast.Constraint) error {
+	switch c.Tp {
 	case ast.ConstraintForeignKey:
 		return notYet("ALTER TABLE ... ADD FOREIGN KEY")
 	case ast.ConstraintCheck:
@@ -109,7 +154,7 @@ func (p *alterPlan) checkKeys() error {
 			}
 		}
 		for _, x := range p.keys[:i] {
-			if !x.Primary && !k.Primary && x.Unique == k.Unique && sameNames(x.names, k.names) {
+			if !x.Primary && !k.Primary && x.Unique == k.Unique && x.Using == k.Using && sameNames(x.names, k.names) {
 				p.note(sqlerr.ErDuplicatedIndex, "Duplicate index `%s`. This is deprecated and will be disallowed in a future release", k.Name)
 				break
 			}

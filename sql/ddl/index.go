@@ -23,6 +23,10 @@ func createIndex(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 		p.note(sqlerr.ErDupKeyName, "Duplicate key name '%s'", x.IndexName)
 		return notesOnly(s), nil
 	}
+	using, err := indexOptions(x.IndexOption)
+	if err != nil {
+		return nil, err
+	}
 	switch x.KeyType {
 	case ast.IndexKeyTypeNone, ast.IndexKeyTypeUnique:
 	default:
@@ -31,6 +35,7 @@ func createIndex(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 	if err := p.addKeyParts(x.IndexName, x.IndexPartSpecifications, false, x.KeyType == ast.IndexKeyTypeUnique); err != nil {
 		return nil, err
 	}
+	p.setUsing(using)
 	if err := p.lockAndAlgorithm(x.LockAlg); err != nil {
 		return nil, err
 	}

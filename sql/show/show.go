@@ -313,13 +313,17 @@ func showCreateTable(t *storage.Table) string {
 			}
 			cols = append(cols, col)
 		}
+		using := ""
+		if ix.Using != "" {
+			using = " USING " + ix.Using
+		}
 		switch {
 		case ix.Primary:
-			lines = append(lines, "  PRIMARY KEY ("+strings.Join(cols, ",")+")")
+			lines = append(lines, "  PRIMARY KEY ("+strings.Join(cols, ",")+")"+using)
 		case ix.Unique:
-			lines = append(lines, "  UNIQUE KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")")
+			lines = append(lines, "  UNIQUE KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")"+using)
 		default:
-			lines = append(lines, "  KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")")
+			lines = append(lines, "  KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")"+using)
 		}
 	}
 	b.WriteString(strings.Join(lines, ",\n"))
