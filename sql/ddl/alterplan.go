@@ -371,8 +371,13 @@ func instantTypeChange(from, to types.ColType) bool {
 	return from.Base == types.TVarchar && to.Base == types.TVarchar && to.Length >= from.Length
 }
 
+// renameInKeys follows a column's new name in the table's own keys (a key
+// this ALTER adds names the columns as they end up).
 func (p *alterPlan) renameInKeys(from, to string) {
 	for ki := range p.keys {
+		if !p.keys[ki].orig {
+			continue
+		}
 		for j, n := range p.keys[ki].names {
 			if strings.EqualFold(n, from) {
 				p.keys[ki].names[j] = to
