@@ -407,3 +407,31 @@ func hasNotNullUnique(def *storage.TableDef) bool {
 	}
 	return false
 }
+
+// sortIndexes orders a new table's keys as MariaDB keeps them (see
+// sortedKeys): CREATE TABLE lists them so too.
+func sortIndexes(def *storage.TableDef) {
+	rank := func(ix *storage.IndexDef) int {
+		switch {
+		case ix.Primary:
+			return 0
+		case ix.Unique:
+			for _, c := range ix.Cols {
+				if !def.Columns[c].NotNull {
+					return 2
+				}
+			}
+			return 1
+		}
+		return 3
+	}
+	sorted := make([]storage.IndexDef, 0, len(def.Indexes))
+	for r := 0; r <= 3; r++ {
+		for i := range def.Indexes {
+			if rank(&def.Indexes[i]) == r {
+				sorted = append(sorted, def.Indexes[i])
+			}
+		}
+	}
+	def.Indexes = sorted
+}

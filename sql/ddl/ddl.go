@@ -259,6 +259,7 @@ func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 	} else {
 		def.Indexes = others
 	}
+	sortIndexes(def)
 	auto := def.AutoIncColumn()
 	if auto >= 0 {
 		keyed := false
