@@ -79,6 +79,8 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	switch n := p.Node.(type) {
 	case *ast.SelectStmt:
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
+	case *ast.SetOprStmt:
+		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecQuery(ctx, x, p, n, args) })
 	case *ast.InsertStmt:
 		if err := s.checkWritable(); err != nil {
 			return nil, 0, err

@@ -21,7 +21,7 @@ type insertPlan struct {
 	t       *storage.Table
 	cols    []int
 	rows    [][]*expr.Expr // nil entry = DEFAULT
-	source  *SelectPlan    // INSERT ... SELECT
+	source  queryPlan      // INSERT ... SELECT (a SELECT, UNION ..., WITH ...)
 	replace bool
 	ignore  bool
 	onDup   []assignment
@@ -33,14 +33,10 @@ type assignment struct {
 }
 
 func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
-	var source *SelectPlan
+	var source queryPlan
 	if n.Select != nil {
-		sel, ok := n.Select.(*ast.SelectStmt)
-		if !ok {
-			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support INSERT ... SELECT of this form")
-		}
 		var err error
-		if source, err = s.BuildSelect(sel); err != nil {
+		if source, err = s.buildQuery(n.Select, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -87,7 +83,7 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 			pl.rows = append(pl.rows, row)
 		}
 	}
-	if source != nil && len(source.outs) != len(pl.cols) {
+	if source != nil && len(source.Columns()) != len(pl.cols) {
 		return nil, sqlerr.New(sqlerr.ErWrongValueCountOnRow, "Column count doesn't match value count at row 1")
 	}
 	for _, a := range n.OnDuplicate {
@@ -144,7 +140,7 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	var notes []Note
 	var selected [][]types.Value
 	if pl.source != nil {
-		r, err := runSubSelect(ctx, x, &s.Env, pl.source, args, nil, ec.Strict)
+		r, err := pl.source.run(runCtx{ctx: ctx, x: x, env: &s.Env, args: args, strict: ec.Strict})
 		if err != nil {
 			return nil, err
 		}

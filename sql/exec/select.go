@@ -32,6 +32,10 @@ type SelectPlan struct {
 	forUpdate bool
 	distinct  bool
 	join      *plan.Join // FROM with joins (t is nil then)
+	// ctes (its WITH clause) and derived (its FROM's derived tables) are
+	// materialized, in that order, when it runs (derived.go).
+	ctes    []*cteDef
+	derived []*derivedTable
 	// correlated: the plan names columns of an enclosing query, read from
 	// Ctx.Outer; it runs once per outer row.
 	correlated bool
@@ -71,28 +75,34 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SELECT form")
 	}
 	pl := &SelectPlan{distinct: n.Distinct}
+	if n.With != nil {
+		pop, err := s.pushWith(n.With, &pl.ctes)
+		defer pop()
+		if err != nil {
+			return nil, err
+		}
+	}
 	if n.SelectStmtOpts != nil {
 		pl.calcFoundRows = n.SelectStmtOpts.CalcFoundRows
 	}
 	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Sub: s, Outer: outer, Correlated: &pl.correlated}
-	var tn *ast.TableName
 	var alias string
 	var err error
+	from := func(ts *ast.TableSource) (*storage.Table, string, error) { return s.fromItem(pl, ts) }
 	if plan.IsJoin(n.From) {
 		if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support locking reads of joins")
 		}
-		if pl.join, err = plan.BuildJoin(sc, n.From, n.Where, s.ResolveTable); err != nil {
+		if pl.join, err = plan.BuildJoin(sc, n.From, n.Where, from); err != nil {
 			return nil, err
 		}
-	} else if tn, alias, err = plan.SingleTable(n.From); err != nil {
-		return nil, err
-	}
-	if tn != nil {
-		if pl.t, err = s.ResolveTable(tn); err != nil {
+	} else if ts := plan.SingleSource(n.From); ts != nil {
+		if pl.t, alias, err = from(ts); err != nil {
 			return nil, err
 		}
 		sc.Table, sc.Alias = pl.t, alias
+	} else if _, _, err = plan.SingleTable(n.From); err != nil {
+		return nil, err
 	}
 	sc.Aggs = &pl.aggs
 	sc.Clause = "SELECT"

@@ -19,6 +19,8 @@ type State struct {
 	expr.Env
 	txns  *txn.Manager
 	epoch *atomic.Uint64
+	// ctes are the WITH clauses around the query being planned.
+	ctes *cteScope
 }
 
 // SchemaChanged drops the plans built for the old schema (after DDL).
@@ -78,3 +80,19 @@ func (s *State) ResolveTable(tn *ast.TableName) (*storage.Table, error) {
 // planModes are the flags a plan's build depends on: a plan built under
 // other ones is rebuilt.
 var planModes = sysvar.ModeOnlyFullGroup
+
+// ResolveSource resolves a FROM item naming a stored table, with its
+// alias (plan.BuildJoin's resolver for EXPLAIN, which does not describe
+// derived tables).
+func (s *State) ResolveSource(ts *ast.TableSource) (*storage.Table, string, error) {
+	tn, ok := ts.Source.(*ast.TableName)
+	if !ok {
+		return nil, "", sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support EXPLAIN of derived tables")
+	}
+	alias := tn.Name.O
+	if ts.AsName.O != "" {
+		alias = ts.AsName.O
+	}
+	t, err := s.ResolveTable(tn)
+	return t, alias, err
+}

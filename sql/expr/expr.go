@@ -41,6 +41,10 @@ type Ctx struct {
 	// Locals are a stored program's local variables, by the slots its
 	// Scope.Locals gave (sql/psm).
 	Locals []types.Value
+	// Tables binds the placeholder tables of derived tables and CTEs to
+	// the rows this execution materialized for them (TableOf); subqueries
+	// inherit their enclosing query's bindings.
+	Tables *TableBinding
 }
 
 // expr is a compiled expression.

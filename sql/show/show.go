@@ -338,7 +338,7 @@ func Explain(s *exec.State, n *ast.ExplainStmt) (*exec.Result, error) {
 	switch x := n.Stmt.(type) {
 	case *ast.SelectStmt:
 		if plan.IsJoin(x.From) {
-			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB, Funcs: s.Functions()}, x.From, x.Where, s.ResolveTable)
+			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB, Funcs: s.Functions()}, x.From, x.Where, s.ResolveSource)
 			if err != nil {
 				return nil, err
 			}

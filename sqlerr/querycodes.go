@@ -1,0 +1,26 @@
+package sqlerr
+
+// Error numbers of query composition: set operations, derived tables,
+// common table expressions, window functions and views (issue 12).
+const (
+	ErWrongUsage                    uint16 = 1221 // ER_WRONG_USAGE
+	ErWrongNumberOfColumnsInSelect  uint16 = 1222 // ER_WRONG_NUMBER_OF_COLUMNS_IN_SELECT
+	ErDerivedMustHaveAlias          uint16 = 1248 // ER_DERIVED_MUST_HAVE_ALIAS
+	ErTablenameNotAllowedHere       uint16 = 1250 // ER_TABLENAME_NOT_ALLOWED_HERE
+	ErQueryResultIncomplete         uint16 = 1931 // ER_QUERY_RESULT_INCOMPLETE (a warning)
+	ErWithColCountMismatch          uint16 = 4002 // ER_WITH_COL_WRONG_LIST
+	ErDupQueryName                  uint16 = 4004 // ER_DUP_QUERY_NAME
+	ErRecursiveWithoutAnchors       uint16 = 4005 // ER_RECURSIVE_WITHOUT_ANCHORS
+	ErNotStandardCompliantRecursive uint16 = 4008 // ER_NOT_STANDARD_COMPLIANT_RECURSIVE
+)
+
+func init() {
+	for code, state := range map[uint16]string{
+		ErWrongUsage:                   "HY000",
+		ErWrongNumberOfColumnsInSelect: "21000",
+		ErDerivedMustHaveAlias:         "42000",
+		ErTablenameNotAllowedHere:      "42000",
+	} {
+		states[code] = state
+	}
+}
