@@ -452,7 +452,7 @@ func (a *Access) bounds(ec *expr.Ctx) (lo, hi *types.Value, empty bool, err erro
 // scan reads every row at the statement's snapshot and keeps those the
 // filter accepts (locking them first when lock is set).
 func (a *Access) scan(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error)) ([]RowRef, error) {
-	return a.scanItems(x.Scan(a.t), x, ec, lock, match)
+	return a.scanItems(x.Scan(ec.TableOf(a.t)), x, ec, lock, match)
 }
 
 // scanItems keeps the scanned rows the filter accepts.
