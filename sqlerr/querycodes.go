@@ -24,3 +24,21 @@ func init() {
 		states[code] = state
 	}
 }
+
+// Window function errors (MariaDB 10.11's numbers; SQLSTATE HY000).
+const (
+	ErWrongWindowSpecName          uint16 = 4009
+	ErDupWindowName                uint16 = 4010
+	ErPartitionListInReferencing   uint16 = 4011
+	ErOrderListInReferencing       uint16 = 4012
+	ErWindowFrameInReferenced      uint16 = 4013
+	ErBadCombinationOfFrameBounds  uint16 = 4014
+	ErWrongPlacementOfWindowFunc   uint16 = 4015
+	ErNotAllowedWindowFrame        uint16 = 4017
+	ErNoOrderListInWindowSpec      uint16 = 4018
+	ErRangeFrameNeedsSimpleOrderBy uint16 = 4019
+	ErWrongTypeForRowsFrame        uint16 = 4020
+	ErWrongTypeForRangeFrame       uint16 = 4021
+	ErInvalidNtileArgument         uint16 = 4024
+	ErWindowFuncInGroupFunc        uint16 = 4074
+)

@@ -36,6 +36,8 @@ type SelectPlan struct {
 	// materialized, in that order, when it runs (derived.go).
 	ctes    []*cteDef
 	derived []*derivedTable
+	// windows are the window functions of the select list and ORDER BY.
+	windows *expr.WindowSet
 	// correlated: the plan names columns of an enclosing query, read from
 	// Ctx.Outer; it runs once per outer row.
 	correlated bool
@@ -106,6 +108,10 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	}
 	sc.Aggs = &pl.aggs
 	sc.Clause = "SELECT"
+	if pl.windows, err = expr.NewWindowSet(n.WindowSpecs); err != nil {
+		return nil, err
+	}
+	sc.Windows = pl.windows
 	if n.Fields != nil {
 		for _, f := range n.Fields.Fields {
 			if f.WildCard != nil && pl.join != nil {
@@ -152,7 +158,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			pl.Cols = append(pl.Cols, col)
 		}
 	}
-	sc.Aggs = nil
+	sc.Aggs, sc.Windows = nil, nil
 	sc.Clause = "WHERE"
 	if pl.join != nil {
 		// WHERE is part of the join plan.
@@ -187,6 +193,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	}
 	if n.OrderBy != nil {
 		sc.Clause = "ORDER BY"
+		sc.Windows = pl.windows
 		for _, o := range n.OrderBy.Items {
 			ce, err := s.compileOrderExpr(sc, pl, o.Expr)
 			if err != nil {
@@ -195,6 +202,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			pl.order = append(pl.order, orderItem{e: ce, desc: o.Desc})
 		}
 	}
+	sc.Windows = nil
 	pl.grouped = len(pl.aggs) > 0 || len(pl.groupBy) > 0
 	if pl.grouped && s.SQLMode()&sysvar.ModeOnlyFullGroup != 0 {
 		if err := s.checkFullGroupBy(n, pl, alias); err != nil {

@@ -89,7 +89,9 @@ func (pl *SelectPlan) run(rc runCtx) (*Result, error) {
 		}
 	}
 	var out []outRow
-	if pl.grouped {
+	if len(pl.windows.Funcs) > 0 {
+		out, err = pl.runWindows(ec, rows)
+	} else if pl.grouped {
 		out, err = pl.groupRows(ec, rows)
 	} else {
 		out, err = pl.projectRows(ec, rows)

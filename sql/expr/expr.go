@@ -45,6 +45,8 @@ type Ctx struct {
 	// the rows this execution materialized for them (TableOf); subqueries
 	// inherit their enclosing query's bindings.
 	Tables *TableBinding
+	// Wins are the window function values of the current row.
+	Wins []types.Value
 }
 
 // expr is a compiled expression.
@@ -79,6 +81,11 @@ type Scope struct {
 	// Outputs lets ORDER BY / HAVING name select-list aliases.
 	Outputs []OutputCol
 	inAgg   bool
+	// Windows is where window functions go (the select list and ORDER BY
+	// of a SELECT); nil elsewhere (4015). inWindow is set while a window
+	// function's arguments compile.
+	Windows  *WindowSet
+	inWindow bool
 	// Clause names the part of the statement being compiled for 1054
 	// ("SELECT", "WHERE", ...), as MariaDB reports it; "" is 'field list'.
 	Clause string
