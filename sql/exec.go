@@ -149,6 +149,16 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		}
 		r, err := ddl.Exec(ctx, &s.State, s.database.Txns, s.database.Procs, n)
 		return r, ack, err
+	case *ast.CreateViewStmt:
+		ack, err := s.finishOpen(ctx)
+		if err != nil {
+			return nil, ack, err
+		}
+		if err := s.checkWritable(); err != nil {
+			return nil, ack, err
+		}
+		r, err := ddl.CreateView(ctx, &s.State, s.database.Txns, n, p.ViewCheck)
+		return r, ack, err
 	case *ast.CallStmt:
 		return s.execCall(ctx, n, args)
 	case *ast.KillStmt:

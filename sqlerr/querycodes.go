@@ -42,3 +42,28 @@ const (
 	ErInvalidNtileArgument         uint16 = 4024
 	ErWindowFuncInGroupFunc        uint16 = 4074
 )
+
+// View errors.
+const (
+	ErNonUpdatableColumn uint16 = 1348 // ER_NONUPDATEABLE_COLUMN
+	ErViewWrongList      uint16 = 1353 // ER_VIEW_WRONG_LIST
+	ErNotView            uint16 = 1347 // ER_WRONG_OBJECT
+	ErViewRecursive      uint16 = 1462 // ER_VIEW_RECURSIVE
+	ErViewCheckFailed    uint16 = 1369 // ER_VIEW_CHECK_FAILED
+	ErNonInsertableTable uint16 = 1471 // ER_NON_INSERTABLE_TABLE
+	ErIsView             uint16 = 1965 // ER_IT_IS_A_VIEW
+	ErUnknownView        uint16 = 4092 // ER_UNKNOWN_VIEW
+)
+
+func init() {
+	states[ErViewCheckFailed] = "44000"
+	states[ErIsView] = "42S02"
+	states[ErUnknownView] = "42S02"
+}
+
+// ErViewNonUpdCheck is ER_VIEW_NONUPD_CHECK: WITH CHECK OPTION on a view
+// that cannot be written through.
+const ErViewNonUpdCheck uint16 = 1368
+
+// ErViewInvalid is ER_VIEW_INVALID: a view whose tables or columns are gone.
+const ErViewInvalid uint16 = 1356

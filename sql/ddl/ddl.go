@@ -56,13 +56,16 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		return createTable(ctx, s, txns, x)
 	case *ast.DropTableStmt:
 		if x.IsView {
-			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support views")
+			return dropViews(ctx, s, txns, x)
 		}
 		var missing []string
 		for _, tn := range x.Tables {
 			db, err := s.DBFor(tn.Schema.O)
 			if err != nil {
 				return nil, err
+			}
+			if cat.View(db, tn.Name.O) != nil && cat.Table(db, tn.Name.O) == nil {
+				return nil, sqlerr.New(sqlerr.ErIsView, "'%s.%s' is a view", db, tn.Name.O)
 			}
 			if cat.Table(db, tn.Name.O) == nil {
 				missing = append(missing, db+"."+tn.Name.O)
@@ -119,7 +122,7 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 		return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
 	}
 	db = cat.DatabaseName(db)
-	if cat.Table(db, x.Table.Name.O) != nil {
+	if cat.Table(db, x.Table.Name.O) != nil || cat.View(db, x.Table.Name.O) != nil {
 		if x.IfNotExists {
 			return exec.Noted("Note", sqlerr.ErTableExists, "Table '%s' already exists", x.Table.Name.O), nil
 		}

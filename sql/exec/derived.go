@@ -45,6 +45,13 @@ func (s *State) fromItem(pl *SelectPlan, ts *ast.TableSource) (*storage.Table, s
 			}
 		}
 		t, err := s.ResolveTable(src)
+		if err != nil {
+			if db, dberr := s.DBFor(src.Schema.O); dberr == nil {
+				if v := s.txns.Catalog().View(db, src.Name.O); v != nil {
+					return s.viewSource(pl, v, alias)
+				}
+			}
+		}
 		return t, alias, err
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		if ts.AsName.O == "" {

@@ -25,6 +25,10 @@ type insertPlan struct {
 	replace bool
 	ignore  bool
 	onDup   []assignment
+	// view, check: the view inserted through and its WITH CHECK OPTION
+	// condition over the new row.
+	view  *viewTarget
+	check *expr.Expr
 }
 
 type assignment struct {
@@ -44,15 +48,29 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.ResolveTable(tn)
+	t, view, err := s.writeTarget(tn, "", "INSERT")
 	if err != nil {
 		return nil, err
 	}
-	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr, source: source}
+	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr, source: source, view: view}
 	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: t.Def.Name, Sub: s}
+	if view != nil {
+		sc.Alias, sc.View = view.alias, view.cols
+		if pl.check, err = s.checkOption(view); err != nil {
+			return nil, err
+		}
+	}
 	def := t.Def
 	{
-		if len(n.Columns) == 0 {
+		if len(n.Columns) == 0 && view != nil {
+			for _, name := range view.def.Columns {
+				i, err := view.insertColumn(name)
+				if err != nil {
+					return nil, err
+				}
+				pl.cols = append(pl.cols, i)
+			}
+		} else if len(n.Columns) == 0 {
 			for i := range def.Columns {
 				pl.cols = append(pl.cols, i)
 			}
@@ -60,6 +78,11 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 			seen := map[int]bool{}
 			for _, c := range n.Columns {
 				i := def.ColumnIndex(c.Name.O)
+				if view != nil {
+					if i, err = view.insertColumn(c.Name.O); err != nil {
+						return nil, err
+					}
+				}
 				if i < 0 {
 					return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'INSERT INTO'", c.Name.O)
 				}
@@ -88,6 +111,11 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 	}
 	for _, a := range n.OnDuplicate {
 		i := def.ColumnIndex(a.Column.Name.O)
+		if view != nil {
+			if i, err = view.column(a.Column, "UPDATE"); err != nil {
+				return nil, err
+			}
+		}
 		if i < 0 {
 			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'UPDATE'", a.Column.Name.O)
 		}
@@ -175,6 +203,14 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		if genID == 0 {
 			if id := givenAutoID(def, vals); id > 0 {
 				lastGiven = id
+			}
+		}
+		if pl.check != nil {
+			ec.Row = vals
+			if ok, err := expr.EvalBool(pl.check, ec); err != nil {
+				return nil, err
+			} else if !ok {
+				return nil, pl.view.checkFailed()
 			}
 		}
 		n, err := s.insertRow(ctx, x, t, vals, pl, ec)

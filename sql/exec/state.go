@@ -21,6 +21,8 @@ type State struct {
 	epoch *atomic.Uint64
 	// ctes are the WITH clauses around the query being planned.
 	ctes *cteScope
+	// viewDepth counts the views being expanded into the query planned.
+	viewDepth int
 }
 
 // SchemaChanged drops the plans built for the old schema (after DDL).

@@ -34,3 +34,11 @@ func (c *Ctx) TableOf(t *storage.Table) *storage.Table {
 // IsTransient reports whether t's rows are materialized per execution
 // (a derived table or CTE): it has no row locks and no log.
 func (c *Ctx) IsTransient(t *storage.Table) bool { return c.TableOf(t) != t }
+
+// ViewColumns are a view's columns for a statement that writes through
+// it: each view column (lower-case name) as an expression over the base
+// table's row.
+type ViewColumns struct {
+	Name string
+	Cols map[string]*Expr
+}

@@ -12,3 +12,6 @@ func (s *Env) SysVarUint(name string) uint64 {
 	n, _ := strconv.ParseUint(s.owner.SysVar(sysvar.Defs[name], false), 10, 64)
 	return n
 }
+
+// SysVarText is the session's value of a system variable as text.
+func (s *Env) SysVarText(name string) string { return s.owner.SysVar(sysvar.Defs[name], false) }

@@ -86,6 +86,10 @@ type Scope struct {
 	// function's arguments compile.
 	Windows  *WindowSet
 	inWindow bool
+	// View is set for a write through a view: its columns, as
+	// expressions over the base table (Table), named bare or qualified by
+	// the view's name; the base table's alias still names its own.
+	View *ViewColumns
 	// Clause names the part of the statement being compiled for 1054
 	// ("SELECT", "WHERE", ...), as MariaDB reports it; "" is 'field list'.
 	Clause string

@@ -79,11 +79,11 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 			return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
 		}
 		var rows [][]string
-		for _, t := range cat.Tables(db) {
-			if match(t.Def.Name) {
-				row := []string{t.Def.Name}
+		for _, t := range tablesAndViews(cat, db) {
+			if match(t.name) {
+				row := []string{t.name}
 				if n.Full {
-					row = append(row, "BASE TABLE")
+					row = append(row, t.kind)
 				}
 				rows = append(rows, row)
 			}
@@ -99,9 +99,18 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 			return nil, err
 		}
 		return describe(t, match), nil
+	case ast.ShowCreateView:
+		db, err := s.DBFor(n.Table.Schema.O)
+		if err != nil {
+			return nil, err
+		}
+		return showCreateView(cat, db, n.Table.Name.O)
 	case ast.ShowCreateTable:
 		t, err := s.ResolveTable(n.Table)
 		if err != nil {
+			if db, dberr := s.DBFor(n.Table.Schema.O); dberr == nil && cat.View(db, n.Table.Name.O) != nil {
+				return showCreateView(cat, db, n.Table.Name.O)
+			}
 			return nil, err
 		}
 		return StringRows([]string{"Table", "Create Table"}, [][]string{{t.Def.Name, showCreateTable(t)}}), nil
