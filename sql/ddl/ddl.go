@@ -43,7 +43,7 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 			}
 			return nil, sqlerr.New(sqlerr.ErDBDropExists, "Can't drop database '%s'; database doesn't exist", x.Name.O)
 		}
-		n := len(cat.Tables(x.Name.O))
+		n := len(cat.Tables(x.Name.O)) + len(cat.Views(x.Name.O)) // MariaDB counts both
 		err := txns.LogDDL(ctx, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O}, func() error {
 			Apply(cat, pc, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O})
 			return nil

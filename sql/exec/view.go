@@ -144,19 +144,21 @@ func fromText(from *ast.TableRefsClause) string {
 // selectViewText prints a SELECT as MariaDB stores a view's: columns
 // qualified by their table, each with its name, * expanded.
 func selectViewText(n *ast.SelectStmt, pl *SelectPlan, names []string) string {
-	alias := ""
+	q := &qualifier{}
 	if ts := plan.SingleSource(n.From); ts != nil && pl.t != nil {
-		alias = pl.t.Def.Name
+		q.alias = pl.t.Def.Name
+		if tn, ok := ts.Source.(*ast.TableName); ok && ts.AsName.O == "" {
+			q.schema = tn.Schema.O // FROM db.t: columns are `db`.`t`.`c`
+		}
 		if ts.AsName.O != "" {
-			alias = ts.AsName.O
+			q.alias = ts.AsName.O
 		}
 	}
-	q := &qualifier{alias: alias}
 	var fields []string
 	i := 0
 	for _, f := range n.Fields.Fields {
 		if f.WildCard != nil {
-			for _, c := range wildcardColumns(pl, f.WildCard.Table.O) {
+			for _, c := range wildcardColumns(pl, f.WildCard.Table.O, q.schema) {
 				fields = append(fields, c+" AS "+quoteName(names[i]))
 				i++
 			}
@@ -211,14 +213,18 @@ func byItems(items []*ast.ByItem) string {
 }
 
 // wildcardColumns are the qualified columns * (or t.*) stands for.
-func wildcardColumns(pl *SelectPlan, only string) []string {
+func wildcardColumns(pl *SelectPlan, only, schema string) []string {
 	var out []string
+	prefix := ""
+	if schema != "" {
+		prefix = quoteName(schema) + "."
+	}
 	add := func(alias string, def *storage.TableDef) {
 		if only != "" && !strings.EqualFold(only, alias) {
 			return
 		}
 		for _, c := range def.Columns {
-			out = append(out, quoteName(alias)+"."+quoteName(c.Name))
+			out = append(out, prefix+quoteName(alias)+"."+quoteName(c.Name))
 		}
 	}
 	if pl.join != nil {
@@ -235,7 +241,7 @@ func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") 
 
 // qualifier names the table of every bare column of a one-table SELECT
 // (not inside subqueries, whose columns are their own).
-type qualifier struct{ alias string }
+type qualifier struct{ alias, schema string }
 
 func (q *qualifier) Enter(n ast.Node) (ast.Node, bool) {
 	switch x := n.(type) {
@@ -244,6 +250,9 @@ func (q *qualifier) Enter(n ast.Node) (ast.Node, bool) {
 	case *ast.ColumnNameExpr:
 		if q.alias != "" && x.Name.Table.L == "" {
 			x.Name.Table = ast.NewCIStr(q.alias)
+		}
+		if q.schema != "" && x.Name.Schema.L == "" && strings.EqualFold(x.Name.Table.O, q.alias) {
+			x.Name.Schema = ast.NewCIStr(q.schema)
 		}
 	}
 	return n, false

@@ -104,12 +104,12 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 		if err != nil {
 			return nil, err
 		}
-		return showCreateView(cat, db, n.Table.Name.O)
+		return showCreateView(cat, db, n.Table.Name.O, s.DB)
 	case ast.ShowCreateTable:
 		t, err := s.ResolveTable(n.Table)
 		if err != nil {
 			if db, dberr := s.DBFor(n.Table.Schema.O); dberr == nil && cat.View(db, n.Table.Name.O) != nil {
-				return showCreateView(cat, db, n.Table.Name.O)
+				return showCreateView(cat, db, n.Table.Name.O, s.DB)
 			}
 			return nil, err
 		}

@@ -29,11 +29,15 @@ func tablesAndViews(cat *storage.Catalog, db string) []namedTable {
 }
 
 // CreateViewText is a view's CREATE statement as SHOW CREATE VIEW prints
-// it.
-func CreateViewText(v *storage.ViewDef) string {
+// it; the view is named with its database when that is not db, the
+// session's, as MariaDB prints it.
+func CreateViewText(v *storage.ViewDef, db string) string {
 	var b strings.Builder
-	b.WriteString("CREATE ALGORITHM=" + v.Algorithm + " DEFINER=" + v.Definer + " SQL SECURITY " + v.Security)
-	b.WriteString(" VIEW `" + strings.ReplaceAll(v.Name, "`", "``") + "` AS " + v.Select)
+	b.WriteString("CREATE ALGORITHM=" + v.Algorithm + " DEFINER=" + v.Definer + " SQL SECURITY " + v.Security + " VIEW ")
+	if !strings.EqualFold(v.DB, db) {
+		b.WriteString(quoteIdent(v.DB) + ".")
+	}
+	b.WriteString(quoteIdent(v.Name) + " AS " + v.Select)
 	if v.CheckOption != "" && v.CheckOption != "NONE" {
 		b.WriteString(" WITH " + v.CheckOption + " CHECK OPTION")
 	}
@@ -42,7 +46,7 @@ func CreateViewText(v *storage.ViewDef) string {
 
 // showCreateView is SHOW CREATE VIEW (and SHOW CREATE TABLE of a view):
 // 1347 if db.name is a table, 1146 if neither.
-func showCreateView(cat *storage.Catalog, db, name string) (*exec.Result, error) {
+func showCreateView(cat *storage.Catalog, db, name, sessionDB string) (*exec.Result, error) {
 	v := cat.View(db, name)
 	if v == nil {
 		if cat.Table(db, name) != nil {
@@ -51,5 +55,7 @@ func showCreateView(cat *storage.Catalog, db, name string) (*exec.Result, error)
 		return nil, sqlerr.New(sqlerr.ErNoSuchTable, "Table '%s.%s' doesn't exist", db, name)
 	}
 	return StringRows([]string{"View", "Create View", "character_set_client", "collation_connection"},
-		[][]string{{v.Name, CreateViewText(v), v.Charset, v.Collation}}), nil
+		[][]string{{v.Name, CreateViewText(v, sessionDB), v.Charset, v.Collation}}), nil
 }
+
+func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
