@@ -32,6 +32,14 @@ type derivedTable struct {
 // fromItem resolves a FROM item for pl: a CTE in scope, a stored table,
 // or a derived table (planned here, materialized when pl runs).
 func (s *State) fromItem(pl *SelectPlan, ts *ast.TableSource) (*storage.Table, string, error) {
+	t, alias, err := s.resolveFromItem(pl, ts)
+	if err == nil && s.txns.Catalog().TableByID(t.Def.ID) != t {
+		pl.transient = true
+	}
+	return t, alias, err
+}
+
+func (s *State) resolveFromItem(pl *SelectPlan, ts *ast.TableSource) (*storage.Table, string, error) {
 	switch src := ts.Source.(type) {
 	case *ast.TableName:
 		alias := src.Name.O

@@ -38,6 +38,8 @@ type SelectPlan struct {
 	derived []*derivedTable
 	// windows are the window functions of the select list and ORDER BY.
 	windows *expr.WindowSet
+	// transient: the FROM reads a derived table, a view or a CTE.
+	transient bool
 	// correlated: the plan names columns of an enclosing query, read from
 	// Ctx.Outer; it runs once per outer row.
 	correlated bool
@@ -223,6 +225,11 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 		switch n.LockInfo.LockType {
 		case ast.SelectLockNone:
 		case ast.SelectLockForUpdate, ast.SelectLockForShare:
+			if pl.transient {
+				// The rows are this execution's copy: there is nothing
+				// to lock, and the base rows are not locked through it.
+				return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support locking reads of derived tables, views or CTEs")
+			}
 			// plrun's row locks are exclusive: LOCK IN SHARE MODE takes
 			// the same lock as FOR UPDATE (stronger than InnoDB's shared
 			// lock, never weaker), so what it read cannot change under it.

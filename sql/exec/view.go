@@ -437,3 +437,18 @@ func (vt *viewTarget) insertColumn(name string) (int, error) {
 	}
 	return e.Col, nil
 }
+
+// ViewTable is a table of view db.name's columns (no rows), for SHOW
+// COLUMNS and DESCRIBE; nil if there is no such view.
+func (s *State) ViewTable(tn *ast.TableName) (*storage.Table, error) {
+	db, err := s.DBFor(tn.Schema.O)
+	if err != nil {
+		return nil, err
+	}
+	v := s.txns.Catalog().View(db, tn.Name.O)
+	if v == nil {
+		return nil, nil
+	}
+	t, _, err := s.viewSource(&SelectPlan{}, v, v.Name)
+	return t, err
+}

@@ -28,11 +28,14 @@ func (pl *SelectPlan) windowRows(ec *expr.Ctx, ctxs []evalCtx) ([]outRow, error)
 	for i := range order {
 		order[i] = i
 	}
+	sorted := map[string][]int{} // SortKey -> the rows in that order
 	for wi := range pl.windows.Funcs {
 		var err error
-		if order, err = computeWindow(ec, &pl.windows.Funcs[wi], ctxs, wins, wi); err != nil {
+		w := &pl.windows.Funcs[wi]
+		if order, err = computeWindow(ec, w, ctxs, wins, wi, sorted[w.SortKey]); err != nil {
 			return nil, err
 		}
+		sorted[w.SortKey] = order
 	}
 	out := make([]outRow, 0, len(ctxs))
 	for _, i := range order {
@@ -55,48 +58,59 @@ type windowInput struct {
 	args  []types.Value
 }
 
-// computeWindow sets wins[*][wi] and returns the rows in its sort order.
-func computeWindow(ec *expr.Ctx, w *expr.WindowFunc, ctxs []evalCtx, wins [][]types.Value, wi int) ([]int, error) {
+// computeWindow sets wins[*][wi] and returns the rows in its sort order;
+// presorted is that order when an earlier window with the same PARTITION
+// BY and ORDER BY found it.
+func computeWindow(ec *expr.Ctx, w *expr.WindowFunc, ctxs []evalCtx, wins [][]types.Value, wi int, presorted []int) ([]int, error) {
 	in := make([]windowInput, len(ctxs))
-	eval := func(es []*expr.Expr) ([]types.Value, error) {
-		vs := make([]types.Value, len(es))
+	np, no, na := len(w.Partition), len(w.Order), len(w.Args)
+	// One backing array for every row's keys and arguments.
+	flat := make([]types.Value, len(ctxs)*(np+no+na))
+	eval := func(es []*expr.Expr, into []types.Value) error {
 		for i, e := range es {
 			v, err := e.Fn(ec)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			vs[i] = v
+			into[i] = v
 		}
-		return vs, nil
+		return nil
 	}
 	for i, c := range ctxs {
 		if err := ec.Poll(); err != nil {
 			return nil, err
 		}
 		ec.Row, ec.Aggs = c.row, c.aggs
-		var err error
-		in[i].ctx = i
-		if in[i].part, err = eval(w.Partition); err != nil {
+		vals := flat[i*(np+no+na) : (i+1)*(np+no+na)]
+		in[i] = windowInput{ctx: i, part: vals[:np], order: vals[np : np+no], args: vals[np+no:]}
+		if err := eval(w.Partition, in[i].part); err != nil {
 			return nil, err
 		}
-		if in[i].order, err = eval(w.Order); err != nil {
+		if err := eval(w.Order, in[i].order); err != nil {
 			return nil, err
 		}
-		if in[i].args, err = eval(w.Args); err != nil {
+		if err := eval(w.Args, in[i].args); err != nil {
 			return nil, err
 		}
 	}
-	sorted := make([]outRow, len(in))
+	rows := make([]*windowInput, len(in))
 	for i := range in {
-		sorted[i].keys = append(append([]types.Value(nil), in[i].part...), in[i].order...)
-		sorted[i].vals = []types.Value{types.IntValue(int64(i))}
+		rows[i] = &in[i]
 	}
-	np := len(w.Partition)
-	if len(sorted[0:]) > 0 && len(sorted[0].keys) > 0 {
-		err := sortRowsStable(ec, sorted, func(a, b outRow) bool {
-			for k := range a.keys {
-				if c := types.Compare(a.keys[k], b.keys[k]); c != 0 {
-					return (c < 0) != (k >= np && w.Desc[k-np])
+	if presorted != nil {
+		for i, c := range presorted {
+			rows[i] = &in[c]
+		}
+	} else if np+no > 0 {
+		err := sortRowsStable(ec, rows, func(a, b *windowInput) bool {
+			for k, v := range a.part {
+				if c := types.Compare(v, b.part[k]); c != 0 {
+					return c < 0
+				}
+			}
+			for k, v := range a.order {
+				if c := types.Compare(v, b.order[k]); c != 0 {
+					return (c < 0) != w.Desc[k]
 				}
 			}
 			return false
@@ -105,11 +119,9 @@ func computeWindow(ec *expr.Ctx, w *expr.WindowFunc, ctxs []evalCtx, wins [][]ty
 			return nil, err
 		}
 	}
-	rows := make([]*windowInput, len(in))
-	order := make([]int, len(in))
-	for i, s := range sorted {
-		rows[i] = &in[s.vals[0].I]
-		order[i] = rows[i].ctx
+	order := make([]int, len(rows))
+	for i, r := range rows {
+		order[i] = r.ctx
 	}
 	for lo := 0; lo < len(rows); {
 		hi := lo + 1

@@ -31,6 +31,9 @@ type WindowFunc struct {
 	Type      types.ColType
 	// Agg is an aggregate's spec (Arg nil for COUNT(*)).
 	Agg *AggSpec
+	// SortKey is the PARTITION BY and ORDER BY as written: windows with
+	// the same one share one sort.
+	SortKey string
 }
 
 // BoundKind is where a frame bound lies.
@@ -99,6 +102,12 @@ func (sc *Scope) compileWindow(x *ast.WindowFuncExpr) (*Expr, error) {
 			w.Order = append(w.Order, e)
 			w.Desc = append(w.Desc, it.Desc)
 		}
+	}
+	if spec.PartitionBy != nil {
+		w.SortKey = ExprText(spec.PartitionBy)
+	}
+	if spec.OrderBy != nil {
+		w.SortKey += "|" + ExprText(spec.OrderBy)
 	}
 	if spec.Frame != nil && noFrame[name] {
 		return nil, sqlerr.New(sqlerr.ErNotAllowedWindowFrame, "Window frame is not allowed with '%s'", name)

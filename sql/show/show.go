@@ -96,6 +96,11 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 	case ast.ShowColumns:
 		t, err := s.ResolveTable(n.Table)
 		if err != nil {
+			if vt, verr := s.ViewTable(n.Table); verr != nil || vt != nil {
+				t, err = vt, verr // a view's columns
+			}
+		}
+		if err != nil {
 			return nil, err
 		}
 		return describe(t, match), nil
@@ -336,6 +341,11 @@ func showCreateTable(t *storage.Table) string {
 func Explain(s *exec.State, n *ast.ExplainStmt) (*exec.Result, error) {
 	if sh, ok := n.Stmt.(*ast.ShowStmt); ok && sh.Tp == ast.ShowColumns {
 		t, err := s.ResolveTable(sh.Table)
+		if err != nil {
+			if vt, verr := s.ViewTable(sh.Table); verr != nil || vt != nil {
+				t, err = vt, verr // a view's columns
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
