@@ -273,12 +273,10 @@ func framed(ec *expr.Ctx, w *expr.WindowFunc, part []*windowInput, peer func(a, 
 			}
 			continue
 		case "nth_value":
-			nth := part[k].args[1]
-			if !nth.IsNull() && nth.ToFloat() >= 1 {
-				j := lo + int(nth.ToFloat()) - 1
-				if j < hi {
-					out[k] = part[j].args[0]
-				}
+			// Compared as a float first: a huge N is past every frame,
+			// not an overflowing index.
+			if nth := part[k].args[1]; !nth.IsNull() && nth.ToFloat() >= 1 && nth.ToFloat() <= float64(hi-lo) {
+				out[k] = part[lo+int(nth.ToFloat())-1].args[0]
 			}
 			continue
 		}
@@ -354,7 +352,9 @@ func frameBounds(ec *expr.Ctx, w *expr.WindowFunc, part []*windowInput, peer fun
 
 // rowsBound is a ROWS bound's row index for row k.
 func rowsBound(kind expr.BoundKind, v types.Value, k, n int) int {
-	off := int(v.ToFloat())
+	// An offset past the partition reaches its end; a negative one (a
+	// ? bound at run time) is the row itself.
+	off := int(max(0, min(v.ToFloat(), float64(n))))
 	switch kind {
 	case expr.UnboundedPreceding:
 		return 0
