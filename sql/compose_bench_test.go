@@ -11,7 +11,9 @@ import (
 // (a GROUP BY materialized and joined back by key), a window function
 // (ROW_NUMBER and a running SUM per partition) and a recursive CTE of
 // 10k rows, and a procedure whose loop reads a derived table (the
-// statement is parsed and planned once: each iteration only runs it).
+// statement is parsed and planned once: each iteration only runs it)
+// beside the same loop without the derived table. scan-baseline is a
+// plain SELECT of the table, for scale.
 // Each reports ns per row of its input.
 //
 //	go test ./sql -run XXX -bench ComposedQueries -benchtime 5x -count 3 -benchmem
@@ -28,6 +30,8 @@ func BenchmarkComposedQueries(b *testing.B) {
 	}
 	mustExec(b, s, "CREATE PROCEDURE loop_derived(n INT) BEGIN DECLARE i INT DEFAULT 0; DECLARE c INT; "+
 		"WHILE i < n DO SELECT COUNT(*) INTO c FROM (SELECT id FROM t WHERE id BETWEEN i AND i + 9) AS d; SET i = i + 1; END WHILE; END")
+	mustExec(b, s, "CREATE PROCEDURE loop_plain(n INT) BEGIN DECLARE i INT DEFAULT 0; DECLARE c INT; "+
+		"WHILE i < n DO SELECT COUNT(*) INTO c FROM t WHERE id BETWEEN i AND i + 9; SET i = i + 1; END WHILE; END")
 	cases := []struct {
 		name, q string
 		rows    int // rows the query reads, for ns/row
@@ -38,6 +42,7 @@ func BenchmarkComposedQueries(b *testing.B) {
 		{"window", "SELECT id, ROW_NUMBER() OVER (PARTITION BY g ORDER BY id) AS rn, SUM(v) OVER (PARTITION BY g ORDER BY id) AS run FROM t", rows, rows},
 		{"cte-recursive", "WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 10000) SELECT COUNT(*) FROM s", 10000, 1},
 		{"proc-loop-derived", "CALL loop_derived(1000)", 1000, -1},
+		{"proc-loop-plain", "CALL loop_plain(1000)", 1000, -1},
 	}
 	mustExec(b, s, "SET max_recursive_iterations = 100000")
 	for _, c := range cases {

@@ -35,6 +35,10 @@ func (s *State) fromItem(pl *SelectPlan, ts *ast.TableSource) (*storage.Table, s
 	t, alias, err := s.resolveFromItem(pl, ts)
 	if err == nil && s.txns.Catalog().TableByID(t.Def.ID) != t {
 		pl.transient = true
+		if pl.keys != nil {
+			// Still planning: no execution has loaded this definition.
+			pl.keys.addKeys(t.Def, alias)
+		}
 	}
 	return t, alias, err
 }

@@ -40,6 +40,8 @@ type SelectPlan struct {
 	windows *expr.WindowSet
 	// transient: the FROM reads a derived table, a view or a CTE.
 	transient bool
+	// keys are the columns its joins compare (derivedkeys.go).
+	keys joinKeys
 	// correlated: the plan names columns of an enclosing query, read from
 	// Ctx.Outer; it runs once per outer row.
 	correlated bool
@@ -94,6 +96,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	var err error
 	from := func(ts *ast.TableSource) (*storage.Table, string, error) { return s.fromItem(pl, ts) }
 	if plan.IsJoin(n.From) {
+		pl.keys = collectJoinKeys(n.From, n.Where)
 		if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support locking reads of joins")
 		}
