@@ -40,6 +40,7 @@ func (sp *setOpPlan) run(rc runCtx) (*Result, error) {
 			return nil, err
 		}
 	}
+	found := len(out)
 	if out, err = limitRows(ec, sp.limit, sp.offset, out); err != nil {
 		return nil, err
 	}
@@ -50,7 +51,14 @@ func (sp *setOpPlan) run(rc runCtx) (*Result, error) {
 	fixColumnTypes(res)
 	res.Notes = *ec.Notes
 	res.Warnings = uint16(len(res.Notes))
-	res.foundRows = int64(len(res.Rows))
+	// FOUND_ROWS() after a set operation counts the rows before its own
+	// LIMIT when MariaDB's temporary table holds them all (a DISTINCT
+	// UNION, INTERSECT, EXCEPT), and the rows returned after a UNION ALL,
+	// which MariaDB streams (SQL_CALC_FOUND_ROWS or not).
+	res.foundRows = int64(found)
+	if sp.root.leaf != nil || sp.root.op == ast.UnionAll {
+		res.foundRows = int64(len(res.Rows))
+	}
 	return res, nil
 }
 
