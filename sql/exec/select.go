@@ -42,6 +42,9 @@ type SelectPlan struct {
 	transient bool
 	// keys are the columns its joins compare (derivedkeys.go).
 	keys joinKeys
+	// merged is the view its FROM names, merged into it (t is the view's
+	// base table then).
+	merged *viewTarget
 	// correlated: the plan names columns of an enclosing query, read from
 	// Ctx.Outer; it runs once per outer row.
 	correlated bool
@@ -104,10 +107,15 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			return nil, err
 		}
 	} else if ts := plan.SingleSource(n.From); ts != nil {
-		if pl.t, alias, err = from(ts); err != nil {
+		if vt := s.mergeableView(ts); vt != nil {
+			// The view's SELECT merges into this one (view.go).
+			pl.t, alias, pl.merged = vt.base, vt.cols.Name, vt
+			sc.Table, sc.Alias, sc.View = vt.base, vt.alias, vt.cols
+		} else if pl.t, alias, err = from(ts); err != nil {
 			return nil, err
+		} else {
+			sc.Table, sc.Alias = pl.t, alias
 		}
-		sc.Table, sc.Alias = pl.t, alias
 	} else if _, _, err = plan.SingleTable(n.From); err != nil {
 		return nil, err
 	}
@@ -131,6 +139,10 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 				}
 				if w := f.WildCard.Table.O; w != "" && !strings.EqualFold(w, alias) {
 					return nil, sqlerr.New(sqlerr.ErBadTable, "Unknown table '%s'", w)
+				}
+				if pl.merged != nil {
+					pl.expandViewWildcard(alias)
+					continue
 				}
 				for i, c := range pl.t.Def.Columns {
 					ce, _ := sc.ResolveColumn(&ast.ColumnName{Name: ast.NewCIStr(c.Name)})
@@ -168,7 +180,11 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	if pl.join != nil {
 		// WHERE is part of the join plan.
 	} else if pl.t != nil {
-		if pl.acc, err = plan.ChooseAccess(sc, pl.t, n.Where); err != nil {
+		where := n.Where
+		if pl.merged != nil {
+			where = pl.merged.and(n.Where) // only the rows the view shows
+		}
+		if pl.acc, err = plan.ChooseAccess(sc, pl.t, where); err != nil {
 			return nil, err
 		}
 	} else if n.Where != nil {

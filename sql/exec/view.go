@@ -9,6 +9,7 @@ import (
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 )
@@ -362,7 +363,7 @@ func (s *State) writeTarget(tn *ast.TableName, alias, verb string) (*storage.Tab
 		alias = tn.Name.O
 	}
 	vt.cols = &expr.ViewColumns{Name: alias, Cols: map[string]*expr.Expr{}}
-	sc := &expr.Scope{DB: v.DB, Funcs: s.Functions(), Table: base, Alias: vt.alias}
+	sc := &expr.Scope{DB: v.DB, Funcs: s.Functions(), Table: base, Alias: vt.alias, Sub: s}
 	var exprs []*expr.Expr
 	for _, f := range sel.Fields.Fields {
 		if f.WildCard != nil {
@@ -451,4 +452,40 @@ func (s *State) ViewTable(tn *ast.TableName) (*storage.Table, error) {
 	}
 	t, _, err := s.viewSource(&SelectPlan{}, v, v.Name)
 	return t, err
+}
+
+// mergeableView is the view a one-table FROM names when its SELECT can
+// merge into the query's (MariaDB's ALGORITHM=MERGE, its choice for an
+// UNDEFINED view it can merge): a view one could write through. The query
+// then reads the base table by its own access path, the view's WHERE
+// added, instead of materializing the whole view. nil: read it as a
+// derived table.
+func (s *State) mergeableView(ts *ast.TableSource) *viewTarget {
+	tn, ok := ts.Source.(*ast.TableName)
+	if !ok || (tn.Schema.L == "" && s.lookupCTE(tn.Name.L) != nil) || s.SQLMode()&sysvar.ModeOnlyFullGroup != 0 {
+		return nil // ONLY_FULL_GROUP_BY's check reads the table's own names
+	}
+	if _, err := s.ResolveTable(tn); err == nil {
+		return nil
+	}
+	alias := ts.AsName.O
+	_, vt, err := s.writeTarget(tn, alias, "SELECT")
+	if err != nil || vt == nil || strings.EqualFold(vt.cols.Name, vt.alias) {
+		return nil
+	}
+	return vt
+}
+
+// expandViewWildcard adds the columns of * over a merged view.
+func (pl *SelectPlan) expandViewWildcard(alias string) {
+	v := pl.merged
+	for _, name := range v.def.Columns {
+		ce := v.cols.Cols[strings.ToLower(name)]
+		pl.outs = append(pl.outs, expr.OutputCol{Name: name, Expr: ce})
+		col := Column{Name: name, OrgName: name, Table: alias, OrgTable: v.def.Name, DB: v.def.DB, Type: ce.Type}
+		if ce.Col >= 0 {
+			col.NotNull = v.base.Def.Columns[ce.Col].NotNull
+		}
+		pl.Cols = append(pl.Cols, col)
+	}
 }
