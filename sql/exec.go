@@ -157,7 +157,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if err := s.checkWritable(); err != nil {
 			return nil, ack, err
 		}
-		r, err := ddl.CreateView(ctx, &s.State, s.database.Txns, n, p.ViewCheck)
+		r, err := ddl.CreateView(ctx, &s.State, s.database.Txns, n, p.ViewCheck, p.ViewAlter)
 		return r, ack, err
 	case *ast.CallStmt:
 		return s.execCall(ctx, n, args)

@@ -17,8 +17,8 @@ import (
 // CHECK OPTION]; check is the check option the parser's pre-scan read
 // (NONE, CASCADED or LOCAL). The SELECT is planned now (its errors are
 // CREATE VIEW's) and stored as MariaDB prints it; the view is one
-// create_view record.
-func CreateView(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.CreateViewStmt, check string) (*exec.Result, error) {
+// create_view record. alter is ALTER VIEW: the view must exist (1146).
+func CreateView(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.CreateViewStmt, check string, alter bool) (*exec.Result, error) {
 	defer s.SchemaChanged()
 	cat := txns.Catalog()
 	db, err := s.DBFor(x.ViewName.Schema.O)
@@ -30,6 +30,12 @@ func CreateView(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.Cr
 	}
 	db = cat.DatabaseName(db)
 	name := x.ViewName.Name.O
+	if alter && cat.View(db, name) == nil {
+		if cat.Table(db, name) != nil {
+			return nil, sqlerr.New(sqlerr.ErNotView, "'%s.%s' is not of type 'VIEW'", db, name)
+		}
+		return nil, sqlerr.New(sqlerr.ErNoSuchTable, "Table '%s.%s' doesn't exist", db, name)
+	}
 	if cat.Table(db, name) != nil || (cat.View(db, name) != nil && !x.OrReplace) {
 		return nil, sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", name)
 	}

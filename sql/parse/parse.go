@@ -64,6 +64,7 @@ type Stmt struct {
 	Body        string     // DO LANGUAGE name $$ body $$ (name in name)
 	Begin       beginChars // START TRANSACTION's characteristics
 	ViewCheck   string     // CREATE VIEW's check option: NONE, CASCADED or LOCAL (view.go)
+	ViewAlter   bool       // ALTER VIEW, parsed as CREATE OR REPLACE VIEW
 
 	PlanMu sync.Mutex // serializes plan builds (they annotate the AST)
 	Cached atomic.Pointer[PlanEntry]
