@@ -28,6 +28,9 @@ type cteDef struct {
 	anchors  []queryPlan
 	steps    []queryPlan
 	distinct bool
+	// refs counts the references planned (a recursive part must name
+	// the CTE once, in its own FROM).
+	refs int
 }
 
 // cteScope is the CTEs visible where a query is planned: those of the
@@ -57,6 +60,7 @@ func (c *cteDef) reference() (*storage.Table, error) {
 	if c.placeholder == nil {
 		return nil, errCTEPending
 	}
+	c.refs++
 	return c.placeholder, nil
 }
 
@@ -122,6 +126,11 @@ func (c *cteDef) setColumns(cols []Column) error {
 func (s *State) planRecursiveCTE(def *cteDef, q ast.ResultSetNode) error {
 	var parts []ast.Node
 	var ops []ast.SetOprType
+	if so, ok := q.(*ast.SetOprStmt); ok && (so.OrderBy != nil || so.Limit != nil) {
+		if _, err := s.buildQuery(q, nil); errors.Is(err, errCTEPending) {
+			return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support 'global ORDER_BY/LIMIT in recursive CTE spec'")
+		}
+	}
 	if so, ok := q.(*ast.SetOprStmt); ok && so.OrderBy == nil && so.Limit == nil && so.With == nil {
 		for i, p := range so.SelectList.Selects {
 			parts = append(parts, p)
@@ -185,9 +194,15 @@ func (s *State) planRecursiveCTE(def *cteDef, q ast.ResultSetNode) error {
 		return err
 	}
 	for _, p := range recursive {
+		def.refs = 0
 		st, err := s.buildQuery(p, nil)
 		if err != nil {
 			return err
+		}
+		if def.refs != 1 || !def.inOwnFrom(st) {
+			// MariaDB's restrictions: one reference, in the part's own
+			// FROM, not on the inner side of a LEFT JOIN.
+			return sqlerr.New(sqlerr.ErNotStandardCompliantRecursive, "Restrictions imposed on recursive definitions are violated for table '%s'", def.name)
 		}
 		if len(st.Columns()) != len(cols) {
 			return sqlerr.New(sqlerr.ErWrongNumberOfColumnsInSelect, "The used SELECT statements have a different number of columns")
@@ -306,3 +321,23 @@ func (c *cteDef) rows(ec *expr.Ctx) ([][]types.Value, error) {
 }
 
 func uintText(n uint64) string { return types.UintValue(n).String() }
+
+// inOwnFrom reports whether q's own FROM reads the CTE, and not as the
+// optional side of a LEFT JOIN.
+func (c *cteDef) inOwnFrom(q queryPlan) bool {
+	pl, ok := q.(*SelectPlan)
+	if !ok {
+		return false
+	}
+	if pl.t == c.placeholder {
+		return true
+	}
+	if pl.join != nil {
+		for _, jt := range pl.join.Tables {
+			if jt.Table == c.placeholder {
+				return !jt.Left
+			}
+		}
+	}
+	return false
+}
