@@ -24,6 +24,13 @@
 // order: Catalog.mu before Table.mu; no Table method calls out while
 // holding mu.
 //
+// Views (views.go) are schema objects beside the tables: a ViewDef holds
+// the stored SELECT text and its attributes; the SQL layer plans it.
+// Catalog.View, Views and AllViews list them (information_schema.VIEWS
+// reads them there). A transient table (a derived table's or CTE's rows
+// for one execution) is a Table built with NewTable and never added to
+// the catalog.
+//
 // Snapshots: Catalog.WriteSnapshot/ReadSnapshot write and read every
 // table's committed rows; the caller (txn) makes the state consistent at an
 // LSN by holding the commit latch while it captures it.
