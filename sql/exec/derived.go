@@ -38,6 +38,7 @@ func (s *State) fromItem(pl *SelectPlan, ts *ast.TableSource) (*storage.Table, s
 		if pl.keys != nil {
 			// Still planning: no execution has loaded this definition.
 			pl.keys.addKeys(t.Def, alias)
+			t.SyncIndexes()
 		}
 	}
 	return t, alias, err
