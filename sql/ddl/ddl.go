@@ -58,14 +58,20 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		if x.IsView {
 			return dropViews(ctx, s, txns, x)
 		}
-		var missing []string
+		var missing, views []string
 		for _, tn := range x.Tables {
 			db, err := s.DBFor(tn.Schema.O)
 			if err != nil {
 				return nil, err
 			}
 			if cat.View(db, tn.Name.O) != nil && cat.Table(db, tn.Name.O) == nil {
-				return nil, sqlerr.New(sqlerr.ErIsView, "'%s.%s' is a view", db, tn.Name.O)
+				// A view is not dropped by DROP TABLE: an error, or with
+				// IF EXISTS a note, as MariaDB.
+				if !x.IfExists {
+					return nil, sqlerr.New(sqlerr.ErIsView, "'%s.%s' is a view", db, tn.Name.O)
+				}
+				views = append(views, db+"."+tn.Name.O)
+				continue
 			}
 			if cat.Table(db, tn.Name.O) == nil {
 				missing = append(missing, db+"."+tn.Name.O)
@@ -89,7 +95,10 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 				return nil, err
 			}
 		}
-		res := &exec.Result{Warnings: uint16(len(missing))}
+		res := &exec.Result{Warnings: uint16(len(missing) + len(views))}
+		for _, v := range views {
+			res.Notes = append(res.Notes, exec.Note{Level: "Note", Code: sqlerr.ErIsView, Message: fmt.Sprintf("'%s' is a view", v)})
+		}
 		for _, m := range missing {
 			res.Notes = append(res.Notes, exec.Note{Level: "Note", Code: sqlerr.ErBadTable, Message: fmt.Sprintf("Unknown table '%s'", m)})
 		}
