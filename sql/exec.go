@@ -76,6 +76,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case parse.KindDoBlock:
 		return s.execDoBlock(ctx, p.Name, p.Body)
 	}
+	if err := withOnDML(p); err != nil {
+		return nil, 0, err
+	}
 	switch n := p.Node.(type) {
 	case *ast.SelectStmt:
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
