@@ -31,6 +31,8 @@ type cteDef struct {
 	// refs counts the references planned (a recursive part must name
 	// the CTE once, in its own FROM).
 	refs int
+	// forward: a later CTE of a WITH RECURSIVE, not planned yet.
+	forward bool
 }
 
 // cteScope is the CTEs visible where a query is planned: those of the
@@ -57,6 +59,9 @@ func (s *State) lookupCTE(name string) *cteDef {
 
 // reference is the table a FROM naming the CTE reads.
 func (c *cteDef) reference() (*storage.Table, error) {
+	if c.forward {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support a reference to a later WITH element ('%s')", c.name)
+	}
 	if c.placeholder == nil {
 		return nil, errCTEPending
 	}
@@ -71,18 +76,27 @@ func (s *State) pushWith(w *ast.WithClause, out *[]*cteDef) (pop func(), err err
 	scope := &cteScope{parent: saved}
 	s.ctes = scope
 	pop = func() { s.ctes = saved }
-	for _, c := range w.CTEs {
-		for _, d := range scope.defs {
+	defs := make([]*cteDef, len(w.CTEs))
+	for i, c := range w.CTEs {
+		for _, d := range defs[:i] {
 			if strings.EqualFold(d.name, c.Name.O) {
 				return pop, sqlerr.New(sqlerr.ErDupQueryName, "Duplicate query name `%s` in WITH clause", c.Name.O)
 			}
 		}
-		def := &cteDef{name: c.Name.O}
+		defs[i] = &cteDef{name: c.Name.O, forward: w.IsRecursive}
 		for _, n := range c.ColNameList {
-			def.colNames = append(def.colNames, n.O)
+			defs[i].colNames = append(defs[i].colNames, n.O)
 		}
+	}
+	if w.IsRecursive {
+		// Every name of a WITH RECURSIVE is in scope from the start, so a
+		// reference to a later one is refused, not read as a table.
+		scope.defs = defs
+	}
+	for i, c := range w.CTEs {
+		def := defs[i]
 		if w.IsRecursive {
-			scope.defs = append(scope.defs, def) // visible in its own body
+			def.forward = false // visible in its own body
 			err = s.planRecursiveCTE(def, c.Query.Query)
 		} else {
 			err = s.planCTE(def, c.Query.Query)
