@@ -80,11 +80,16 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 				rec.Tables = append(rec.Tables, storage.TableRef{DB: db, Name: tn.Name.O})
 			}
 		}
+		var refused error
+		rec.Tables, refused = dropReferenced(s, cat, rec.Tables)
 		if len(rec.Tables) > 0 {
 			err := txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
 			if err != nil {
 				return nil, err
 			}
+		}
+		if refused != nil {
+			return nil, refused
 		}
 		res := &exec.Result{Warnings: uint16(len(missing))}
 		for _, m := range missing {
@@ -94,6 +99,9 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 	case *ast.TruncateTableStmt:
 		t, err := s.ResolveTable(x.Table)
 		if err != nil {
+			return nil, err
+		}
+		if err := refuseTruncateReferenced(s, cat, t); err != nil {
 			return nil, err
 		}
 		def := *t.Def
@@ -130,6 +138,9 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 		return nil, err
 	}
 	if err := substituteEngine(s, def); err != nil {
+		return nil, err
+	}
+	if err := checkForeignKeys(cat, def, s.ForeignKeyChecks()); err != nil {
 		return nil, err
 	}
 	def.ID = cat.AllocTableID()
@@ -245,7 +256,7 @@ func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 			if err := addIndex(c.Name, c.Keys, false, false); err != nil {
 				return nil, 0, err
 			}
-		case ast.ConstraintForeignKey, ast.ConstraintCheck, ast.ConstraintFulltext:
+		case ast.ConstraintFulltext:
 			// accepted and not enforced, as MyISAM-era dumps expect
 		}
 	}
@@ -253,6 +264,12 @@ func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 		def.Indexes = append([]storage.IndexDef{*pk}, others...)
 	} else {
 		def.Indexes = others
+	}
+	if err := buildForeignKeys(def, x); err != nil {
+		return nil, 0, err
+	}
+	if err := buildChecks(def, x); err != nil {
+		return nil, 0, err
 	}
 	auto := def.AutoIncColumn()
 	if auto >= 0 {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
@@ -18,6 +19,7 @@ type deletePlan struct {
 	acc   *plan.Access
 	order []orderItem
 	limit *expr.Expr
+	rules *constraint.Rules
 }
 
 func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
@@ -41,6 +43,9 @@ func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
 		return nil, err
 	}
+	if pl.rules, err = s.rulesFor(t, sc); err != nil {
+		return nil, err
+	}
 	return pl, nil
 }
 
@@ -58,8 +63,12 @@ func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	if refs, err = orderAndLimit(ec, refs, pl.order, pl.limit); err != nil {
 		return nil, err
 	}
+	w := s.fkWriter(ctx, x)
 	for _, r := range refs {
 		x.Write(pl.t, r.Row, nil)
+		if err := pl.rules.AfterWrite(w, r.Vals, nil); err != nil {
+			return nil, err
+		}
 	}
 	s.RowCount = int64(len(refs))
 	return &Result{AffectedRows: uint64(len(refs))}, nil

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
@@ -24,6 +25,7 @@ type UpdatePlan struct {
 	order   []orderItem
 	limit   *expr.Expr
 	onNow   []int // ON UPDATE CURRENT_TIMESTAMP columns not assigned
+	rules   *constraint.Rules
 }
 
 func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
@@ -64,6 +66,9 @@ func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 		return nil, err
 	}
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
+		return nil, err
+	}
+	if pl.rules, err = s.rulesFor(t, sc); err != nil {
 		return nil, err
 	}
 	return pl, nil
@@ -151,6 +156,9 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		for _, c := range pl.onNow {
 			nv[c] = types.TimeValue(time.Now().Truncate(time.Second))
 		}
+		if err := pl.rules.Check(ec, nv); err != nil {
+			return nil, err
+		}
 		slot := r.Row
 		if pkCols != nil && !rowsEqual(pkOf(t.Def, r.Vals), pkOf(t.Def, nv)) {
 			pk := pkOf(t.Def, nv)
@@ -185,6 +193,9 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 			return nil, err
 		}
 		x.Write(t, slot, nv)
+		if err := pl.rules.AfterWrite(s.fkWriter(ctx, x), r.Vals, nv); err != nil {
+			return nil, err
+		}
 		changed++
 	}
 	s.RowCount = int64(changed)

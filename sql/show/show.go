@@ -295,6 +295,7 @@ func showCreateTable(t *storage.Table) string {
 		if c.Comment != "" {
 			l += " COMMENT " + quoteString(c.Comment)
 		}
+		l += columnCheck(def, c.Name)
 		lines = append(lines, l)
 	}
 	for _, ix := range def.Indexes {
@@ -311,6 +312,7 @@ func showCreateTable(t *storage.Table) string {
 			lines = append(lines, "  KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")")
 		}
 	}
+	lines = append(lines, constraintLines(def)...)
 	b.WriteString(strings.Join(lines, ",\n"))
 	fmt.Fprintf(&b, "\n) ENGINE=%s", def.Engine)
 	if ai := t.AutoInc(); def.AutoIncColumn() >= 0 && ai > 0 {

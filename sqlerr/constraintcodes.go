@@ -1,0 +1,22 @@
+package sqlerr
+
+// Constraint errors (issue 12: FOREIGN KEY, CHECK, temporary tables),
+// kept apart from the main table so it can grow without touching it.
+const (
+	ErCantCreateTable     uint16 = 1005 // CREATE TABLE with a foreign key InnoDB refuses (errno 150)
+	ErRowIsReferenced2    uint16 = 1451 // deleting or updating a parent row a child references
+	ErNoReferencedRow2    uint16 = 1452 // a child row whose parent is missing
+	ErTruncateIllegalFK   uint16 = 1701 // TRUNCATE of a referenced parent
+	ErDupConstraintName   uint16 = 1826 // two CHECK constraints of one name
+	ErConstraintFailed    uint16 = 4025 // a CHECK constraint is false for a row
+	ErCantReopenTable     uint16 = 1137 // a temporary table named twice in one statement
+	ErFKDepthExceeded     uint16 = 4094 // ... cascade deeper than InnoDB's 15 levels (HA_ERR_FK_DEPTH_EXCEEDED)
+	ErFKIncorrectlyFormed        = "Foreign key constraint is incorrectly formed"
+)
+
+func init() {
+	states[ErRowIsReferenced2] = "23000"
+	states[ErNoReferencedRow2] = "23000"
+	states[ErTruncateIllegalFK] = "42000"
+	states[ErConstraintFailed] = "23000"
+}
