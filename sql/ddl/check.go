@@ -12,8 +12,8 @@ import (
 
 // buildChecks adds CREATE TABLE's CHECK constraints to def as MariaDB
 // names them: a column's check by its column, a table's by its
-// CONSTRAINT name or CONSTRAINT_N (N its place among the table's checks,
-// moved on past names already taken). Each expression must compile
+// CONSTRAINT name or CONSTRAINT_N (N counting the unnamed ones, moved on
+// past names already taken). Each expression must compile
 // against def's columns (1054 ... in 'CHECK').
 func buildChecks(def *storage.TableDef, x *ast.CreateTableStmt) error {
 	sc := &expr.Scope{Table: storage.NewTable(def), Alias: def.Name, DB: def.DB, Clause: "CHECK"}
@@ -56,11 +56,10 @@ func buildChecks(def *storage.TableDef, x *ast.CreateTableStmt) error {
 		if !c.Enforced {
 			return notEnforced()
 		}
-		n++
 		name := c.Name
-		for name == "" || c.Name == "" && (contains(named, strings.ToLower(name)) || taken[strings.ToLower(name)]) {
-			if name != "" {
-				n++
+		if name == "" {
+			// CONSTRAINT_N counts the unnamed checks, past names taken
+			for n++; contains(named, fmt.Sprintf("constraint_%d", n)) || taken[fmt.Sprintf("constraint_%d", n)]; n++ {
 			}
 			name = fmt.Sprintf("CONSTRAINT_%d", n)
 		}
