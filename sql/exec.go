@@ -136,11 +136,15 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case *ast.ExplainStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return show.Explain(&s.State, n) })
 	case *ast.CreateTableStmt, *ast.DropTableStmt, *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.TruncateTableStmt:
-		// DDL commits the open transaction first, as MySQL does; then a
-		// READ ONLY session refuses it (1792), as MariaDB does.
-		ack, err := s.finishOpen(ctx)
-		if err != nil {
-			return nil, ack, err
+		// DDL commits the open transaction first, as MySQL does (not
+		// CREATE/DROP TEMPORARY TABLE); then a READ ONLY session refuses
+		// it (1792), as MariaDB does.
+		var ack uint64
+		if !ddl.KeepsTransaction(n) {
+			var err error
+			if ack, err = s.finishOpen(ctx); err != nil {
+				return nil, ack, err
+			}
 		}
 		if err := s.checkWritable(); err != nil {
 			return nil, ack, err

@@ -58,8 +58,12 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		if x.IsView {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support views")
 		}
+		tables, tempRes, err := dropTemporary(s, x)
+		if err != nil || len(tables) == 0 {
+			return tempRes, err
+		}
 		var missing []string
-		for _, tn := range x.Tables {
+		for _, tn := range tables {
 			db, err := s.DBFor(tn.Schema.O)
 			if err != nil {
 				return nil, err
@@ -74,7 +78,7 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		// One record for the whole statement: a crash leaves all of the
 		// tables or none of them.
 		rec := &txn.DDLRecord{Op: "drop_tables"}
-		for _, tn := range x.Tables {
+		for _, tn := range tables {
 			db, _ := s.DBFor(tn.Schema.O) // checked in the loop above
 			if cat.Table(db, tn.Name.O) != nil {
 				rec.Tables = append(rec.Tables, storage.TableRef{DB: db, Name: tn.Name.O})
@@ -101,6 +105,12 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		if err != nil {
 			return nil, err
 		}
+		if t.Def.Temporary {
+			def := *t.Def
+			def.ID = cat.AllocTableID()
+			s.ReplaceTempTable(&def)
+			return &exec.Result{}, nil
+		}
 		if err := refuseTruncateReferenced(s, cat, t); err != nil {
 			return nil, err
 		}
@@ -116,7 +126,11 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 
 func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.CreateTableStmt) (*exec.Result, error) {
 	cat := txns.Catalog()
-	if x.ReferTable != nil || x.Select != nil {
+	temporary := x.TemporaryKeyword == ast.TemporaryLocal
+	if x.TemporaryKeyword == ast.TemporaryGlobal {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CREATE GLOBAL TEMPORARY TABLE")
+	}
+	if x.Select != nil || (x.ReferTable != nil && !temporary) {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CREATE TABLE ... LIKE/SELECT")
 	}
 	db, err := s.DBFor(x.Table.Schema.O)
@@ -127,6 +141,9 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 		return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
 	}
 	db = cat.DatabaseName(db)
+	if temporary {
+		return createTempTable(s, cat, db, x)
+	}
 	if cat.Table(db, x.Table.Name.O) != nil {
 		if x.IfNotExists {
 			return exec.Noted("Note", sqlerr.ErTableExists, "Table '%s' already exists", x.Table.Name.O), nil
@@ -155,6 +172,31 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 		return nil
 	})
 	return &exec.Result{}, err
+}
+
+// createTempTable is CREATE TEMPORARY TABLE [... LIKE]: the same
+// definition rules as a table's, then the session's own table.
+func createTempTable(s *exec.State, cat *storage.Catalog, db string, x *ast.CreateTableStmt) (*exec.Result, error) {
+	var def *storage.TableDef
+	var autoStart uint64
+	var err error
+	if x.ReferTable != nil {
+		def, err = likeDef(s, db, x)
+	} else {
+		def, autoStart, err = buildTableDef(db, x)
+	}
+	if err != nil {
+		return nil, err
+	}
+	def.Temporary = true
+	if err := substituteEngine(s, def); err != nil {
+		return nil, err
+	}
+	if err := checkForeignKeys(cat, def, s.ForeignKeyChecks()); err != nil {
+		return nil, err
+	}
+	def.ID = cat.AllocTableID()
+	return createTemporary(s, def, autoStart, x.IfNotExists)
 }
 
 // buildTableDef translates CREATE TABLE into a TableDef.

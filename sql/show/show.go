@@ -266,7 +266,11 @@ func quoteString(s string) string {
 func showCreateTable(t *storage.Table) string {
 	def := t.Def
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE %s (\n", quoteName(def.Name))
+	kind := "TABLE"
+	if def.Temporary {
+		kind = "TEMPORARY TABLE"
+	}
+	fmt.Fprintf(&b, "CREATE %s %s (\n", kind, quoteName(def.Name))
 	var lines []string
 	for _, c := range def.Columns {
 		l := "  " + quoteName(c.Name) + " " + c.Type.SQL()
