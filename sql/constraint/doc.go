@@ -3,9 +3,10 @@
 // check that its parent row exists, the parent's RESTRICT / NO ACTION /
 // CASCADE / SET NULL on delete and update) and CHECK constraints with
 // MariaDB's NULL rule (a check that is NULL passes). package exec calls
-// it around every row it writes: Rules.Check before the write, and
-// Rules.AfterWrite after it, so that a row referencing itself finds
-// itself (InnoDB checks after inserting the record, too).
+// it around every row it writes: Rules.Check (CHECKs) and
+// Rules.CheckParents (the row's own foreign keys; a row may be its own
+// parent, as InnoDB allows) before the write, and Rules.AfterWrite (the
+// keys referencing the row: RESTRICT, CASCADE, SET NULL) after it.
 //
 // Locking. InnoDB takes a shared lock on the parent row a child row
 // references, so that the parent cannot be deleted (or its key changed)

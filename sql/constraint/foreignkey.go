@@ -12,7 +12,7 @@ import (
 const maxCascadeDepth = 15
 
 // checkParents is the child's side: every foreign key of t whose columns
-// the write set (an insert, or an update that changed them) to values
+// the write sets (an insert, or an update that changes them) to values
 // none of which is NULL must find its parent row, which it locks.
 func (w *Writer) checkParents(t *storage.Table, old, vals []types.Value) error {
 	for i := range t.Def.ForeignKeys {
@@ -29,6 +29,8 @@ func (w *Writer) checkParents(t *storage.Table, old, vals []types.Value) error {
 		parent := t
 		if !fk.References(t.Def.DB, t.Def.Name) {
 			parent = w.Catalog.Table(fk.RefDB, fk.RefTable)
+		} else if cols, ok := columnsOf(t.Def, fk.RefCols); ok && matches(vals, cols, key) {
+			continue // the row is its own parent
 		}
 		found := false
 		if parent != nil {

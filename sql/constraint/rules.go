@@ -86,20 +86,38 @@ type Writer struct {
 	Unique func(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, old, vals []types.Value) error
 }
 
-// AfterWrite enforces the foreign keys around a row of r's table that
-// was just written: old is the row before (nil for an insert), vals
-// after (nil for a delete).
-func (r *Rules) AfterWrite(w *Writer, old, vals []types.Value) error {
-	if r == nil || !w.FKChecks {
+// CheckParents is the child's side of the foreign keys, before a row of
+// r's table is written: old is the row before (nil for an insert), vals
+// the row to write. Each key whose columns the write sets must find its
+// parent row, which stays locked; a row may be its own parent.
+func (r *Rules) CheckParents(w *Writer, old, vals []types.Value) error {
+	if r == nil || !w.FKChecks || len(r.t.Def.ForeignKeys) == 0 {
 		return nil
 	}
-	if vals != nil && len(r.t.Def.ForeignKeys) > 0 {
-		if err := w.checkParents(r.t, old, vals); err != nil {
-			return err
-		}
+	return w.checkParents(r.t, old, vals)
+}
+
+// AfterWrite is the parent's side, after a row of r's table changed from
+// old to vals (nil: deleted): the keys referencing it act on their child
+// rows (RESTRICT's 1451, CASCADE, SET NULL).
+func (r *Rules) AfterWrite(w *Writer, old, vals []types.Value) error {
+	if r == nil || !w.FKChecks || old == nil || !r.referenced {
+		return nil
 	}
-	if old != nil && r.referenced {
-		return w.actOnChildren(r.t, old, vals, 0)
+	return w.actOnChildren(r.t, old, vals, 0)
+}
+
+// Ignorable reports whether err is a constraint error that INSERT,
+// UPDATE or DELETE IGNORE turns into a warning, skipping the row: a
+// foreign key's 1451/1452 and (UPDATE IGNORE) a CHECK's 4025.
+func Ignorable(err error) (*sqlerr.Error, bool) {
+	e, ok := sqlerr.As(err)
+	if !ok {
+		return nil, false
 	}
-	return nil
+	switch e.Code {
+	case sqlerr.ErNoReferencedRow2, sqlerr.ErRowIsReferenced2, sqlerr.ErConstraintFailed:
+		return e, true
+	}
+	return nil, false
 }

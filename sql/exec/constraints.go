@@ -21,6 +21,29 @@ func (s *State) fkWriter(ctx context.Context, x *txn.Txn) *constraint.Writer {
 	return &constraint.Writer{Ctx: ctx, Txn: x, Catalog: s.txns.Catalog(), FKChecks: s.ForeignKeyChecks(), Unique: uniqueChanged}
 }
 
+// checkUpdatedRow checks an updated row before it is written: its CHECKs,
+// then the parents of the foreign keys the update changes.
+func (s *State) checkUpdatedRow(ctx context.Context, x *txn.Txn, rules *constraint.Rules, ec *expr.Ctx, old, nv []types.Value) error {
+	if rules == nil {
+		return nil
+	}
+	if err := rules.Check(ec, nv); err != nil {
+		return err
+	}
+	return rules.CheckParents(s.fkWriter(ctx, x), old, nv)
+}
+
+// ignoreConstraint is UPDATE or DELETE IGNORE meeting a constraint error:
+// a warning, and the row is skipped, as MariaDB does.
+func (s *State) ignoreConstraint(err error) bool {
+	e, ok := constraint.Ignorable(err)
+	if !ok || !s.IgnoreErrors {
+		return false
+	}
+	s.Warn(e.Code, "%s", e.Message)
+	return true
+}
+
 // uniqueChanged is checkUnique for an update: only the UNIQUE indexes
 // whose value the update changed.
 func uniqueChanged(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, old, vals []types.Value) error {

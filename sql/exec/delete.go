@@ -64,12 +64,21 @@ func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		return nil, err
 	}
 	w := s.fkWriter(ctx, x)
+	s.IgnoreErrors = n.IgnoreErr
+	defer func() { s.IgnoreErrors = false }()
+	deleted := 0
 	for _, r := range refs {
+		mark := x.Mark()
 		x.Write(pl.t, r.Row, nil)
 		if err := pl.rules.AfterWrite(w, r.Vals, nil); err != nil {
+			if s.ignoreConstraint(err) {
+				x.RollbackTo(mark) // the row and its cascades stay
+				continue
+			}
 			return nil, err
 		}
+		deleted++
 	}
-	s.RowCount = int64(len(refs))
-	return &Result{AffectedRows: uint64(len(refs))}, nil
+	s.RowCount = int64(deleted)
+	return &Result{AffectedRows: uint64(deleted)}, nil
 }

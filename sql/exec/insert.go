@@ -188,7 +188,9 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 			}
 		}
 		n, err := s.insertRow(ctx, x, t, vals, pl, ec)
-		if e, ok := sqlerr.As(err); ok && pl.ignore && e.Code == sqlerr.ErDupEntry {
+		if e, ok := sqlerr.As(err); ok && pl.ignore && (e.Code == sqlerr.ErDupEntry || e.Code == sqlerr.ErNoReferencedRow2) {
+			// (a child row without its parent too, counted as a duplicate
+			// as MariaDB counts it; it failed before anything was written)
 			// INSERT IGNORE skips a duplicate row with a warning.
 			dups++
 			warnings++
@@ -359,12 +361,16 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 				}
 				// REPLACE of a row is its delete and then an insert, for
 				// the foreign keys too (as MySQL does once any references it).
+				w := s.fkWriter(ctx, x)
 				x.Write(t, slot, nil)
-				if err := pl.rules.AfterWrite(s.fkWriter(ctx, x), old.Vals, nil); err != nil {
+				if err := pl.rules.AfterWrite(w, old.Vals, nil); err != nil {
+					return 0, err
+				}
+				if err := pl.rules.CheckParents(w, nil, vals); err != nil {
 					return 0, err
 				}
 				x.Write(t, slot, vals)
-				return 2 + n, pl.rules.AfterWrite(s.fkWriter(ctx, x), nil, vals)
+				return 2 + n, nil
 			}
 			return 0, dupError(t, -1, vals)
 		}
@@ -383,8 +389,11 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 	if err := checkUnique(ctx, x, t, slot, vals, nil); err != nil {
 		return 0, err
 	}
+	if err := pl.rules.CheckParents(s.fkWriter(ctx, x), nil, vals); err != nil {
+		return 0, err
+	}
 	x.Write(t, slot, vals)
-	return 1 + replaced, pl.rules.AfterWrite(s.fkWriter(ctx, x), nil, vals)
+	return 1 + replaced, nil
 }
 
 // replaced is what REPLACE does after deleting a conflicting row: the
@@ -452,6 +461,10 @@ func (s *State) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, s
 	if err := checkUnique(ctx, x, t, slot, nv, nil); err != nil {
 		return 0, err
 	}
+	w := s.fkWriter(ctx, x)
+	if err := pl.rules.CheckParents(w, old, nv); err != nil {
+		return 0, err
+	}
 	x.Write(t, slot, nv)
-	return 2, pl.rules.AfterWrite(s.fkWriter(ctx, x), old, nv)
+	return 2, pl.rules.AfterWrite(w, old, nv)
 }

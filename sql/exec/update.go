@@ -137,6 +137,7 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		return nil, err
 	}
 	var changed uint64
+	matched := len(refs) // less the rows UPDATE IGNORE skips for a constraint
 	pkCols := t.Def.PrimaryKey()
 	for ri, r := range refs {
 		nv := append([]types.Value(nil), r.Vals...)
@@ -156,7 +157,12 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		for _, c := range pl.onNow {
 			nv[c] = types.TimeValue(time.Now().Truncate(time.Second))
 		}
-		if err := pl.rules.Check(ec, nv); err != nil {
+		mark := x.Mark()
+		if err := s.checkUpdatedRow(ctx, x, pl.rules, ec, r.Vals, nv); err != nil {
+			if s.ignoreConstraint(err) {
+				matched--
+				continue
+			}
 			return nil, err
 		}
 		slot := r.Row
@@ -194,12 +200,17 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		}
 		x.Write(t, slot, nv)
 		if err := pl.rules.AfterWrite(s.fkWriter(ctx, x), r.Vals, nv); err != nil {
+			if s.ignoreConstraint(err) {
+				x.RollbackTo(mark)
+				matched--
+				continue
+			}
 			return nil, err
 		}
 		changed++
 	}
 	s.RowCount = int64(changed)
-	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(len(refs)) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: " + strconv.Itoa(s.StmtWarnings)}, nil
+	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(matched) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: " + strconv.Itoa(s.StmtWarnings)}, nil
 }
 
 func sortIdx(idx []int, less func(a, b int) bool) {
