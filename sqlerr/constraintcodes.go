@@ -10,7 +10,7 @@ const (
 	ErDupConstraintName   uint16 = 1826 // two CHECK constraints of one name
 	ErConstraintFailed    uint16 = 4025 // a CHECK constraint is false for a row
 	ErCantReopenTable     uint16 = 1137 // a temporary table named twice in one statement
-	ErFKDepthExceeded     uint16 = 4094 // ... cascade deeper than InnoDB's 15 levels (HA_ERR_FK_DEPTH_EXCEEDED)
+	ErGetErrmsg           uint16 = 1296 // "Got error 193 ... from InnoDB": a cascade deeper than 15 levels
 	ErFKIncorrectlyFormed        = "Foreign key constraint is incorrectly formed"
 )
 

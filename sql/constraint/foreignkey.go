@@ -7,8 +7,9 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// maxCascadeDepth is InnoDB's FK_MAX_CASCADE_DEL: a chain of cascades
-// deeper than this fails the statement.
+// maxCascadeDepth is InnoDB's FK_MAX_CASCADE_DEL: a cascade that would
+// reach this level (the statement's own row is level 0) fails the
+// statement.
 const maxCascadeDepth = 15
 
 // checkParents is the child's side: every foreign key of t whose columns
@@ -160,9 +161,9 @@ func (w *Writer) actOn(child *storage.Table, fk *storage.ForeignKey, oldKey []ty
 			return sqlerr.New(sqlerr.ErRowIsReferenced2, "Cannot delete or update a parent row: a foreign key constraint fails (`%s`.`%s`, %s)",
 				child.Def.DB, child.Def.Name, fk.SQL(child.Def, false))
 		}
-		if depth >= maxCascadeDepth {
-			return sqlerr.New(sqlerr.ErRowIsReferenced2, "Cannot delete or update a parent row: a foreign key constraint fails (`%s`.`%s`, %s)",
-				child.Def.DB, child.Def.Name, fk.SQL(child.Def, false))
+		if depth+1 >= maxCascadeDepth {
+			// InnoDB's DB_FOREIGN_EXCEED_MAX_CASCADE, as MariaDB reports it
+			return sqlerr.New(sqlerr.ErGetErrmsg, "Got error 193 '`%s`.`%s`, %s' from InnoDB", child.Def.DB, child.Def.Name, fk.SQL(child.Def, false))
 		}
 		if action == storage.RefCascade && deleted {
 			w.Txn.Write(child, r, nil)
