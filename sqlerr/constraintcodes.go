@@ -20,3 +20,11 @@ func init() {
 	states[ErTruncateIllegalFK] = "42000"
 	states[ErConstraintFailed] = "23000"
 }
+
+// CHECK expressions MariaDB refuses.
+const (
+	ErCheckNotAllowed uint16 = 1901 // a non-deterministic function or a variable
+	ErCheckSubquery   uint16 = 1970 // a subquery or a stored function
+)
+
+func init() { states[ErCheckSubquery] = "42000" }

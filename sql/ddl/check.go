@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/opcode"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -14,11 +15,15 @@ import (
 // names them: a column's check by its column, a table's by its
 // CONSTRAINT name or CONSTRAINT_N (N counting the unnamed ones, moved on
 // past names already taken). Each expression must compile
-// against def's columns (1054 ... in 'CHECK').
-func buildChecks(def *storage.TableDef, x *ast.CreateTableStmt) error {
-	sc := &expr.Scope{Table: storage.NewTable(def), Alias: def.Name, DB: def.DB, Clause: "CHECK"}
+// against def's columns (1054 ... in 'CHECK') and hold only what MariaDB
+// allows there (checkrules.go).
+func buildChecks(def *storage.TableDef, x *ast.CreateTableStmt, funcs expr.FunctionHost) error {
+	sc := &expr.Scope{Table: storage.NewTable(def), Alias: def.Name, DB: def.DB, Clause: "CHECK", Funcs: checkFuncs{funcs}}
 	taken := map[string]bool{}
 	add := func(ck storage.Check, e ast.ExprNode) error {
+		if err := checkAllowed(e, ck.Name); err != nil {
+			return err
+		}
 		if _, err := sc.Compile(e); err != nil {
 			return err
 		}
@@ -87,10 +92,87 @@ func notEnforced() error {
 
 // CheckText prints a CHECK expression close to MariaDB's own form:
 // back-quoted names, lower-case keywords, string literals without the
-// parser's charset introducer and <> for inequality.
+// parser's charset introducer, <> for inequality, UPPER/LOWER as ucase /
+// lcase and NOT of a comparison as the opposite comparison, as MariaDB
+// prints them. It rewrites e.
 func CheckText(e ast.ExprNode) string {
-	s := expr.ExprText(e)
-	s = strings.ReplaceAll(s, "_utf8mb4'", "'")
-	s = strings.ReplaceAll(s, " != ", " <> ")
-	return s
+	if n, ok := e.Accept(mariadbPrint{}); ok {
+		e = n.(ast.ExprNode)
+	}
+	return mariadbSpelling(expr.ExprText(e))
+}
+
+// mariadbSpelling respells the parser's restored text outside string
+// literals and quoted names: no charset introducer, <> for !=, MOD and
+// DIV in capitals, no space after a comma between arguments.
+func mariadbSpelling(s string) string {
+	repl := []struct{ from, to string }{{" != ", " <> "}, {" % ", " MOD "}, {" div ", " DIV "}, {", ", ","}}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if strings.HasPrefix(s[i:], "_utf8mb4'") {
+			i += len("_utf8mb4") // the literal itself is copied next
+			continue
+		}
+		if c := s[i]; c == '\'' || c == '`' || c == '"' {
+			j := i + 1
+			for j < len(s) && s[j] != c {
+				if s[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j = min(j+1, len(s))
+			b.WriteString(s[i:j])
+			i = j
+			continue
+		}
+		matched := false
+		for _, r := range repl {
+			if strings.HasPrefix(s[i:], r.from) {
+				b.WriteString(r.to)
+				i += len(r.from)
+				matched = true
+				break
+			}
+		}
+		if !matched {
+			b.WriteByte(s[i])
+			i++
+		}
+	}
+	return b.String()
+}
+
+// mariadbPrint rewrites an expression into the form MariaDB prints.
+type mariadbPrint struct{}
+
+var negated = map[opcode.Op]opcode.Op{opcode.EQ: opcode.NE, opcode.NE: opcode.EQ, opcode.LT: opcode.GE,
+	opcode.GE: opcode.LT, opcode.GT: opcode.LE, opcode.LE: opcode.GT}
+
+func (mariadbPrint) Enter(n ast.Node) (ast.Node, bool) { return n, false }
+
+func (mariadbPrint) Leave(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.FuncCallExpr:
+		switch x.FnName.L {
+		case "upper":
+			x.FnName = ast.NewCIStr("ucase")
+		case "lower":
+			x.FnName = ast.NewCIStr("lcase")
+		}
+	case *ast.UnaryOperationExpr:
+		if x.Op != opcode.Not && x.Op != opcode.Not2 {
+			break
+		}
+		v := x.V
+		if p, ok := v.(*ast.ParenthesesExpr); ok {
+			v = p.Expr
+		}
+		if b, ok := v.(*ast.BinaryOperationExpr); ok {
+			if op, ok := negated[b.Op]; ok {
+				return &ast.BinaryOperationExpr{Op: op, L: b.L, R: b.R}, true
+			}
+		}
+	}
+	return n, true
 }

@@ -154,6 +154,9 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 	if err != nil {
 		return nil, err
 	}
+	if err := buildChecks(def, x, s.Functions()); err != nil {
+		return nil, err
+	}
 	if err := substituteEngine(s, def); err != nil {
 		return nil, err
 	}
@@ -182,8 +185,8 @@ func createTempTable(s *exec.State, cat *storage.Catalog, db string, x *ast.Crea
 	var err error
 	if x.ReferTable != nil {
 		def, err = likeDef(s, db, x)
-	} else {
-		def, autoStart, err = buildTableDef(db, x)
+	} else if def, autoStart, err = buildTableDef(db, x); err == nil {
+		err = buildChecks(def, x, s.Functions())
 	}
 	if err != nil {
 		return nil, err
@@ -308,9 +311,6 @@ func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 		def.Indexes = others
 	}
 	if err := buildForeignKeys(def, x); err != nil {
-		return nil, 0, err
-	}
-	if err := buildChecks(def, x); err != nil {
 		return nil, 0, err
 	}
 	auto := def.AutoIncColumn()
