@@ -1,6 +1,8 @@
 package constraint
 
 import (
+	"strings"
+
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -181,6 +183,11 @@ func (w *Writer) actOn(child *storage.Table, fk *storage.ForeignKey, oldKey []ty
 			}
 		}
 		if err := w.rewrite(child, r, v.Vals, nv); err != nil {
+			if e, ok := sqlerr.As(err); ok && e.Code == sqlerr.ErDupEntry {
+				parent := w.Catalog.Table(fk.RefDB, fk.RefTable)
+				return sqlerr.New(sqlerr.ErForeignDuplicateKey, "Foreign key constraint for table '%s', record '%s' would lead to a duplicate entry in table '%s', key '%s'",
+					tableName(parent, fk), joinValues(pick(nv, fk.Cols)), child.Def.Name, dupKeyName(e.Message))
+			}
 			return err
 		}
 		if err := w.actOnChildren(child, v.Vals, nv, depth+1); err != nil {
@@ -217,4 +224,20 @@ func (w *Writer) rewrite(t *storage.Table, r *storage.Row, old, nv []types.Value
 	w.Txn.Write(t, r, nil)
 	w.Txn.Write(t, ns, nv)
 	return nil
+}
+
+func tableName(t *storage.Table, fk *storage.ForeignKey) string {
+	if t != nil {
+		return t.Def.Name
+	}
+	return fk.RefTable
+}
+
+// dupKeyName is the key a 1062 message names ("... for key 'k'").
+func dupKeyName(msg string) string {
+	i := strings.LastIndex(msg, "for key '")
+	if i < 0 {
+		return "PRIMARY"
+	}
+	return strings.TrimSuffix(msg[i+len("for key '"):], "'")
 }

@@ -43,6 +43,9 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 			}
 			return nil, sqlerr.New(sqlerr.ErDBDropExists, "Can't drop database '%s'; database doesn't exist", x.Name.O)
 		}
+		if err := refuseDropDatabase(s, cat, x.Name.O); err != nil {
+			return nil, err
+		}
 		n := len(cat.Tables(x.Name.O))
 		err := txns.LogDDL(ctx, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O}, func() error {
 			Apply(cat, pc, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O})

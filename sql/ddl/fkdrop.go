@@ -1,6 +1,8 @@
 package ddl
 
 import (
+	"strings"
+
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -50,6 +52,23 @@ func refuseTruncateReferenced(s *exec.State, cat *storage.Catalog, t *storage.Ta
 		if c.Child != t {
 			return sqlerr.New(sqlerr.ErTruncateIllegalFK, "Cannot truncate a table referenced in a foreign key constraint (`%s`.`%s`, %s)",
 				c.Child.Def.DB, c.Child.Def.Name, c.FK.SQL(c.Child.Def, true))
+		}
+	}
+	return nil
+}
+
+// refuseDropDatabase is 1451 for DROP DATABASE of a database one of whose
+// tables a table of another database references, as MariaDB refuses it
+// (foreign_key_checks=0 drops it).
+func refuseDropDatabase(s *exec.State, cat *storage.Catalog, db string) error {
+	if !s.ForeignKeyChecks() {
+		return nil
+	}
+	for _, t := range cat.Tables(db) {
+		for _, c := range cat.ReferencingFKs(t.Def.DB, t.Def.Name) {
+			if !strings.EqualFold(c.Child.Def.DB, t.Def.DB) {
+				return sqlerr.New(sqlerr.ErRowIsReferenced2, "Cannot delete or update a parent row: a foreign key constraint fails")
+			}
 		}
 	}
 	return nil

@@ -166,7 +166,7 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 			return nil, err
 		}
 		slot := r.Row
-		if pkCols != nil && !rowsEqual(pkOf(t.Def, r.Vals), pkOf(t.Def, nv)) {
+		if pkCols != nil && storage.KeyOf(pkOf(t.Def, r.Vals)) != storage.KeyOf(pkOf(t.Def, nv)) { // a key equal under the collation keeps its slot
 			pk := pkOf(t.Def, nv)
 			key := storage.KeyOf(pk)
 			if err := x.Lock(ctx, t, key); err != nil {
