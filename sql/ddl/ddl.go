@@ -140,13 +140,15 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 	if err != nil {
 		return nil, err
 	}
+	if temporary {
+		// MariaDB creates a temporary table even in a database that does
+		// not exist.
+		return createTempTable(s, cat, cat.DatabaseName(db), x)
+	}
 	if !cat.HasDatabase(db) {
 		return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
 	}
 	db = cat.DatabaseName(db)
-	if temporary {
-		return createTempTable(s, cat, db, x)
-	}
 	if cat.Table(db, x.Table.Name.O) != nil {
 		if x.IfNotExists {
 			return exec.Noted("Note", sqlerr.ErTableExists, "Table '%s' already exists", x.Table.Name.O), nil

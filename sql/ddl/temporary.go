@@ -77,9 +77,11 @@ func dropTemporary(s *exec.State, x *ast.DropTableStmt) (rest []*ast.TableName, 
 	if len(missing) > 0 && !x.IfExists {
 		return nil, nil, sqlerr.New(sqlerr.ErBadTable, "Unknown table '%s'", strings.Join(missing, ","))
 	}
-	res = &exec.Result{Warnings: uint16(len(missing))}
-	for _, m := range missing {
-		res.Notes = append(res.Notes, exec.Note{Level: "Note", Code: sqlerr.ErBadTable, Message: fmt.Sprintf("Unknown table '%s'", m)})
+	res = &exec.Result{}
+	if len(missing) > 0 {
+		// one note naming them all, as MariaDB's
+		res.Warnings = 1
+		res.Notes = []exec.Note{{Level: "Note", Code: sqlerr.ErBadTable, Message: fmt.Sprintf("Unknown table '%s'", strings.Join(missing, ","))}}
 	}
 	return rest, res, nil
 }
