@@ -20,6 +20,9 @@ import (
 func buildChecks(def *storage.TableDef, x *ast.CreateTableStmt, funcs expr.FunctionHost) error {
 	sc := &expr.Scope{Table: storage.NewTable(def), Alias: def.Name, DB: def.DB, Clause: "CHECK", Funcs: checkFuncs{funcs}}
 	taken := map[string]bool{}
+	for _, fk := range def.ForeignKeys {
+		taken[strings.ToLower(fk.Name)] = true // one namespace, as MariaDB's
+	}
 	add := func(ck storage.Check, e ast.ExprNode) error {
 		if err := checkAllowed(e, ck.Name); err != nil {
 			return err

@@ -78,7 +78,7 @@ func buildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
 			fk.Name = fmt.Sprintf("%s_ibfk_%d", def.Name, generated)
 		}
 		if taken[strings.ToLower(fk.Name)] {
-			return sqlerr.New(sqlerr.ErCantCreateTable, "Can't create table `%s`.`%s` (errno: 121 \"Duplicate key on write or update\")", def.DB, def.Name)
+			return sqlerr.New(sqlerr.ErDupKeyName, "Duplicate key name '%s'", fk.Name)
 		}
 		taken[strings.ToLower(fk.Name)] = true
 		if len(fk.Cols) != len(fk.RefCols) || len(fk.Cols) == 0 {
@@ -166,6 +166,10 @@ func indexNamed(def *storage.TableDef, name string) bool {
 func checkForeignKeys(cat *storage.Catalog, def *storage.TableDef, fkChecks bool) error {
 	for i := range def.ForeignKeys {
 		fk := &def.ForeignKeys[i]
+		if fkNameTaken(cat, def.DB, fk.Name) {
+			// InnoDB's constraint names are unique in a database
+			return sqlerr.New(sqlerr.ErCantCreateTable, "Can't create table `%s`.`%s` (errno: 121 \"Duplicate key on write or update\")", def.DB, def.Name)
+		}
 		var parent *storage.TableDef
 		if fk.References(def.DB, def.Name) {
 			parent = def
@@ -207,4 +211,16 @@ func sameKeyType(a, b storage.Column) bool {
 	}
 	return a.Type.Base == b.Type.Base && a.Type.Unsigned == b.Type.Unsigned && a.Type.Scale == b.Type.Scale &&
 		(a.Type.Base != types.TDecimal || a.Type.Length == b.Type.Length)
+}
+
+// fkNameTaken reports whether a table of db has a foreign key named name.
+func fkNameTaken(cat *storage.Catalog, db, name string) bool {
+	for _, t := range cat.Tables(db) {
+		for _, fk := range t.Def.ForeignKeys {
+			if strings.EqualFold(fk.Name, name) {
+				return true
+			}
+		}
+	}
+	return false
 }
