@@ -33,7 +33,7 @@ func execAsync(s *sql.Session, q string) chan error {
 	return done
 }
 
-func code(err error) uint16 {
+func codeOf(err error) uint16 {
 	if e, ok := sqlerr.As(err); ok {
 		return e.Code
 	}
@@ -67,7 +67,7 @@ func TestForeignKeyLocksTheParent(t *testing.T) {
 	del := execAsync(b, "DELETE FROM p WHERE id = 1")
 	waitForWaiter(t, e)
 	mustExec(a, "COMMIT")
-	if err := <-del; code(err) != sqlerr.ErRowIsReferenced2 {
+	if err := <-del; codeOf(err) != sqlerr.ErRowIsReferenced2 {
 		t.Fatalf("DELETE of a parent whose child committed meanwhile: %v, want 1451", err)
 	}
 
@@ -79,7 +79,7 @@ func TestForeignKeyLocksTheParent(t *testing.T) {
 		waitForWaiter(t, e)
 		mustExec(b, end)
 		err := <-ins
-		if end == "COMMIT" && code(err) != sqlerr.ErNoReferencedRow2 {
+		if end == "COMMIT" && codeOf(err) != sqlerr.ErNoReferencedRow2 {
 			t.Errorf("child insert after its parent's delete committed: %v, want 1452", err)
 		}
 		if end == "ROLLBACK" && err != nil {

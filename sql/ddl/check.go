@@ -23,9 +23,14 @@ func buildChecks(def *storage.TableDef, x *ast.CreateTableStmt, funcs expr.Funct
 	for _, fk := range def.ForeignKeys {
 		taken[strings.ToLower(fk.Name)] = true // one namespace, as MariaDB's
 	}
+	cascaded := cascadedColumns(def)
 	add := func(ck storage.Check, e ast.ExprNode) error {
 		if err := checkAllowed(e, ck.Name); err != nil {
 			return err
+		}
+		if col := firstColumnIn(e, cascaded); col != "" {
+			// a foreign key's action would change it without the check
+			return sqlerr.New(sqlerr.ErCheckNotAllowed, "Function or expression '%s' cannot be used in the CHECK clause of `%s`", col, ck.Name)
 		}
 		if _, err := sc.Compile(e); err != nil {
 			return err

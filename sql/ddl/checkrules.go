@@ -1,9 +1,12 @@
 package ddl
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/types"
 )
 
@@ -90,3 +93,42 @@ func (f checkFuncs) StoredFunction(db, name string) (*expr.StoredFunction, error
 func (f checkFuncs) CallStoredFunction(*expr.Ctx, *expr.StoredFunction, string, []types.Value) (types.Value, error) {
 	return types.Null, errCheckSubquery()
 }
+
+// cascadedColumns are def's columns a foreign key action rewrites (ON
+// UPDATE CASCADE, SET NULL): MariaDB refuses them in a CHECK, which
+// cascades never evaluate. Lower-case names.
+func cascadedColumns(def *storage.TableDef) map[string]bool {
+	out := map[string]bool{}
+	for _, fk := range def.ForeignKeys {
+		if fk.OnUpdate == storage.RefCascade || fk.OnUpdate == storage.RefSetNull || fk.OnDelete == storage.RefSetNull {
+			for _, c := range fk.Cols {
+				out[strings.ToLower(def.Columns[c].Name)] = true
+			}
+		}
+	}
+	return out
+}
+
+// firstColumnIn is the first column e names that is in cols, or "".
+func firstColumnIn(e ast.ExprNode, cols map[string]bool) string {
+	if len(cols) == 0 {
+		return ""
+	}
+	v := &columnFinder{cols: cols}
+	e.Accept(v)
+	return v.found
+}
+
+type columnFinder struct {
+	cols  map[string]bool
+	found string
+}
+
+func (v *columnFinder) Enter(n ast.Node) (ast.Node, bool) {
+	if c, ok := n.(*ast.ColumnNameExpr); ok && v.found == "" && v.cols[c.Name.Name.L] {
+		v.found = c.Name.Name.O
+	}
+	return n, v.found != ""
+}
+
+func (v *columnFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
