@@ -7,9 +7,9 @@ import (
 	"github.com/plrun/plrun/sql/parse"
 )
 
-// parseCheck reads a stored CHECK expression back (the definition keeps
+// ParseCheck reads a stored CHECK expression back (the definition keeps
 // its text, as SHOW CREATE TABLE prints it).
-func parseCheck(text string) (ast.ExprNode, error) {
+func ParseCheck(text string) (ast.ExprNode, error) {
 	n, err := parse.ParseOne("SELECT " + text)
 	if err != nil {
 		return nil, err

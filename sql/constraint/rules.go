@@ -34,7 +34,7 @@ func For(cat *storage.Catalog, t *storage.Table, sc *expr.Scope) (*Rules, error)
 		defer func() { sc.Clause = saved }()
 	}
 	for _, ck := range t.Def.Checks {
-		n, err := parseCheck(ck.Expr)
+		n, err := ParseCheck(ck.Expr)
 		if err != nil {
 			return nil, err
 		}

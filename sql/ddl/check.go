@@ -6,6 +6,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -39,7 +40,20 @@ func buildChecks(def *storage.TableDef, x *ast.CreateTableStmt, funcs expr.Funct
 			return sqlerr.New(sqlerr.ErDupConstraintName, "Duplicate CHECK constraint name '%s'", ck.Name)
 		}
 		taken[strings.ToLower(ck.Name)] = true
+		raw := expr.ExprText(e)
 		ck.Expr = CheckText(e)
+		// The text is what every later write compiles: it must read back
+		// as the same check, else keep the parser's own spelling.
+		if n, err := constraint.ParseCheck(ck.Expr); err != nil {
+			ck.Expr = raw
+		} else if _, err := sc.Compile(n); err != nil {
+			ck.Expr = raw
+		}
+		if n, err := constraint.ParseCheck(ck.Expr); err != nil {
+			return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this CHECK expression")
+		} else if _, err := sc.Compile(n); err != nil {
+			return err
+		}
 		def.Checks = append(def.Checks, ck)
 		return nil
 	}
@@ -102,12 +116,18 @@ func notEnforced() error {
 // back-quoted names, lower-case keywords, string literals without the
 // parser's charset introducer, <> for inequality, UPPER/LOWER as ucase /
 // lcase and NOT of a comparison as the opposite comparison, as MariaDB
-// prints them. It rewrites e.
+// prints them. e itself (part of a parse other sessions share) is left
+// alone: the rewrite is of a fresh parse of its text.
 func CheckText(e ast.ExprNode) string {
-	if n, ok := e.Accept(mariadbPrint{}); ok {
-		e = n.(ast.ExprNode)
+	raw := expr.ExprText(e)
+	n, err := constraint.ParseCheck(raw)
+	if err != nil {
+		return raw
 	}
-	return mariadbSpelling(expr.ExprText(e))
+	if m, ok := n.Accept(mariadbPrint{}); ok {
+		n = m.(ast.ExprNode)
+	}
+	return mariadbSpelling(expr.ExprText(n))
 }
 
 // mariadbSpelling respells the parser's restored text outside string
