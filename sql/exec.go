@@ -80,12 +80,12 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case *ast.SelectStmt:
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
 	case *ast.InsertStmt:
-		if err := s.checkWritable(); err != nil {
+		if err := s.checkWritableDML(n); err != nil {
 			return nil, 0, err
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecInsert(ctx, x, p, n, args) })
 	case *ast.UpdateStmt:
-		if err := s.checkWritable(); err != nil {
+		if err := s.checkWritableDML(n); err != nil {
 			return nil, 0, err
 		}
 		if row, ok := s.hotRowOf(p, n, args); ok {
@@ -94,7 +94,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecUpdate(ctx, x, p, n, args) })
 	case *ast.DeleteStmt:
-		if err := s.checkWritable(); err != nil {
+		if err := s.checkWritableDML(n); err != nil {
 			return nil, 0, err
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecDelete(ctx, x, p, n, args) })
