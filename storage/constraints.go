@@ -18,6 +18,15 @@ const (
 	RefSetNull  RefAction = "SET NULL"
 )
 
+// Rule is the action as information_schema.REFERENTIAL_CONSTRAINTS'
+// UPDATE_RULE / DELETE_RULE print it ("RESTRICT" for the default).
+func (a RefAction) Rule() string {
+	if a == RefRestrict {
+		return "RESTRICT"
+	}
+	return string(a)
+}
+
 // ForeignKey is one FOREIGN KEY of a (child) table: its columns Cols
 // reference the parent's columns RefCols, by name, so the parent may be
 // created after the child (foreign_key_checks=0, as dumps do).
