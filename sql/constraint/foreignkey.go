@@ -120,7 +120,7 @@ func (w *Writer) candidates(t *storage.Table, cols []int, key []types.Value) ([]
 // (nil: deleted). Every foreign key referencing t whose referenced
 // values the change removed acts on the child rows that hold them.
 func (w *Writer) actOnChildren(t *storage.Table, old, vals []types.Value, depth int) error {
-	for _, c := range w.Catalog.ReferencingFKs(t.Def.DB, t.Def.Name) {
+	for _, c := range w.referencing(t) {
 		fk := c.FK
 		cols, ok := columnsOf(t.Def, fk.RefCols)
 		if !ok {
@@ -195,6 +195,20 @@ func (w *Writer) actOn(child *storage.Table, fk *storage.ForeignKey, oldKey []ty
 		}
 	}
 	return nil
+}
+
+// referencing is Catalog.ReferencingFKs of t, looked up once per
+// statement (a Writer is one statement's).
+func (w *Writer) referencing(t *storage.Table) []storage.ChildFK {
+	if c, ok := w.children[t]; ok {
+		return c
+	}
+	if w.children == nil {
+		w.children = map[*storage.Table][]storage.ChildFK{}
+	}
+	c := w.Catalog.ReferencingFKs(t.Def.DB, t.Def.Name)
+	w.children[t] = c
+	return c
 }
 
 // rewrite stores a cascaded update of child row r, moving it to its new

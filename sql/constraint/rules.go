@@ -75,7 +75,8 @@ func (r *Rules) Check(ec *expr.Ctx, vals []types.Value) error {
 	return nil
 }
 
-// Writer is the statement a row write belongs to.
+// Writer is the statement a row write belongs to: one per statement
+// (it caches what references each table for the statement's length).
 type Writer struct {
 	Ctx      context.Context
 	Txn      *txn.Txn
@@ -84,6 +85,8 @@ type Writer struct {
 	// Unique checks a cascaded update's row against t's UNIQUE indexes
 	// (package exec's check, so the rule and its error are one).
 	Unique func(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, old, vals []types.Value) error
+
+	children map[*storage.Table][]storage.ChildFK // referencing's cache
 }
 
 // CheckParents is the child's side of the foreign keys, before a row of

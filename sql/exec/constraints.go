@@ -16,10 +16,20 @@ func (s *State) rulesFor(t *storage.Table, sc *expr.Scope) (*constraint.Rules, e
 	return constraint.For(s.txns.Catalog(), t, sc)
 }
 
-// fkWriter is the statement's side of foreign key enforcement.
+// fkWriter is the running statement's side of foreign key enforcement:
+// one per statement (beginWrites starts it), made on first use.
 func (s *State) fkWriter(ctx context.Context, x *txn.Txn) *constraint.Writer {
-	return &constraint.Writer{Ctx: ctx, Txn: x, Catalog: s.txns.Catalog(), FKChecks: s.ForeignKeyChecks(), Unique: uniqueChanged}
+	if w := s.fkw; w != nil && w.Txn == x {
+		w.Ctx = ctx
+		return w
+	}
+	s.fkw = &constraint.Writer{Ctx: ctx, Txn: x, Catalog: s.txns.Catalog(), FKChecks: s.ForeignKeyChecks(), Unique: uniqueChanged}
+	return s.fkw
 }
+
+// beginWrites starts a writing statement: the previous one's Writer (and
+// what it cached of the schema and foreign_key_checks) is dropped.
+func (s *State) beginWrites() { s.fkw = nil }
 
 // checkUpdatedRow checks an updated row before it is written: its CHECKs,
 // then the parents of the foreign keys the update changes.

@@ -50,6 +50,7 @@ func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 }
 
 func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.DeleteStmt, args []types.Value) (*Result, error) {
+	s.beginWrites()
 	pi, err := s.PlanFor(p, func() (any, error) { return s.buildDelete(n) })
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
@@ -20,6 +21,7 @@ type State struct {
 	txns  *txn.Manager
 	epoch *atomic.Uint64
 	temps map[string]*storage.Table // the session's temporary tables (temptables.go)
+	fkw   *constraint.Writer        // the running statement's (constraints.go)
 }
 
 // SchemaChanged drops the plans built for the old schema (after DDL).

@@ -120,6 +120,7 @@ func orderAndLimit(ec *expr.Ctx, refs []plan.RowRef, order []orderItem, limit *e
 }
 
 func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*Result, error) {
+	s.beginWrites()
 	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildUpdate(n) })
 	if err != nil {
 		return nil, err
