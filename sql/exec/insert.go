@@ -190,9 +190,9 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		}
 		n, err := s.insertRow(ctx, x, t, vals, pl, ec)
 		if e, ok := sqlerr.As(err); ok && pl.ignore && (e.Code == sqlerr.ErDupEntry || e.Code == sqlerr.ErNoReferencedRow2) {
-			// (a child row without its parent too, counted as a duplicate
-			// as MariaDB counts it; it failed before anything was written)
-			// INSERT IGNORE skips a duplicate row with a warning.
+			// INSERT IGNORE skips a duplicate row with a warning, and a
+			// child row without its parent too (counted as a duplicate, as
+			// MariaDB counts it; it failed before anything was written).
 			dups++
 			warnings++
 			if len(notes) < expr.MaxNotes {

@@ -203,6 +203,9 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		if err := pl.rules.AfterWrite(s.fkWriter(ctx, x), r.Vals, nv); err != nil {
 			if s.ignoreConstraint(err) {
 				x.RollbackTo(mark)
+				if slot != r.Row {
+					t.ForgetIfEmpty(slot) // the row stays at its old key
+				}
 				matched--
 				continue
 			}
