@@ -71,7 +71,7 @@ func (s *Session) Reset() {
 	// are session state too.
 	s.oneShot, s.txnReadOnly = txnTraits{}, false
 	s.ForgetMode()
-	s.DropTempTables("") // as MariaDB's reset: a new session has none
+	s.DropTempTables() // as MariaDB's reset: a new session has none
 }
 
 // OnKill registers fn, called on the killer's goroutine when KILL

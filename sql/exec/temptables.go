@@ -63,13 +63,11 @@ func (s *State) DropTempTable(db, name string) bool {
 }
 
 // DropTempTables drops all of the session's temporary tables (disconnect,
-// COM_RESET_CONNECTION, COM_CHANGE_USER) and the tables of database db
-// when db is not "" (DROP DATABASE).
-func (s *State) DropTempTables(db string) {
+// COM_RESET_CONNECTION, COM_CHANGE_USER). DROP DATABASE leaves them, as
+// MariaDB does.
+func (s *State) DropTempTables() {
 	for k, t := range s.temps {
-		if db == "" || strings.EqualFold(t.Def.DB, db) {
-			t.MarkDropped()
-			delete(s.temps, k)
-		}
+		t.MarkDropped()
+		delete(s.temps, k)
 	}
 }
