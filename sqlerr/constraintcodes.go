@@ -9,7 +9,6 @@ const (
 	ErTruncateIllegalFK   uint16 = 1701 // TRUNCATE of a referenced parent
 	ErDupConstraintName   uint16 = 1826 // two CHECK constraints of one name
 	ErConstraintFailed    uint16 = 4025 // a CHECK constraint is false for a row
-	ErCantReopenTable     uint16 = 1137 // a temporary table named twice in one statement
 	ErForeignDuplicateKey uint16 = 1761 // a cascaded update would duplicate a child's key
 	ErGetErrmsg           uint16 = 1296 // "Got error 193 ... from InnoDB": a cascade deeper than 15 levels
 	ErFKIncorrectlyFormed        = "Foreign key constraint is incorrectly formed"
