@@ -114,8 +114,9 @@ func notEnforced() error {
 
 // CheckText prints a CHECK expression close to MariaDB's own form:
 // back-quoted names, lower-case keywords, string literals without the
-// parser's charset introducer, <> for inequality, UPPER/LOWER as ucase /
-// lcase and NOT of a comparison as the opposite comparison, as MariaDB
+// parser's charset introducer, <> for inequality, functions under
+// MariaDB's names (ucase, lcase, octet_length) and NOT of a comparison as
+// the opposite comparison, as MariaDB
 // prints them. e itself (part of a parse other sessions share) is left
 // alone: the rewrite is of a fresh parse of its text.
 func CheckText(e ast.ExprNode) string {
@@ -171,6 +172,9 @@ func mariadbSpelling(s string) string {
 	return b.String()
 }
 
+// mariadbNames are the functions MariaDB prints under another name.
+var mariadbNames = map[string]string{"upper": "ucase", "lower": "lcase", "length": "octet_length"}
+
 // mariadbPrint rewrites an expression into the form MariaDB prints.
 type mariadbPrint struct{}
 
@@ -182,11 +186,8 @@ func (mariadbPrint) Enter(n ast.Node) (ast.Node, bool) { return n, false }
 func (mariadbPrint) Leave(n ast.Node) (ast.Node, bool) {
 	switch x := n.(type) {
 	case *ast.FuncCallExpr:
-		switch x.FnName.L {
-		case "upper":
-			x.FnName = ast.NewCIStr("ucase")
-		case "lower":
-			x.FnName = ast.NewCIStr("lcase")
+		if name, ok := mariadbNames[x.FnName.L]; ok {
+			x.FnName = ast.NewCIStr(name)
 		}
 	case *ast.UnaryOperationExpr:
 		if x.Op != opcode.Not && x.Op != opcode.Not2 {
