@@ -178,9 +178,17 @@ func (w *Writer) actOn(child *storage.Table, fk *storage.ForeignKey, oldKey []ty
 		for j, col := range fk.Cols {
 			if action == storage.RefSetNull || newKey == nil {
 				nv[col] = types.Null
-			} else {
-				nv[col] = newKey[j]
+				continue
 			}
+			// The parent's new value must fit the child's column (a
+			// VARCHAR(5) child of a VARCHAR(20) parent), else InnoDB
+			// refuses the parent's update.
+			cv, err := types.Coerce(newKey[j], child.Def.Columns[col].Type)
+			if err != nil {
+				return sqlerr.New(sqlerr.ErRowIsReferenced2, "Cannot delete or update a parent row: a foreign key constraint fails (`%s`.`%s`, %s)",
+					child.Def.DB, child.Def.Name, fk.SQL(child.Def, false))
+			}
+			nv[col] = cv
 		}
 		if err := w.rewrite(child, r, v.Vals, nv); err != nil {
 			if e, ok := sqlerr.As(err); ok && e.Code == sqlerr.ErDupEntry {
