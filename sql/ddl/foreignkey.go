@@ -45,6 +45,9 @@ func buildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
 	generated := 0
 	taken := map[string]bool{}
 	for _, sp := range specs {
+		if sp.ref.Table == nil {
+			return cantCreate(def)
+		}
 		fk := storage.ForeignKey{Name: sp.name, RefTable: sp.ref.Table.Name.O, RefDB: sp.ref.Table.Schema.O}
 		if fk.RefDB == "" {
 			fk.RefDB = def.DB
