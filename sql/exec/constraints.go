@@ -17,8 +17,12 @@ func (s *State) rulesFor(t *storage.Table, sc *expr.Scope) (*constraint.Rules, e
 }
 
 // fkWriter is the running statement's side of foreign key enforcement:
-// one per statement (beginWrites starts it), made on first use.
-func (s *State) fkWriter(ctx context.Context, x *txn.Txn) *constraint.Writer {
+// one per statement (beginWrites starts it), made on first use; nil for a
+// table without constraints (rules nil), whose writes then cost nothing.
+func (s *State) fkWriter(ctx context.Context, x *txn.Txn, rules *constraint.Rules) *constraint.Writer {
+	if rules == nil {
+		return nil
+	}
 	if w := s.fkw; w != nil && w.Txn == x {
 		w.Ctx = ctx
 		return w
@@ -40,7 +44,7 @@ func (s *State) checkUpdatedRow(ctx context.Context, x *txn.Txn, rules *constrai
 	if err := rules.Check(ec, nv); err != nil {
 		return err
 	}
-	return rules.CheckParents(s.fkWriter(ctx, x), old, nv)
+	return rules.CheckParents(s.fkWriter(ctx, x, rules), old, nv)
 }
 
 // ignoreConstraint is UPDATE or DELETE IGNORE meeting a constraint error:

@@ -64,7 +64,7 @@ func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	if refs, err = orderAndLimit(ec, refs, pl.order, pl.limit); err != nil {
 		return nil, err
 	}
-	w := s.fkWriter(ctx, x)
+	w := s.fkWriter(ctx, x, pl.rules)
 	s.IgnoreErrors = n.IgnoreErr
 	defer func() { s.IgnoreErrors = false }()
 	deleted := 0

@@ -362,7 +362,7 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 				}
 				// REPLACE of a row is its delete and then an insert, for
 				// the foreign keys too (as MySQL does once any references it).
-				w := s.fkWriter(ctx, x)
+				w := s.fkWriter(ctx, x, pl.rules)
 				x.Write(t, slot, nil)
 				if err := pl.rules.AfterWrite(w, old.Vals, nil); err != nil {
 					return 0, err
@@ -390,7 +390,7 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 	if err := checkUnique(ctx, x, t, slot, vals, nil); err != nil {
 		return 0, err
 	}
-	if err := pl.rules.CheckParents(s.fkWriter(ctx, x), nil, vals); err != nil {
+	if err := pl.rules.CheckParents(s.fkWriter(ctx, x, pl.rules), nil, vals); err != nil {
 		return 0, err
 	}
 	x.Write(t, slot, vals)
@@ -400,7 +400,7 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 // replaced is what REPLACE does after deleting a conflicting row: the
 // foreign keys referencing it act as on a DELETE.
 func (s *State) replaced(ctx context.Context, x *txn.Txn, pl *insertPlan) func(old []types.Value) error {
-	return func(old []types.Value) error { return pl.rules.AfterWrite(s.fkWriter(ctx, x), old, nil) }
+	return func(old []types.Value) error { return pl.rules.AfterWrite(s.fkWriter(ctx, x, pl.rules), old, nil) }
 }
 
 // replaceUniqueConflicts deletes, for REPLACE, every other row that has
@@ -462,7 +462,7 @@ func (s *State) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, s
 	if err := checkUnique(ctx, x, t, slot, nv, nil); err != nil {
 		return 0, err
 	}
-	w := s.fkWriter(ctx, x)
+	w := s.fkWriter(ctx, x, pl.rules)
 	if err := pl.rules.CheckParents(w, old, nv); err != nil {
 		return 0, err
 	}

@@ -200,7 +200,7 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 			return nil, err
 		}
 		x.Write(t, slot, nv)
-		if err := pl.rules.AfterWrite(s.fkWriter(ctx, x), r.Vals, nv); err != nil {
+		if err := pl.rules.AfterWrite(s.fkWriter(ctx, x, pl.rules), r.Vals, nv); err != nil {
 			if s.ignoreConstraint(err) {
 				x.RollbackTo(mark)
 				if slot != r.Row {
