@@ -75,7 +75,8 @@ func (w *Writer) holdMatch(t *storage.Table, cols []int, key []types.Value) (boo
 
 // candidates are the rows of t that may hold key in cols: by primary key
 // or an index on exactly cols, else (an index on a longer prefix, which
-// InnoDB accepts) every row. Locks are taken here only for the probes
+// InnoDB accepts) the range of the primary key's first column when cols
+// start it, or every row. Locks are taken here only for the probes
 // that are not rows: a primary key value, a unique index value.
 func (w *Writer) candidates(t *storage.Table, cols []int, key []types.Value) ([]*storage.Row, error) {
 	if pk := t.Def.PrimaryKey(); sameCols(pk, cols) {
@@ -107,8 +108,14 @@ func (w *Writer) candidates(t *storage.Table, cols []int, key []types.Value) ([]
 		}
 		return t.IndexCandidates(i, k), nil
 	}
+	items := func() []storage.ScanItem { return t.Scan(w.Txn.ID, storage.Newest) }
+	if pk := t.Def.PrimaryKey(); len(pk) > len(cols) && sameCols(pk[:len(cols)], cols) {
+		// the key starts the primary key (order_items(order_id, line)):
+		// only the rows of its first value
+		items = func() []storage.ScanItem { return t.ScanRange(w.Txn.ID, storage.Newest, &key[0], &key[0]) }
+	}
 	var rows []*storage.Row
-	for _, it := range t.Scan(w.Txn.ID, storage.Newest) {
+	for _, it := range items() {
 		if it.Vals != nil && matches(it.Vals, cols, key) {
 			rows = append(rows, it.Row)
 		}
