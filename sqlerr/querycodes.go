@@ -67,3 +67,7 @@ const ErViewNonUpdCheck uint16 = 1368
 
 // ErViewInvalid is ER_VIEW_INVALID: a view whose tables or columns are gone.
 const ErViewInvalid uint16 = 1356
+
+// ErViewSelectTmptable is ER_VIEW_SELECT_TMPTABLE: a view may not read a
+// session's temporary table.
+const ErViewSelectTmptable uint16 = 1352

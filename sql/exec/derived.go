@@ -32,8 +32,11 @@ type derivedTable struct {
 // fromItem resolves a FROM item for pl: a CTE in scope, a stored table,
 // or a derived table (planned here, materialized when pl runs).
 func (s *State) fromItem(pl *SelectPlan, ts *ast.TableSource) (*storage.Table, string, error) {
-	t, alias, err := s.resolveFromItem(pl, ts)
-	if err == nil && s.txns.Catalog().TableByID(t.Def.ID) != t {
+	t, alias, placeholder, err := s.resolveFromItem(pl, ts)
+	if err == nil && t.Def.Temporary && s.definingView {
+		return nil, "", sqlerr.New(sqlerr.ErViewSelectTmptable, "View's SELECT refers to a temporary table '%s'", t.Def.Name)
+	}
+	if err == nil && placeholder {
 		pl.transient = true
 		if pl.keys != nil {
 			// Still planning: no execution has loaded this definition.
@@ -44,47 +47,50 @@ func (s *State) fromItem(pl *SelectPlan, ts *ast.TableSource) (*storage.Table, s
 	return t, alias, err
 }
 
-func (s *State) resolveFromItem(pl *SelectPlan, ts *ast.TableSource) (*storage.Table, string, error) {
+// resolveFromItem is fromItem's table; placeholder reports a derived
+// table's, CTE's or view's placeholder (rows bound per execution).
+func (s *State) resolveFromItem(pl *SelectPlan, ts *ast.TableSource) (t *storage.Table, alias string, placeholder bool, err error) {
 	switch src := ts.Source.(type) {
 	case *ast.TableName:
-		alias := src.Name.O
+		alias = src.Name.O
 		if ts.AsName.O != "" {
 			alias = ts.AsName.O
 		}
 		if src.Schema.L == "" {
 			if c := s.lookupCTE(src.Name.L); c != nil {
 				t, err := c.reference()
-				return t, alias, err
+				return t, alias, true, err
 			}
 		}
 		t, err := s.ResolveTable(src)
 		if err != nil {
 			if db, dberr := s.DBFor(src.Schema.O); dberr == nil {
 				if v := s.txns.Catalog().View(db, src.Name.O); v != nil {
-					return s.viewSource(pl, v, alias)
+					t, alias, err := s.viewSource(pl, v, alias)
+					return t, alias, true, err
 				}
 			}
 		}
-		return t, alias, err
+		return t, alias, false, err
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		if ts.AsName.O == "" {
-			return nil, "", sqlerr.New(sqlerr.ErDerivedMustHaveAlias, "Every derived table must have its own alias")
+			return nil, "", false, sqlerr.New(sqlerr.ErDerivedMustHaveAlias, "Every derived table must have its own alias")
 		}
 		// A derived table sees no column of an enclosing query (MariaDB
 		// has no LATERAL).
 		q, err := s.buildQuery(src, nil)
 		if err != nil {
-			return nil, "", err
+			return nil, "", false, err
 		}
 		def, err := placeholderDef(q.Columns(), nil, ts.AsName.O)
 		if err != nil {
-			return nil, "", err
+			return nil, "", false, err
 		}
 		ph := storage.NewTable(def)
 		pl.derived = append(pl.derived, &derivedTable{placeholder: ph, q: q})
-		return ph, ts.AsName.O, nil
+		return ph, ts.AsName.O, true, nil
 	}
-	return nil, "", sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this FROM clause")
+	return nil, "", false, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this FROM clause")
 }
 
 // placeholderDef is the definition of a derived table's or CTE's

@@ -45,8 +45,8 @@ func (s *State) DefineView(db string, sel ast.StmtNode, names []string) (*ViewDe
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this view definition")
 	}
 	savedDB, savedCTEs := s.DB, s.ctes
-	s.DB, s.ctes = db, nil
-	defer func() { s.DB, s.ctes = savedDB, savedCTEs }()
+	s.DB, s.ctes, s.definingView = db, nil, true
+	defer func() { s.DB, s.ctes, s.definingView = savedDB, savedCTEs, false }()
 	q, err := s.buildQuery(rs, nil)
 	if err != nil {
 		return nil, err
@@ -488,4 +488,15 @@ func (pl *SelectPlan) expandViewWildcard(alias string) {
 		}
 		pl.Cols = append(pl.Cols, col)
 	}
+}
+
+// tableScope is sc without a view's columns: a written table's own
+// CHECKs and FOREIGN KEYs name its columns, not the view's.
+func tableScope(sc *expr.Scope) *expr.Scope {
+	if sc.View == nil {
+		return sc
+	}
+	c := *sc
+	c.View = nil
+	return &c
 }
