@@ -28,12 +28,15 @@ const (
 	TDatetime
 	TTimestamp
 	TDate
+	// TTime is the type of TIME results (TIMEDIFF, CURTIME, TIME()): their
+	// values are the text MySQL prints; no column is declared TIME yet.
+	TTime
 )
 
 var baseNames = map[Base]string{
 	TTinyInt: "tinyint", TSmallInt: "smallint", TMediumInt: "mediumint", TInt: "int", TBigInt: "bigint",
 	TDecimal: "decimal", TFloat: "float", TDouble: "double", TChar: "char", TVarchar: "varchar",
-	TText: "text", TDatetime: "datetime", TTimestamp: "timestamp", TDate: "date",
+	TText: "text", TDatetime: "datetime", TTimestamp: "timestamp", TDate: "date", TTime: "time",
 }
 
 // ColType is a column's declared type.
@@ -160,10 +163,7 @@ func Coerce(v Value, t ColType) (Value, error) {
 		}
 		return FloatValue(f), nil
 	case t.IsString():
-		s := v.String()
-		if v.K == KindTime {
-			s = FormatTime(v.Time(), 0)
-		}
+		s := v.String() // a DATE or DATETIME(fsp) as it prints
 		limit := t.Length
 		if t.Base == TText {
 			limit = 65535
@@ -181,6 +181,8 @@ func Coerce(v Value, t ColType) (Value, error) {
 		return StringValue(s), nil
 	case t.Base == TDatetime, t.Base == TTimestamp, t.Base == TDate:
 		return coerceTime(v, t)
+	case t.Base == TTime:
+		return StringValue(v.String()), nil
 	}
 	return v, &CoerceError{Code: codeBadValue, Value: v.String()}
 }
@@ -316,9 +318,8 @@ func coerceTime(v Value, t ColType) (Value, error) {
 		tm = p
 	}
 	if t.Base == TDate {
-		tm = time.Date(tm.Year(), tm.Month(), tm.Day(), 0, 0, 0, 0, time.UTC)
-	} else {
-		tm = tm.Truncate(time.Duration(math.Pow10(9 - t.Scale)))
+		return DateValue(tm), nil
 	}
-	return TimeValue(tm), nil
+	tm = tm.Truncate(time.Duration(math.Pow10(9 - t.Scale)))
+	return TimeValueFsp(tm, t.Scale), nil
 }

@@ -147,6 +147,9 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 		return sc.compileScalarSubquery(x)
 	case *ast.ExistsSubqueryExpr:
 		return sc.compileExists(x)
+	case *ast.TimeUnitExpr:
+		// an INTERVAL's unit, read by the date functions (unitArg)
+		return ConstExpr(types.StringValue(x.Unit.String()), TVarchar), nil
 	case *ast.CompareSubqueryExpr:
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support ANY/ALL subqueries")
 	}

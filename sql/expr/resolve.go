@@ -110,8 +110,19 @@ func (sc *Scope) resolveLocal(cn *ast.ColumnName) (*Expr, error) {
 // (pos differs from idx in a joined row, whose table jt then is).
 func ColumnExpr(def *storage.TableDef, idx, pos int, jt *Source) *Expr {
 	col := def.Columns[idx]
+	fn := func(c *Ctx) (types.Value, error) { return c.Row[pos], nil }
+	if p, ok := timePrecision(col.Type); ok {
+		// Stored times do not keep how they print: the column's type says.
+		fn = func(c *Ctx) (types.Value, error) {
+			v := c.Row[pos]
+			if v.K == types.KindTime {
+				v.P = p
+			}
+			return v, nil
+		}
+	}
 	return &Expr{
-		Fn:     func(c *Ctx) (types.Value, error) { return c.Row[pos], nil },
+		Fn:     fn,
 		Type:   col.Type,
 		Col:    idx,
 		param:  -1,
@@ -129,4 +140,15 @@ func Qualified(cn *ast.ColumnName) string {
 		s = cn.Schema.O + "." + s
 	}
 	return s
+}
+
+// timePrecision is Value.P for a DATE or DATETIME(fsp) column's values.
+func timePrecision(t types.ColType) (uint8, bool) {
+	switch t.Base {
+	case types.TDate:
+		return types.PDate, true
+	case types.TDatetime, types.TTimestamp:
+		return uint8(t.Scale), t.Scale > 0
+	}
+	return 0, false
 }

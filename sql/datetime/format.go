@@ -1,0 +1,137 @@
+package datetime
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+var monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+var dayNames = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+
+// MonthName is MONTHNAME's English name of month m.
+func MonthName(m time.Month) string { return monthNames[m-1] }
+
+// DayName is DAYNAME's English name of t's weekday.
+func DayName(t time.Time) string { return dayNames[weekdayOf(t, false)] }
+
+func ordinal(d int) string {
+	suffix := "th"
+	if d/10%10 != 1 {
+		switch d % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(d) + suffix
+}
+
+func hour12(h int) int {
+	if h%12 == 0 {
+		return 12
+	}
+	return h % 12
+}
+
+func ampm(h int) string {
+	if h < 12 {
+		return "AM"
+	}
+	return "PM"
+}
+
+// Format is DATE_FORMAT: every MySQL specifier; %x for an unknown x is x.
+func Format(t time.Time, f string) string {
+	var b strings.Builder
+	b.Grow(len(f) + 16)
+	num := func(n, w int) { b.WriteString(pad(int64(n), w)) }
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' || i+1 == len(f) {
+			b.WriteByte(f[i])
+			continue
+		}
+		i++
+		switch f[i] {
+		case 'a':
+			b.WriteString(DayName(t)[:3])
+		case 'b':
+			b.WriteString(MonthName(t.Month())[:3])
+		case 'c':
+			b.WriteString(strconv.Itoa(int(t.Month())))
+		case 'D':
+			b.WriteString(ordinal(t.Day()))
+		case 'd':
+			num(t.Day(), 2)
+		case 'e':
+			b.WriteString(strconv.Itoa(t.Day()))
+		case 'f':
+			num(t.Nanosecond()/1000, 6)
+		case 'H':
+			num(t.Hour(), 2)
+		case 'h', 'I':
+			num(hour12(t.Hour()), 2)
+		case 'i':
+			num(t.Minute(), 2)
+		case 'j':
+			num(t.YearDay(), 3)
+		case 'k':
+			b.WriteString(strconv.Itoa(t.Hour()))
+		case 'l':
+			b.WriteString(strconv.Itoa(hour12(t.Hour())))
+		case 'M':
+			b.WriteString(MonthName(t.Month()))
+		case 'm':
+			num(int(t.Month()), 2)
+		case 'p':
+			b.WriteString(ampm(t.Hour()))
+		case 'r':
+			num(hour12(t.Hour()), 2)
+			b.WriteByte(':')
+			num(t.Minute(), 2)
+			b.WriteByte(':')
+			num(t.Second(), 2)
+			b.WriteString(" " + ampm(t.Hour()))
+		case 'S', 's':
+			num(t.Second(), 2)
+		case 'T':
+			num(t.Hour(), 2)
+			b.WriteByte(':')
+			num(t.Minute(), 2)
+			b.WriteByte(':')
+			num(t.Second(), 2)
+		case 'U':
+			w, _ := Week(t, weekFirstDay)
+			num(w, 2)
+		case 'u':
+			w, _ := Week(t, weekMondayFirst)
+			num(w, 2)
+		case 'V':
+			w, _ := Week(t, weekYear|weekFirstDay)
+			num(w, 2)
+		case 'v':
+			w, _ := Week(t, weekMondayFirst|weekYear)
+			num(w, 2)
+		case 'W':
+			b.WriteString(DayName(t))
+		case 'w':
+			b.WriteString(strconv.Itoa(int(t.Weekday())))
+		case 'X':
+			_, y := Week(t, weekYear|weekFirstDay)
+			num(y, 4)
+		case 'x':
+			_, y := Week(t, weekMondayFirst|weekYear)
+			num(y, 4)
+		case 'Y':
+			num(t.Year(), 4)
+		case 'y':
+			num(t.Year()%100, 2)
+		default:
+			b.WriteByte(f[i])
+		}
+	}
+	return b.String()
+}

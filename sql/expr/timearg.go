@@ -1,0 +1,90 @@
+package expr
+
+import (
+	"strings"
+	"time"
+
+	"github.com/plrun/plrun/sql/datetime"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/types"
+)
+
+// moment is a date or datetime argument as the date functions read it.
+type moment struct {
+	t      time.Time
+	isDate bool
+	fsp    int
+}
+
+// timeArg reads v as a date or datetime; text that is neither is NULL
+// with warning 1292, as MariaDB gives it.
+func (c *Ctx) timeArg(v types.Value) (moment, bool) {
+	switch v.K {
+	case types.KindNull:
+		return moment{}, false
+	case types.KindTime:
+		if v.P == types.PDate {
+			return moment{t: v.Time(), isDate: true}, true
+		}
+		return moment{t: v.Time(), fsp: int(v.P)}, true
+	}
+	s := v.String()
+	if p, ok := datetime.Parse(s); ok {
+		return moment{t: p.T, isDate: p.IsDate, fsp: p.Fsp}, true
+	}
+	c.badTime("datetime", s)
+	return moment{}, false
+}
+
+// clockArg reads v as a time of day for HOUR/MINUTE/SECOND/TIME(): a
+// datetime's clock, or TIME text ('10:05:03', '-1 2:00').
+func (c *Ctx) clockArg(v types.Value) (time.Duration, int, bool) {
+	if v.IsNull() {
+		return 0, 0, false
+	}
+	if v.K == types.KindTime {
+		t := v.Time()
+		return t.Sub(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)), int(v.P % types.PDate), true
+	}
+	s := v.String()
+	if p, ok := datetime.Parse(s); ok && !p.IsDate && strings.ContainsAny(s, "-/") {
+		t := p.T
+		return t.Sub(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)), p.Fsp, true
+	}
+	if d, fsp, ok := datetime.ParseDuration(s); ok {
+		return d, fsp, true
+	}
+	c.badTime("time", s)
+	return 0, 0, false
+}
+
+func (c *Ctx) badTime(what, s string) {
+	c.warn(sqlerr.Note{Level: "Warning", Code: sqlerr.ErTruncatedWrongValue, Message: "Incorrect " + what + " value: '" + s + "'"})
+}
+
+// value is m as a DATE or DATETIME value.
+func (m moment) value() types.Value {
+	if m.isDate {
+		return types.DateValue(m.t)
+	}
+	return types.TimeValueFsp(m.t, m.fsp)
+}
+
+// momentType is the result type of a function returning a moment made
+// from an argument of type arg: a string argument gives a string.
+func momentType(arg types.ColType, isDate bool, fsp int) types.ColType {
+	switch {
+	case arg.Base == types.TDate && isDate:
+		return types.ColType{Base: types.TDate}
+	case arg.Base == types.TDate || arg.Base == types.TDatetime || arg.Base == types.TTimestamp:
+		return types.ColType{Base: types.TDatetime, Scale: max(fsp, arg.Scale)}
+	}
+	return TVarchar
+}
+
+// timeText is a TIME value as MySQL prints it.
+func timeText(d time.Duration, fsp int) types.Value {
+	return types.StringValue(datetime.FormatDuration(d, fsp))
+}
+
+var tTime = types.ColType{Base: types.TTime}
