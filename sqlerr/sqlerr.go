@@ -230,6 +230,7 @@ var states = map[uint16]string{
 	ErCantDoThisInTxn:      "25000",
 	ErDBError:              "HY000",
 	ErTooBigPrecision:      "42000",
+	ErRegexp:               "42000",
 	ErTooBigScale:          "42000",
 	ErMBiggerThanD:         "42000",
 	ErReadOnlyVariable:     "HY000",

@@ -129,6 +129,8 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 		return nullStrict(parts, TBigInt, func(vs []types.Value) types.Value {
 			return BoolValue(likeMatchEscape(vs[1].String(), vs[0].String(), esc) != not)
 		}), nil
+	case *ast.PatternRegexpExpr:
+		return sc.compileRegexpOp(x)
 	case *ast.VariableExpr:
 		return sc.compileVariable(x)
 	case *ast.FuncCallExpr:
