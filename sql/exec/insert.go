@@ -144,7 +144,7 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	var notes []Note
 	var selected [][]types.Value
 	if pl.source != nil {
-		r, err := runSubSelect(ctx, x, &s.Env, pl.source, args, nil, ec.Strict)
+		r, err := runSubSelect(ctx, x, &s.Env, pl.source, args, nil, ec.Strict, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -31,7 +31,7 @@ func (pl *SelectPlan) ColumnTypes() []types.ColType {
 
 // Run executes the subquery in the enclosing statement (Subquery).
 func (pl *SelectPlan) Run(c *expr.Ctx, outer []types.Value) ([][]types.Value, error) {
-	res, err := runSubSelect(c.Context, c.Txn, c.Env, pl, c.Args, outer, c.Strict)
+	res, err := runSubSelect(c.Context, c.Txn, c.Env, pl, c.Args, outer, c.Strict, c)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func (s *State) ExecSelect(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 
 // runSelect executes a compiled SELECT in x.
 func (s *State) runSelect(ctx context.Context, x *txn.Txn, pl *SelectPlan, args []types.Value) (*Result, error) {
-	res, err := runSubSelect(ctx, x, &s.Env, pl, args, nil, false)
+	res, err := runSubSelect(ctx, x, &s.Env, pl, args, nil, false, nil)
 	if err == nil {
 		s.FoundRows = res.foundRows
 		s.RowCount = -1
@@ -63,11 +63,11 @@ func (s *State) runSelect(ctx context.Context, x *txn.Txn, pl *SelectPlan, args 
 }
 
 // runSubSelect runs a (sub)query; outer is the enclosing query's current
-// row, for a correlated subquery; strict is set when it feeds an INSERT
+// row, for a correlated subquery (up is that query's Ctx); strict is set when it feeds an INSERT
 // or UPDATE (strict mode's conversion errors apply).
-func runSubSelect(ctx context.Context, x *txn.Txn, env *expr.Env, pl *SelectPlan, args []types.Value, outer []types.Value, strict bool) (*Result, error) {
+func runSubSelect(ctx context.Context, x *txn.Txn, env *expr.Env, pl *SelectPlan, args []types.Value, outer []types.Value, strict bool, up *expr.Ctx) (*Result, error) {
 	var err error
-	ec := &expr.Ctx{Env: env, Args: args, Context: ctx, Txn: x, Outer: outer, Strict: strict, Mem: expr.NewMemAccount(ctx), Notes: new([]Note)}
+	ec := &expr.Ctx{Env: env, Args: args, Context: ctx, Txn: x, Outer: outer, Up: up, Strict: strict, Mem: expr.NewMemAccount(ctx), Notes: new([]Note)}
 	// What this execution buffers is charged while it runs; the rows it
 	// returns are the caller's to account for.
 	defer ec.Mem.Close()

@@ -153,7 +153,7 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 		// an INTERVAL's unit, read by the date functions (unitArg)
 		return ConstExpr(types.StringValue(x.Unit.String()), TVarchar), nil
 	case *ast.CompareSubqueryExpr:
-		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support ANY/ALL subqueries")
+		return sc.compileAnyAll(x)
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the expression '%s'", ExprText(n))
 }

@@ -31,6 +31,9 @@ type Ctx struct {
 	Txn     *txn.Txn
 	subq    map[Subquery][][]types.Value
 	Outer   []types.Value
+	// Up is the Ctx of the query whose row Outer is (nil at the top): a
+	// column two or more levels out is read from Up.Outer and beyond.
+	Up *Ctx
 	// Mem is what this (sub)query execution holds against the statement's
 	// memory budget; polls counts rows between looks at ctx (poll.go).
 	Mem   *MemAccount
