@@ -62,7 +62,7 @@ func (pl *SelectPlan) groupRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, e
 		}
 		ec.Aggs = make([]types.Value, len(pl.aggs))
 		for i := range pl.aggs {
-			ec.Aggs[i] = g.accs[i].result(&pl.aggs[i])
+			ec.Aggs[i] = g.accs[i].result(&pl.aggs[i], ec)
 		}
 		if pl.having != nil {
 			ok, err := expr.EvalBool(pl.having, ec)
@@ -89,9 +89,16 @@ type aggAcc struct {
 	sum   types.Value
 	best  types.Value
 	seen  map[string]bool
+	cat   *expr.ConcatAcc // GROUP_CONCAT's rows
 }
 
 func (a *aggAcc) add(spec *expr.AggSpec, ec *expr.Ctx, mem *expr.MemAccount) error {
+	if spec.Concat != nil {
+		if a.cat == nil {
+			a.cat = &expr.ConcatAcc{}
+		}
+		return a.cat.Add(spec.Concat, spec.Distinct, ec)
+	}
 	if spec.Arg == nil {
 		a.count++
 		return nil
@@ -147,7 +154,13 @@ func (a *aggAcc) add(spec *expr.AggSpec, ec *expr.Ctx, mem *expr.MemAccount) err
 	return nil
 }
 
-func (a *aggAcc) result(spec *expr.AggSpec) types.Value {
+func (a *aggAcc) result(spec *expr.AggSpec, ec *expr.Ctx) types.Value {
+	if spec.Concat != nil {
+		if a.cat == nil {
+			return types.Null
+		}
+		return a.cat.Result(spec.Concat, ec)
+	}
 	switch spec.Name {
 	case "count":
 		return types.IntValue(a.count)

@@ -15,6 +15,9 @@ func (sc *Scope) compileAgg(x *ast.AggregateFuncExpr) (*Expr, error) {
 	}
 	name := strings.ToLower(x.F)
 	spec := AggSpec{Name: name, Distinct: x.Distinct}
+	if name == "group_concat" {
+		return sc.compileGroupConcat(x, spec)
+	}
 	switch name {
 	case "count", "sum", "avg", "min", "max":
 	default:
@@ -54,8 +57,13 @@ func (sc *Scope) compileAgg(x *ast.AggregateFuncExpr) (*Expr, error) {
 	default:
 		spec.Type = spec.Arg.Type
 	}
+	return sc.aggSlot(spec), nil
+}
+
+// aggSlot registers spec and returns the reference to its result.
+func (sc *Scope) aggSlot(spec AggSpec) *Expr {
 	idx := len(*sc.Aggs)
 	*sc.Aggs = append(*sc.Aggs, spec)
 	return &Expr{Fn: func(c *Ctx) (types.Value, error) { return c.Aggs[idx], nil },
-		Type: spec.Type, Col: -1, HasAgg: true, param: -1}, nil
+		Type: spec.Type, Col: -1, HasAgg: true, param: -1}
 }

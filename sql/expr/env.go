@@ -91,3 +91,10 @@ func (s *Env) MaxAllowedPacket() int64 {
 	n, _ := strconv.ParseInt(s.owner.SysVar(sysvar.Defs["max_allowed_packet"], false), 10, 64)
 	return n
 }
+
+// GroupConcatMaxLen is group_concat_max_len: the bytes a GROUP_CONCAT
+// result keeps (warning 1260 past it).
+func (s *Env) GroupConcatMaxLen() int64 {
+	n, _ := strconv.ParseInt(s.owner.SysVar(sysvar.Defs["group_concat_max_len"], false), 10, 64)
+	return n
+}

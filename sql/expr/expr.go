@@ -67,6 +67,9 @@ type AggSpec struct {
 	Arg      *Expr  // nil for COUNT(*)
 	Distinct bool
 	Type     types.ColType
+	// GROUP_CONCAT (aggconcat.go): its arguments, run together per row,
+	// its ORDER BY and SEPARATOR.
+	Concat *ConcatSpec
 }
 
 // Scope resolves names while compiling.
