@@ -47,6 +47,10 @@ type ColType struct {
 	// display width of integers (0 = default), the precision of DECIMAL.
 	Length int
 	Scale  int // DECIMAL scale; fractional seconds of DATETIME
+	// JSON marks a JSON column (MariaDB: LONGTEXT that must be valid
+	// JSON) or a JSON function's result: JSON_OBJECT and the like take
+	// its text as JSON, not as a string.
+	JSON bool `json:",omitempty"`
 }
 
 // IsInteger reports whether t is one of the integer types.
@@ -71,6 +75,8 @@ func (t ColType) SQL() string {
 		s = fmt.Sprintf("decimal(%d,%d)", t.Length, t.Scale)
 	case t.Base == TChar, t.Base == TVarchar:
 		s = fmt.Sprintf("%s(%d)", name, t.Length)
+	case t.JSON:
+		s = "longtext"
 	case t.Base == TDatetime, t.Base == TTimestamp:
 		s = name
 		if t.Scale > 0 {
@@ -167,6 +173,9 @@ func Coerce(v Value, t ColType) (Value, error) {
 		limit := t.Length
 		if t.Base == TText {
 			limit = 65535
+			if t.JSON {
+				limit = 1<<32 - 1 // LONGTEXT
+			}
 			if len(s) > limit {
 				return v, &CoerceError{Code: codeTooLong, Value: s}
 			}

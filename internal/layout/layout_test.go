@@ -28,6 +28,7 @@ type rule struct {
 var sqlLayers = map[string]int{
 	"sql/sysvar":   0,
 	"sql/datetime": 0,
+	"sql/jsondoc":  0,
 	"sql/parse":    1,
 	"sql/expr":     1,
 	"sql/plan":     2,

@@ -79,7 +79,7 @@ func anyNull(vs []types.Value) bool {
 // (funcs_time.go, funcs_session.go, funcs_string.go, funcs_math.go,
 // funcs_control.go): a new function is one case in one of them. A family
 // returns nil, nil for a name it does not have.
-var funcFamilies = []func(f *call) (*Expr, error){timeFunc, sessionFunc, stringFunc, textFunc, regexpFunc, uuidFunc, mathFunc, controlFunc}
+var funcFamilies = []func(f *call) (*Expr, error){timeFunc, sessionFunc, stringFunc, textFunc, regexpFunc, uuidFunc, jsonFunc, mathFunc, controlFunc}
 
 func (sc *Scope) compileFunc(x *ast.FuncCallExpr) (*Expr, error) {
 	args, err := sc.compileArgs(x.Args)

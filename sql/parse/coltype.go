@@ -66,6 +66,10 @@ func ColType(cd *ast.ColumnDef) (types.ColType, error) {
 	case mysql.TypeBlob, mysql.TypeTinyBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
 		t.Base = types.TText
 		return t, nil
+	case mysql.TypeJSON:
+		// MariaDB's JSON is LONGTEXT checked by JSON_VALID
+		t.Base, t.JSON = types.TText, true
+		return t, nil
 	case mysql.TypeDatetime:
 		t.Base = types.TDatetime
 		if dec > 0 {

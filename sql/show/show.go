@@ -270,6 +270,9 @@ func showCreateTable(t *storage.Table) string {
 	var lines []string
 	for _, c := range def.Columns {
 		l := "  " + quoteName(c.Name) + " " + c.Type.SQL()
+		if c.Type.JSON {
+			l += " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin" // as MariaDB declares JSON
+		}
 		if c.NotNull {
 			l += " NOT NULL"
 		}
@@ -294,6 +297,9 @@ func showCreateTable(t *storage.Table) string {
 		}
 		if c.Comment != "" {
 			l += " COMMENT " + quoteString(c.Comment)
+		}
+		if c.Type.JSON {
+			l += " CHECK (json_valid(" + quoteName(c.Name) + "))"
 		}
 		lines = append(lines, l)
 	}

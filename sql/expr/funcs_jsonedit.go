@@ -1,0 +1,70 @@
+package expr
+
+import (
+	"github.com/plrun/plrun/sql/jsondoc"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/types"
+)
+
+// jsonEditFunc compiles JSON_SET, JSON_INSERT, JSON_REPLACE, JSON_REMOVE
+// and JSON_ARRAY_APPEND: each path in turn, on the document the last
+// one left.
+func jsonEditFunc(f *call) (*Expr, error) {
+	name := f.name
+	var mode jsondoc.Mode
+	switch name {
+	case "json_set":
+		mode = jsondoc.SetMode
+	case "json_insert":
+		mode = jsondoc.InsertMode
+	case "json_replace":
+		mode = jsondoc.ReplaceMode
+	case "json_remove":
+		if err := f.nargs(2, -1); err != nil {
+			return nil, err
+		}
+		return f.mk(tJSON, func(c *Ctx, vs []types.Value) (types.Value, error) {
+			if anyNull(vs) {
+				return types.Null, nil
+			}
+			doc, ok := c.jsonArg(vs[0], 1, name)
+			if !ok {
+				return types.Null, nil
+			}
+			for i, pv := range vs[1:] {
+				p, ok := c.pathArg(pv, i+2, name, false)
+				if !ok {
+					return types.Null, nil
+				}
+				jsondoc.Remove(doc, p)
+			}
+			return types.StringValue(doc.String()), nil
+		}), nil
+	default:
+		return nil, nil
+	}
+	if len(f.args) < 3 || len(f.args)%2 == 0 {
+		return nil, sqlerr.New(sqlerr.ErWrongArgCount, "Incorrect parameter count in the call to native function '%s'", name)
+	}
+	args := f.args
+	return f.mk(tJSON, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		if vs[0].IsNull() {
+			return types.Null, nil
+		}
+		doc, ok := c.jsonArg(vs[0], 1, name)
+		if !ok {
+			return types.Null, nil
+		}
+		for i := 1; i < len(vs); i += 2 {
+			if vs[i].IsNull() {
+				return types.Null, nil
+			}
+			p, ok := c.pathArg(vs[i], i+1, name, false)
+			if !ok {
+				return types.Null, nil
+			}
+			doc = jsondoc.Edit(doc, p, sqlToJSON(vs[i+1], args[i+1].Type), mode)
+		}
+		return types.StringValue(doc.String()), nil
+	}), nil
+}

@@ -1,0 +1,97 @@
+package jsondoc
+
+import (
+	"strconv"
+	"strings"
+)
+
+// String prints n as MariaDB prints a JSON function's result.
+func (n *Node) String() string {
+	var b strings.Builder
+	n.write(&b)
+	return b.String()
+}
+
+func (n *Node) write(b *strings.Builder) {
+	switch n.Kind {
+	case Null:
+		b.WriteString("null")
+	case True:
+		b.WriteString("true")
+	case False:
+		b.WriteString("false")
+	case Number:
+		b.WriteString(n.Num)
+	case String:
+		Quote(b, n.Str)
+	case Array:
+		b.WriteByte('[')
+		for i, e := range n.Elems {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			e.write(b)
+		}
+		b.WriteByte(']')
+	case Object:
+		b.WriteByte('{')
+		for i, k := range n.Keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			Quote(b, k)
+			b.WriteString(": ")
+			n.Vals[i].write(b)
+		}
+		b.WriteByte('}')
+	}
+}
+
+// Quote writes s as a JSON string (JSON_QUOTE): ", \ and control
+// characters escaped, the rest as it is.
+func Quote(b *strings.Builder, s string) {
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		default:
+			if r < 0x20 {
+				b.WriteString(`\u00`)
+				h := strconv.FormatInt(int64(r), 16)
+				if len(h) < 2 {
+					h = "0" + h
+				}
+				b.WriteString(h)
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	b.WriteByte('"')
+}
+
+// Unquote is JSON_UNQUOTE: a JSON string's text; anything else as it is.
+func Unquote(s string) (string, bool) {
+	if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' {
+		return s, true
+	}
+	p := &parser{s: s}
+	out, err := p.str()
+	if err != nil || p.i != len(s) {
+		return s, false
+	}
+	return out, true
+}
