@@ -32,6 +32,7 @@ var sqlLayers = map[string]int{
 	"sql/parse":    1,
 	"sql/expr":     1,
 	"sql/plan":     2,
+	"sql/funcs":    2,
 	"sql/exec":     3,
 	"sql/psm":      4,
 	"sql/show":     4,

@@ -26,7 +26,9 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ConstExpr(v, TypeOfValue(v)), nil
+		e := ConstExpr(v, TypeOfValue(v))
+		e.literal = true
+		return e, nil
 	case *ast.ColumnNameExpr:
 		if e, ok := sc.compileLocal(x); ok {
 			return e, nil
@@ -130,7 +132,11 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 			return BoolValue(likeMatchEscape(vs[1].String(), vs[0].String(), esc) != not)
 		}), nil
 	case *ast.PatternRegexpExpr:
-		return sc.compileRegexpOp(x)
+		parts, err := sc.compileArgs([]ast.ExprNode{x.Expr, x.Pattern})
+		if err != nil || RegexpOp == nil {
+			return nil, err
+		}
+		return RegexpOp(parts[0], parts[1], x.Not)
 	case *ast.VariableExpr:
 		return sc.compileVariable(x)
 	case *ast.FuncCallExpr:

@@ -56,7 +56,8 @@ type Expr struct {
 	Col     int  // table column index when the expression is a bare column, else -1
 	IsConst bool // no column, no aggregate (params and variables count as constant per execution)
 	HasAgg  bool
-	param   int // ? index when a bare placeholder, else -1
+	param   int  // ? index when a bare placeholder, else -1
+	literal bool // a literal of the statement's text (Literal)
 	text    string
 	Source  *Source // the joined table a bare column belongs to (joins only)
 }

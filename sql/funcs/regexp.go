@@ -1,14 +1,14 @@
-package expr
+package funcs
 
 import (
 	"errors"
+	"github.com/plrun/plrun/sql/expr"
 	"regexp"
 	"regexp/syntax"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
-	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
@@ -58,10 +58,9 @@ func compileRegex(pattern string) (*regexp.Regexp, error) {
 
 // patternOf compiles a constant pattern once, at compile time; a
 // pattern that varies is compiled (and cached) as rows come.
-func patternOf(p *Expr) (func(v types.Value) (*regexp.Regexp, error), error) {
-	if p.IsConst && p.param < 0 {
-		v, err := p.Fn(&Ctx{})
-		if err == nil && !v.IsNull() {
+func patternOf(p *expr.Expr) (func(v types.Value) (*regexp.Regexp, error), error) {
+	if v, ok := p.Literal(); ok {
+		if !v.IsNull() {
 			re, err := compileRegex(v.String())
 			if err != nil {
 				return nil, err
@@ -72,19 +71,13 @@ func patternOf(p *Expr) (func(v types.Value) (*regexp.Regexp, error), error) {
 	return func(v types.Value) (*regexp.Regexp, error) { return compileRegex(v.String()) }, nil
 }
 
-// compileRegexpOp is s [NOT] REGEXP|RLIKE pattern.
-func (sc *Scope) compileRegexpOp(x *ast.PatternRegexpExpr) (*Expr, error) {
-	parts, err := sc.compileArgs([]ast.ExprNode{x.Expr, x.Pattern})
+// regexpOp is s [NOT] REGEXP|RLIKE pattern (expr.RegexpOp).
+func regexpOp(s, p *expr.Expr, not bool) (*expr.Expr, error) {
+	pat, err := patternOf(p)
 	if err != nil {
 		return nil, err
 	}
-	pat, err := patternOf(parts[1])
-	if err != nil {
-		return nil, err
-	}
-	not := x.Not
-	s, p := parts[0], parts[1]
-	return derived(func(c *Ctx) (types.Value, error) {
+	return expr.Derived(func(c *expr.Ctx) (types.Value, error) {
 		sv, err := s.Fn(c)
 		if err != nil {
 			return types.Null, err
@@ -97,15 +90,15 @@ func (sc *Scope) compileRegexpOp(x *ast.PatternRegexpExpr) (*Expr, error) {
 		if err != nil {
 			return types.Null, err
 		}
-		return BoolValue(re.MatchString(sv.String()) != not), nil
-	}, TBigInt, parts...), nil
+		return expr.BoolValue(re.MatchString(sv.String()) != not), nil
+	}, expr.TBigInt, s, p), nil
 }
 
 // regexpFunc compiles REGEXP_REPLACE, REGEXP_SUBSTR and REGEXP_INSTR
 // (MariaDB has no REGEXP_LIKE: its name stays a stored function's).
-func regexpFunc(f *call) (*Expr, error) {
+func regexpFunc(f *expr.Call) (*expr.Expr, error) {
 	var want int
-	switch f.name {
+	switch f.Name {
 	case "regexp_replace":
 		want = 3
 	case "regexp_substr", "regexp_instr":
@@ -113,20 +106,20 @@ func regexpFunc(f *call) (*Expr, error) {
 	default:
 		return nil, nil
 	}
-	if err := f.nargs(want, want); err != nil {
+	if err := f.NArgs(want, want); err != nil {
 		return nil, err
 	}
-	pat, err := patternOf(f.args[1])
+	pat, err := patternOf(f.Args[1])
 	if err != nil {
 		return nil, err
 	}
-	t := TVarchar
-	if f.name == "regexp_instr" {
-		t = TBigInt
+	t := expr.TVarchar
+	if f.Name == "regexp_instr" {
+		t = expr.TBigInt
 	}
-	name := f.name
-	return f.mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
-		if anyNull(vs) {
+	name := f.Name
+	return f.Mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+		if expr.AnyNull(vs) {
 			return types.Null, nil
 		}
 		re, err := pat(vs[1])

@@ -1,6 +1,7 @@
-package expr
+package funcs
 
 import (
+	"github.com/plrun/plrun/sql/expr"
 	"strings"
 	"time"
 
@@ -11,21 +12,17 @@ import (
 
 // constFsp is the fractional-seconds argument of NOW(fsp) and its kin: a
 // constant 0-6 (MariaDB's grammar takes only a literal), else 1426.
-func (f *call) constFsp() (int, error) {
-	if len(f.args) == 0 {
+func constFsp(f *expr.Call) (int, error) {
+	if len(f.Args) == 0 {
 		return 0, nil
 	}
-	a := f.args[0]
-	if !a.IsConst || a.param >= 0 {
+	v, ok := f.Args[0].Literal()
+	if !ok {
 		return 0, sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use")
 	}
-	v, err := a.Fn(&Ctx{})
-	if err != nil {
-		return 0, err
-	}
-	n := saturatingInt(v)
+	n := expr.SaturatingInt(v)
 	if n < 0 || n > 6 {
-		name := f.name
+		name := f.Name
 		if name == "now" {
 			name = "current_timestamp"
 		}
@@ -36,25 +33,25 @@ func (f *call) constFsp() (int, error) {
 
 // datePartFunc compiles the functions of one date: its parts, its names,
 // its week, the day it is in.
-func datePartFunc(f *call) (*Expr, error) {
-	onDate := func(t types.ColType, fn func(m moment) types.Value) (*Expr, error) {
-		if err := f.nargs(1, 1); err != nil {
+func datePartFunc(f *expr.Call) (*expr.Expr, error) {
+	onDate := func(t types.ColType, fn func(m moment) types.Value) (*expr.Expr, error) {
+		if err := f.NArgs(1, 1); err != nil {
 			return nil, err
 		}
-		return f.mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			m, ok := c.timeArg(vs[0])
+		return f.Mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			m, ok := timeArg(c, vs[0])
 			if !ok {
 				return types.Null, nil
 			}
 			return fn(m), nil
 		}), nil
 	}
-	onClock := func(fn func(d time.Duration) int64) (*Expr, error) {
-		if err := f.nargs(1, 1); err != nil {
+	onClock := func(fn func(d time.Duration) int64) (*expr.Expr, error) {
+		if err := f.NArgs(1, 1); err != nil {
 			return nil, err
 		}
-		return f.mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			d, _, ok := c.clockArg(vs[0])
+		return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			d, _, ok := clockArg(c, vs[0])
 			if !ok {
 				return types.Null, nil
 			}
@@ -67,29 +64,29 @@ func datePartFunc(f *call) (*Expr, error) {
 	num := func(fn func(t time.Time) int) func(m moment) types.Value {
 		return func(m moment) types.Value { return types.IntValue(int64(fn(m.t))) }
 	}
-	switch f.name {
+	switch f.Name {
 	case "year":
-		return onDate(TBigInt, num(time.Time.Year))
+		return onDate(expr.TBigInt, num(time.Time.Year))
 	case "month":
-		return onDate(TBigInt, num(func(t time.Time) int { return int(t.Month()) }))
+		return onDate(expr.TBigInt, num(func(t time.Time) int { return int(t.Month()) }))
 	case "day", "dayofmonth":
-		return onDate(TBigInt, num(time.Time.Day))
+		return onDate(expr.TBigInt, num(time.Time.Day))
 	case "dayofyear":
-		return onDate(TBigInt, num(time.Time.YearDay))
+		return onDate(expr.TBigInt, num(time.Time.YearDay))
 	case "dayofweek":
-		return onDate(TBigInt, num(func(t time.Time) int { return int(t.Weekday()) + 1 }))
+		return onDate(expr.TBigInt, num(func(t time.Time) int { return int(t.Weekday()) + 1 }))
 	case "weekday":
-		return onDate(TBigInt, num(func(t time.Time) int { return (int(t.Weekday()) + 6) % 7 }))
+		return onDate(expr.TBigInt, num(func(t time.Time) int { return (int(t.Weekday()) + 6) % 7 }))
 	case "quarter":
-		return onDate(TBigInt, num(func(t time.Time) int { return (int(t.Month())-1)/3 + 1 }))
+		return onDate(expr.TBigInt, num(func(t time.Time) int { return (int(t.Month())-1)/3 + 1 }))
 	case "weekofyear":
-		return onDate(TBigInt, num(func(t time.Time) int { w, _ := datetime.Week(t, datetime.WeekMode(3)); return w }))
+		return onDate(expr.TBigInt, num(func(t time.Time) int { w, _ := datetime.Week(t, datetime.WeekMode(3)); return w }))
 	case "dayname":
-		return onDate(TVarchar, func(m moment) types.Value { return types.StringValue(datetime.DayName(m.t)) })
+		return onDate(expr.TVarchar, func(m moment) types.Value { return types.StringValue(datetime.DayName(m.t)) })
 	case "monthname":
-		return onDate(TVarchar, func(m moment) types.Value { return types.StringValue(datetime.MonthName(m.t.Month())) })
+		return onDate(expr.TVarchar, func(m moment) types.Value { return types.StringValue(datetime.MonthName(m.t.Month())) })
 	case "to_days":
-		return onDate(TBigInt, num(func(t time.Time) int { return int(floorDiv(t.Unix(), 86400)) + 719528 }))
+		return onDate(expr.TBigInt, num(func(t time.Time) int { return int(floorDiv(t.Unix(), 86400)) + 719528 }))
 	case "date":
 		return onDate(types.ColType{Base: types.TDate}, func(m moment) types.Value { return types.DateValue(m.t) })
 	case "last_day":
@@ -105,32 +102,32 @@ func datePartFunc(f *call) (*Expr, error) {
 	case "microsecond":
 		return onClock(func(d time.Duration) int64 { return int64(d/time.Microsecond) % 1e6 })
 	case "time":
-		if err := f.nargs(1, 1); err != nil {
+		if err := f.NArgs(1, 1); err != nil {
 			return nil, err
 		}
-		return f.mk(tTime, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			d, fsp, ok := c.clockArg(vs[0])
+		return f.Mk(tTime, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			d, fsp, ok := clockArg(c, vs[0])
 			if !ok {
 				return types.Null, nil
 			}
 			return timeText(d, fsp), nil
 		}), nil
 	case "week", "yearweek":
-		if err := f.nargs(1, 2); err != nil {
+		if err := f.NArgs(1, 2); err != nil {
 			return nil, err
 		}
-		year := f.name == "yearweek"
-		return f.mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		year := f.Name == "yearweek"
+		return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
-			m, ok := c.timeArg(vs[0])
+			m, ok := timeArg(c, vs[0])
 			if !ok {
 				return types.Null, nil
 			}
 			mode := 0 // default_week_format
 			if len(vs) == 2 {
-				mode = int(saturatingInt(vs[1]) & 7)
+				mode = int(expr.SaturatingInt(vs[1]) & 7)
 			}
 			if year {
 				w, y := datetime.Week(m.t, datetime.YearWeekMode(mode))
@@ -140,14 +137,14 @@ func datePartFunc(f *call) (*Expr, error) {
 			return types.IntValue(int64(w)), nil
 		}), nil
 	case "makedate":
-		if err := f.nargs(2, 2); err != nil {
+		if err := f.NArgs(2, 2); err != nil {
 			return nil, err
 		}
-		return f.mk(types.ColType{Base: types.TDate}, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		return f.Mk(types.ColType{Base: types.TDate}, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
-			y, doy := saturatingInt(vs[0]), saturatingInt(vs[1])
+			y, doy := expr.SaturatingInt(vs[0]), expr.SaturatingInt(vs[1])
 			if doy <= 0 || y < 0 || y > 9999 {
 				return types.Null, nil
 			}
@@ -175,26 +172,26 @@ func twoDigitYear(y int) int {
 
 // extractFunc is EXTRACT(unit FROM d): the unit's fields run together as
 // one number (DAY_SECOND of 5 01:02:03 is 5010203).
-func extractFunc(f *call) (*Expr, error) {
-	if err := f.nargs(2, 2); err != nil {
+func extractFunc(f *expr.Call) (*expr.Expr, error) {
+	if err := f.NArgs(2, 2); err != nil {
 		return nil, err
 	}
-	unit, err := f.unitArg(0)
+	unit, err := unitArg(f, 0)
 	if err != nil {
 		return nil, err
 	}
-	return f.mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
+	return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 		var t time.Time
 		var clock time.Duration
 		if strings.Contains(unit, "DAY") || strings.Contains(unit, "YEAR") || strings.Contains(unit, "MONTH") || unit == "WEEK" || unit == "QUARTER" {
-			m, ok := c.timeArg(vs[1])
+			m, ok := timeArg(c, vs[1])
 			if !ok {
 				return types.Null, nil
 			}
 			t = m.t
 			clock = t.Sub(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC))
 		} else {
-			d, _, ok := c.clockArg(vs[1])
+			d, _, ok := clockArg(c, vs[1])
 			if !ok {
 				return types.Null, nil
 			}

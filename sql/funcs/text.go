@@ -1,4 +1,4 @@
-package expr
+package funcs
 
 import (
 	"crypto/md5"
@@ -7,6 +7,7 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
+	"github.com/plrun/plrun/sql/expr"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -16,14 +17,14 @@ import (
 
 // textFunc compiles the string functions that search, cut, pad, encode
 // and hash (funcs_string.go has CONCAT, SUBSTRING, TRIM and case).
-func textFunc(f *call) (*Expr, error) {
+func textFunc(f *expr.Call) (*expr.Expr, error) {
 	// strict is a function NULL when any argument is.
-	strict := func(min, max int, t types.ColType, fn func(c *Ctx, vs []types.Value) types.Value) (*Expr, error) {
-		if err := f.nargs(min, max); err != nil {
+	strict := func(min, max int, t types.ColType, fn func(c *expr.Ctx, vs []types.Value) types.Value) (*expr.Expr, error) {
+		if err := f.NArgs(min, max); err != nil {
 			return nil, err
 		}
-		return f.mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		return f.Mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
 			return fn(c, vs), nil
@@ -31,17 +32,17 @@ func textFunc(f *call) (*Expr, error) {
 	}
 	str := types.StringValue
 	num := func(n int) types.Value { return types.IntValue(int64(n)) }
-	switch f.name {
+	switch f.Name {
 	case "lpad", "rpad":
-		left := f.name == "lpad"
-		return strict(2, 3, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
+		left := f.Name == "lpad"
+		return strict(2, 3, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			s := []rune(vs[0].String())
-			n := saturatingInt(vs[1])
+			n := expr.SaturatingInt(vs[1])
 			pad := []rune(" ")
 			if len(vs) == 3 {
 				pad = []rune(vs[2].String())
 			}
-			if n < 0 || c.overPacket(f.name, n) {
+			if n < 0 || c.OverPacket(f.Name, n) {
 				return types.Null
 			}
 			if int64(len(s)) >= n {
@@ -60,14 +61,14 @@ func textFunc(f *call) (*Expr, error) {
 			return str(string(s) + string(fill))
 		})
 	case "locate", "position", "instr":
-		return strict(2, 3, TBigInt, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(2, 3, expr.TBigInt, func(c *expr.Ctx, vs []types.Value) types.Value {
 			sub, s := vs[0].String(), vs[1].String()
-			if f.name == "instr" {
+			if f.Name == "instr" {
 				sub, s = s, sub
 			}
 			start := int64(1)
 			if len(vs) == 3 {
-				start = saturatingInt(vs[2])
+				start = expr.SaturatingInt(vs[2])
 			}
 			r := []rune(s)
 			if start < 1 || (start > int64(len(r)) && start != 1) {
@@ -80,8 +81,8 @@ func textFunc(f *call) (*Expr, error) {
 			return types.IntValue(start + int64(utf8.RuneCountInString(string(r[start-1:])[:i])))
 		})
 	case "substring_index":
-		return strict(3, 3, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
-			s, delim, n := vs[0].String(), vs[1].String(), saturatingInt(vs[2])
+		return strict(3, 3, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
+			s, delim, n := vs[0].String(), vs[1].String(), expr.SaturatingInt(vs[2])
 			if delim == "" || n == 0 {
 				return str("")
 			}
@@ -98,7 +99,7 @@ func textFunc(f *call) (*Expr, error) {
 			return str(strings.Join(parts[int64(len(parts))+n:], delim))
 		})
 	case "replace":
-		return strict(3, 3, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(3, 3, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			from := vs[1].String()
 			if from == "" {
 				return str(vs[0].String())
@@ -106,7 +107,7 @@ func textFunc(f *call) (*Expr, error) {
 			return str(strings.ReplaceAll(vs[0].String(), from, vs[2].String()))
 		})
 	case "reverse":
-		return strict(1, 1, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			r := []rune(vs[0].String())
 			for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 				r[i], r[j] = r[j], r[i]
@@ -114,35 +115,35 @@ func textFunc(f *call) (*Expr, error) {
 			return str(string(r))
 		})
 	case "space":
-		return strict(1, 1, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
-			n := saturatingInt(vs[0])
+		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
+			n := expr.SaturatingInt(vs[0])
 			if n <= 0 {
 				return str("")
 			}
-			if c.overPacket("space", n) {
+			if c.OverPacket("space", n) {
 				return types.Null
 			}
 			return str(strings.Repeat(" ", int(n)))
 		})
 	case "left", "right":
-		return strict(2, 2, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(2, 2, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			r := []rune(vs[0].String())
-			n := saturatingInt(vs[1])
+			n := expr.SaturatingInt(vs[1])
 			if n <= 0 {
 				return str("")
 			}
 			if n >= int64(len(r)) {
 				return str(string(r))
 			}
-			if f.name == "left" {
+			if f.Name == "left" {
 				return str(string(r[:n]))
 			}
 			return str(string(r[int64(len(r))-n:]))
 		})
 	case "insert_func", "insert":
-		return strict(4, 4, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(4, 4, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			r := []rune(vs[0].String())
-			pos, l := saturatingInt(vs[1]), saturatingInt(vs[2])
+			pos, l := expr.SaturatingInt(vs[1]), expr.SaturatingInt(vs[2])
 			if pos < 1 || pos > int64(len(r)) {
 				return str(string(r))
 			}
@@ -153,7 +154,7 @@ func textFunc(f *call) (*Expr, error) {
 			return str(string(r[:pos-1]) + vs[3].String() + string(r[end:]))
 		})
 	case "ascii":
-		return strict(1, 1, TBigInt, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(1, 1, expr.TBigInt, func(c *expr.Ctx, vs []types.Value) types.Value {
 			s := vs[0].String()
 			if s == "" {
 				return num(0)
@@ -161,7 +162,7 @@ func textFunc(f *call) (*Expr, error) {
 			return num(int(s[0]))
 		})
 	case "ord":
-		return strict(1, 1, TBigInt, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(1, 1, expr.TBigInt, func(c *expr.Ctx, vs []types.Value) types.Value {
 			s := vs[0].String()
 			if s == "" {
 				return num(0)
@@ -176,7 +177,7 @@ func textFunc(f *call) (*Expr, error) {
 	case "char_func":
 		return charFunc(f)
 	case "hex":
-		return strict(1, 1, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			v := vs[0]
 			if v.IsNumeric() {
 				u, _ := types.FloatValue(roundHalf(v.ToFloat())).ToInt64()
@@ -185,7 +186,7 @@ func textFunc(f *call) (*Expr, error) {
 			return str(strings.ToUpper(hex.EncodeToString([]byte(v.String()))))
 		})
 	case "unhex":
-		return strict(1, 1, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			s := vs[0].String()
 			if len(s)%2 == 1 {
 				s = "0" + s
@@ -197,7 +198,7 @@ func textFunc(f *call) (*Expr, error) {
 			return str(string(b))
 		})
 	case "to_base64":
-		return strict(1, 1, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			enc := base64.StdEncoding.EncodeToString([]byte(vs[0].String()))
 			// MySQL breaks the text every 76 characters
 			var b strings.Builder
@@ -209,7 +210,7 @@ func textFunc(f *call) (*Expr, error) {
 			return str(b.String())
 		})
 	case "from_base64":
-		return strict(1, 1, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			s := strings.Map(func(r rune) rune {
 				if r == '\n' || r == '\r' || r == ' ' || r == '\t' {
 					return -1
@@ -225,19 +226,19 @@ func textFunc(f *call) (*Expr, error) {
 			return str(string(b))
 		})
 	case "md5":
-		return strict(1, 1, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			h := md5.Sum([]byte(vs[0].String()))
 			return str(hex.EncodeToString(h[:]))
 		})
 	case "sha1", "sha":
-		return strict(1, 1, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			h := sha1.Sum([]byte(vs[0].String()))
 			return str(hex.EncodeToString(h[:]))
 		})
 	case "sha2":
-		return strict(2, 2, TVarchar, func(c *Ctx, vs []types.Value) types.Value {
+		return strict(2, 2, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			b := []byte(vs[0].String())
-			switch saturatingInt(vs[1]) {
+			switch expr.SaturatingInt(vs[1]) {
 			case 0, 256:
 				h := sha256.Sum256(b)
 				return str(hex.EncodeToString(h[:]))

@@ -1,6 +1,7 @@
-package expr
+package funcs
 
 import (
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/jsondoc"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
@@ -9,8 +10,8 @@ import (
 // jsonEditFunc compiles JSON_SET, JSON_INSERT, JSON_REPLACE, JSON_REMOVE
 // and JSON_ARRAY_APPEND: each path in turn, on the document the last
 // one left.
-func jsonEditFunc(f *call) (*Expr, error) {
-	name := f.name
+func jsonEditFunc(f *expr.Call) (*expr.Expr, error) {
+	name := f.Name
 	var mode jsondoc.Mode
 	switch name {
 	case "json_set":
@@ -20,19 +21,19 @@ func jsonEditFunc(f *call) (*Expr, error) {
 	case "json_replace":
 		mode = jsondoc.ReplaceMode
 	case "json_remove":
-		if err := f.nargs(2, -1); err != nil {
+		if err := f.NArgs(2, -1); err != nil {
 			return nil, err
 		}
-		return f.mk(tJSON, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		return f.Mk(tJSON, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
-			doc, ok := c.jsonArg(vs[0], 1, name)
+			doc, ok := jsonArg(c, vs[0], 1, name)
 			if !ok {
 				return types.Null, nil
 			}
 			for i, pv := range vs[1:] {
-				p, ok := c.pathArg(pv, i+2, name, false)
+				p, ok := pathArg(c, pv, i+2, name, false)
 				if !ok {
 					return types.Null, nil
 				}
@@ -43,15 +44,15 @@ func jsonEditFunc(f *call) (*Expr, error) {
 	default:
 		return nil, nil
 	}
-	if len(f.args) < 3 || len(f.args)%2 == 0 {
+	if len(f.Args) < 3 || len(f.Args)%2 == 0 {
 		return nil, sqlerr.New(sqlerr.ErWrongArgCount, "Incorrect parameter count in the call to native function '%s'", name)
 	}
-	args := f.args
-	return f.mk(tJSON, func(c *Ctx, vs []types.Value) (types.Value, error) {
+	args := f.Args
+	return f.Mk(tJSON, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 		if vs[0].IsNull() {
 			return types.Null, nil
 		}
-		doc, ok := c.jsonArg(vs[0], 1, name)
+		doc, ok := jsonArg(c, vs[0], 1, name)
 		if !ok {
 			return types.Null, nil
 		}
@@ -59,7 +60,7 @@ func jsonEditFunc(f *call) (*Expr, error) {
 			if vs[i].IsNull() {
 				return types.Null, nil
 			}
-			p, ok := c.pathArg(vs[i], i+1, name, false)
+			p, ok := pathArg(c, vs[i], i+1, name, false)
 			if !ok {
 				return types.Null, nil
 			}

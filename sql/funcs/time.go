@@ -1,6 +1,7 @@
-package expr
+package funcs
 
 import (
+	"github.com/plrun/plrun/sql/expr"
 	"strings"
 	"time"
 
@@ -10,30 +11,30 @@ import (
 
 // timeFunc compiles the date and time functions that read the clock or
 // one date; funcs_datecalc.go has the arithmetic and the formats.
-func timeFunc(f *call) (*Expr, error) {
-	switch f.name {
+func timeFunc(f *expr.Call) (*expr.Expr, error) {
+	switch f.Name {
 	case "now", "current_timestamp", "sysdate", "localtime", "localtimestamp", "utc_timestamp",
 		"curtime", "current_time", "utc_time":
 		return clockFunc(f)
 	case "curdate", "current_date", "utc_date":
-		if err := f.nargs(0, 0); err != nil {
+		if err := f.NArgs(0, 0); err != nil {
 			return nil, err
 		}
-		utc := f.name == "utc_date"
-		e := f.mk(types.ColType{Base: types.TDate}, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		utc := f.Name == "utc_date"
+		e := f.Mk(types.ColType{Base: types.TDate}, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			return types.DateValue(wallClock(utc)), nil
 		})
 		e.IsConst = false
 		return e, nil
 	case "unix_timestamp":
-		if err := f.nargs(0, 1); err != nil {
+		if err := f.NArgs(0, 1); err != nil {
 			return nil, err
 		}
-		return f.mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if len(vs) == 0 {
 				return types.IntValue(time.Now().Unix()), nil
 			}
-			m, ok := c.timeArg(vs[0])
+			m, ok := timeArg(c, vs[0])
 			if !ok {
 				return types.Null, nil
 			}
@@ -45,15 +46,15 @@ func timeFunc(f *call) (*Expr, error) {
 			return types.IntValue(m.t.Unix()), nil
 		}), nil
 	case "from_unixtime":
-		if err := f.nargs(1, 2); err != nil {
+		if err := f.NArgs(1, 2); err != nil {
 			return nil, err
 		}
-		t := tDatetime
-		if len(f.args) == 2 {
-			t = TVarchar
+		t := expr.TDatetime
+		if len(f.Args) == 2 {
+			t = expr.TVarchar
 		}
-		return f.mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		return f.Mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
 			secs := vs[0].ToFloat()
@@ -85,28 +86,28 @@ func wallClock(utc bool) time.Time {
 
 // clockFunc is NOW(fsp) and its synonyms, and CURTIME(fsp): fsp (0-6)
 // fractional digits, more is error 1426.
-func clockFunc(f *call) (*Expr, error) {
-	if err := f.nargs(0, 1); err != nil {
+func clockFunc(f *expr.Call) (*expr.Expr, error) {
+	if err := f.NArgs(0, 1); err != nil {
 		return nil, err
 	}
-	fsp, err := f.constFsp()
+	fsp, err := constFsp(f)
 	if err != nil {
 		return nil, err
 	}
-	utc := f.name == "utc_timestamp" || f.name == "utc_time"
+	utc := f.Name == "utc_timestamp" || f.Name == "utc_time"
 	trunc := time.Duration(1)
 	for i := fsp; i < 9; i++ {
 		trunc *= 10
 	}
-	var e *Expr
-	switch f.name {
+	var e *expr.Expr
+	switch f.Name {
 	case "curtime", "current_time", "utc_time":
-		e = f.mk(tTime, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		e = f.Mk(tTime, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			t := wallClock(utc).Truncate(trunc)
 			return timeText(t.Sub(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())), fsp), nil
 		})
 	default:
-		e = f.mk(types.ColType{Base: types.TDatetime, Scale: fsp}, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		e = f.Mk(types.ColType{Base: types.TDatetime, Scale: fsp}, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			return types.TimeValueFsp(wallClock(utc).Truncate(trunc), fsp), nil
 		})
 	}

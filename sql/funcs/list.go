@@ -1,6 +1,7 @@
-package expr
+package funcs
 
 import (
+	"github.com/plrun/plrun/sql/expr"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -10,27 +11,27 @@ import (
 
 // listFunc compiles the functions that pick from a list of strings
 // (ELT, FIELD, FIND_IN_SET) and FORMAT.
-func listFunc(f *call) (*Expr, error) {
-	switch f.name {
+func listFunc(f *expr.Call) (*expr.Expr, error) {
+	switch f.Name {
 	case "elt":
-		if err := f.nargs(2, -1); err != nil {
+		if err := f.NArgs(2, -1); err != nil {
 			return nil, err
 		}
-		return f.mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return f.Mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return types.Null, nil
 			}
-			n := saturatingInt(vs[0])
+			n := expr.SaturatingInt(vs[0])
 			if n < 1 || n >= int64(len(vs)) {
 				return types.Null, nil
 			}
 			return vs[n], nil
 		}), nil
 	case "field":
-		if err := f.nargs(2, -1); err != nil {
+		if err := f.NArgs(2, -1); err != nil {
 			return nil, err
 		}
-		return f.mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return types.IntValue(0), nil
 			}
@@ -42,11 +43,11 @@ func listFunc(f *call) (*Expr, error) {
 			return types.IntValue(0), nil
 		}), nil
 	case "find_in_set":
-		if err := f.nargs(2, 2); err != nil {
+		if err := f.NArgs(2, 2); err != nil {
 			return nil, err
 		}
-		return f.mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
 			s := vs[0].String()
@@ -83,11 +84,11 @@ var formatCtx = func() *apd.Context {
 
 // formatFunc is FORMAT(x, d[, locale]): x rounded half up to d decimals
 // (at most 38) with the locale's thousands separators.
-func formatFunc(f *call) (*Expr, error) {
-	if err := f.nargs(2, 3); err != nil {
+func formatFunc(f *expr.Call) (*expr.Expr, error) {
+	if err := f.NArgs(2, 3); err != nil {
 		return nil, err
 	}
-	return f.mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+	return f.Mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 		if vs[0].IsNull() || vs[1].IsNull() {
 			return types.Null, nil
 		}
@@ -99,7 +100,7 @@ func formatFunc(f *call) (*Expr, error) {
 			}
 			sep = s
 		}
-		d := min(max(saturatingInt(vs[1]), 0), 38)
+		d := min(max(expr.SaturatingInt(vs[1]), 0), 38)
 		x, ok := vs[0].ToDecimal()
 		if !ok {
 			x = apd.New(0, 0)
@@ -131,17 +132,17 @@ func formatFunc(f *call) (*Expr, error) {
 
 // charFunc is CHAR(n, ... [USING charset]): each n as its big-endian
 // bytes, NULLs skipped. The parser passes the charset as a last argument.
-func charFunc(f *call) (*Expr, error) {
-	if err := f.nargs(2, -1); err != nil {
+func charFunc(f *expr.Call) (*expr.Expr, error) {
+	if err := f.NArgs(2, -1); err != nil {
 		return nil, err
 	}
-	return f.mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+	return f.Mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 		var b []byte
 		for _, v := range vs[:len(vs)-1] {
 			if v.IsNull() {
 				continue
 			}
-			n := uint32(saturatingInt(v))
+			n := uint32(expr.SaturatingInt(v))
 			var chunk []byte
 			for n > 0 {
 				chunk = append([]byte{byte(n)}, chunk...)
@@ -158,11 +159,11 @@ func charFunc(f *call) (*Expr, error) {
 
 // quoteFunc is QUOTE(s): s in single quotes with \, ', NUL and ^Z
 // escaped; NULL is the word NULL.
-func quoteFunc(f *call) (*Expr, error) {
-	if err := f.nargs(1, 1); err != nil {
+func quoteFunc(f *expr.Call) (*expr.Expr, error) {
+	if err := f.NArgs(1, 1); err != nil {
 		return nil, err
 	}
-	return f.mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+	return f.Mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 		if vs[0].IsNull() {
 			return types.StringValue("NULL"), nil
 		}

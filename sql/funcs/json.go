@@ -1,7 +1,8 @@
-package expr
+package funcs
 
 import (
 	"errors"
+	"github.com/plrun/plrun/sql/expr"
 	"strings"
 
 	"github.com/plrun/plrun/sql/jsondoc"
@@ -15,7 +16,7 @@ var tJSON = types.ColType{Base: types.TText, JSON: true}
 // jsonArg parses argument i (1-based in warnings) of function fn: text
 // that is not JSON is NULL with warning 4038 (4037 at its end), as
 // MariaDB gives it.
-func (c *Ctx) jsonArg(v types.Value, i int, fn string) (*jsondoc.Node, bool) {
+func jsonArg(c *expr.Ctx, v types.Value, i int, fn string) (*jsondoc.Node, bool) {
 	s := v.String()
 	n, err := jsondoc.Parse(s)
 	if err == nil {
@@ -23,16 +24,16 @@ func (c *Ctx) jsonArg(v types.Value, i int, fn string) (*jsondoc.Node, bool) {
 	}
 	var se *jsondoc.SyntaxError
 	if errors.As(err, &se) && se.Pos > len(s) {
-		c.warn(sqlerr.Note{Level: "Warning", Code: 4037, Message: "Unexpected end of JSON text in argument " + itoa(i) + " to function '" + fn + "'"})
+		c.Warn(sqlerr.Note{Level: "Warning", Code: 4037, Message: "Unexpected end of JSON text in argument " + itoa(i) + " to function '" + fn + "'"})
 	} else if se != nil {
-		c.warn(sqlerr.Note{Level: "Warning", Code: 4038, Message: "Syntax error in JSON text in argument " + itoa(i) + " to function '" + fn + "' at position " + itoa(se.Pos)})
+		c.Warn(sqlerr.Note{Level: "Warning", Code: 4038, Message: "Syntax error in JSON text in argument " + itoa(i) + " to function '" + fn + "' at position " + itoa(se.Pos)})
 	}
 	return nil, false
 }
 
 // pathArg parses a JSON path argument; a bad one is NULL with warning
 // 4042, a wildcard where one is not allowed warning 4044.
-func (c *Ctx) pathArg(v types.Value, i int, fn string, wildOK bool) (*jsondoc.Path, bool) {
+func pathArg(c *expr.Ctx, v types.Value, i int, fn string, wildOK bool) (*jsondoc.Path, bool) {
 	p, err := jsondoc.ParsePath(v.String())
 	if err != nil {
 		pos := 1
@@ -40,11 +41,11 @@ func (c *Ctx) pathArg(v types.Value, i int, fn string, wildOK bool) (*jsondoc.Pa
 		if errors.As(err, &pe) {
 			pos = pe.Pos
 		}
-		c.warn(sqlerr.Note{Level: "Warning", Code: 4042, Message: "Syntax error in JSON path in argument " + itoa(i) + " to function '" + fn + "' at position " + itoa(pos)})
+		c.Warn(sqlerr.Note{Level: "Warning", Code: 4042, Message: "Syntax error in JSON path in argument " + itoa(i) + " to function '" + fn + "' at position " + itoa(pos)})
 		return nil, false
 	}
 	if !wildOK && p.Wild() {
-		c.warn(sqlerr.Note{Level: "Warning", Code: 4044, Message: "Wildcards or range in JSON path not allowed in argument " + itoa(i) + " to function '" + fn + "'"})
+		c.Warn(sqlerr.Note{Level: "Warning", Code: 4044, Message: "Wildcards or range in JSON path not allowed in argument " + itoa(i) + " to function '" + fn + "'"})
 		return nil, false
 	}
 	return p, true
@@ -71,16 +72,16 @@ func sqlToJSON(v types.Value, t types.ColType) *jsondoc.Node {
 
 // jsonFunc compiles the JSON functions (funcs_jsonedit.go has the ones
 // that change a document).
-func jsonFunc(f *call) (*Expr, error) {
-	name := f.name
+func jsonFunc(f *expr.Call) (*expr.Expr, error) {
+	name := f.Name
 	jsonOut := func(n *jsondoc.Node) types.Value { return types.StringValue(n.String()) }
 	switch name {
 	case "json_object":
-		if len(f.args)%2 == 1 {
+		if len(f.Args)%2 == 1 {
 			return nil, sqlerr.New(sqlerr.ErWrongArgCount, "Incorrect parameter count in the call to native function 'json_object'")
 		}
-		args := f.args
-		return f.mk(tJSON, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		args := f.Args
+		return f.Mk(tJSON, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			n := &jsondoc.Node{Kind: jsondoc.Object}
 			for i := 0; i < len(vs); i += 2 {
 				k := ""
@@ -92,8 +93,8 @@ func jsonFunc(f *call) (*Expr, error) {
 			return jsonOut(n), nil
 		}), nil
 	case "json_array":
-		args := f.args
-		return f.mk(tJSON, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		args := f.Args
+		return f.Mk(tJSON, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			n := &jsondoc.Node{Kind: jsondoc.Array}
 			for i, v := range vs {
 				n.Elems = append(n.Elems, sqlToJSON(v, args[i].Type))
@@ -101,20 +102,20 @@ func jsonFunc(f *call) (*Expr, error) {
 			return jsonOut(n), nil
 		}), nil
 	case "json_valid":
-		if err := f.nargs(1, 1); err != nil {
+		if err := f.NArgs(1, 1); err != nil {
 			return nil, err
 		}
-		return f.mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return types.Null, nil
 			}
-			return BoolValue(jsondoc.Valid(vs[0].String())), nil
+			return expr.BoolValue(jsondoc.Valid(vs[0].String())), nil
 		}), nil
 	case "json_quote":
-		if err := f.nargs(1, 1); err != nil {
+		if err := f.NArgs(1, 1); err != nil {
 			return nil, err
 		}
-		return f.mk(tJSON, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return f.Mk(tJSON, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() || vs[0].IsNumeric() {
 				return types.Null, nil
 			}
@@ -123,37 +124,37 @@ func jsonFunc(f *call) (*Expr, error) {
 			return types.StringValue(b.String()), nil
 		}), nil
 	case "json_unquote":
-		if err := f.nargs(1, 1); err != nil {
+		if err := f.NArgs(1, 1); err != nil {
 			return nil, err
 		}
-		return f.mk(types.ColType{Base: types.TText}, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return f.Mk(types.ColType{Base: types.TText}, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return types.Null, nil
 			}
 			s, ok := jsondoc.Unquote(vs[0].String())
 			if !ok {
-				c.jsonArg(vs[0], 1, "json_unquote")
+				jsonArg(c, vs[0], 1, "json_unquote")
 			}
 			return types.StringValue(s), nil
 		}), nil
 	case "json_type", "json_length", "json_keys", "json_depth":
 		return jsonInspect(f)
 	case "json_extract":
-		if err := f.nargs(2, -1); err != nil {
+		if err := f.NArgs(2, -1); err != nil {
 			return nil, err
 		}
-		return f.mk(tJSON, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		return f.Mk(tJSON, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
-			doc, ok := c.jsonArg(vs[0], 1, name)
+			doc, ok := jsonArg(c, vs[0], 1, name)
 			if !ok {
 				return types.Null, nil
 			}
 			var found []*jsondoc.Node
 			wild := len(vs) > 2
 			for i, pv := range vs[1:] {
-				p, ok := c.pathArg(pv, i+2, name, true)
+				p, ok := pathArg(c, pv, i+2, name, true)
 				if !ok {
 					return types.Null, nil
 				}
@@ -169,23 +170,23 @@ func jsonFunc(f *call) (*Expr, error) {
 			return jsonOut(&jsondoc.Node{Kind: jsondoc.Array, Elems: found}), nil
 		}), nil
 	case "json_contains":
-		if err := f.nargs(2, 3); err != nil {
+		if err := f.NArgs(2, 3); err != nil {
 			return nil, err
 		}
-		return f.mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
-			doc, ok := c.jsonArg(vs[0], 1, name)
+			doc, ok := jsonArg(c, vs[0], 1, name)
 			if !ok {
 				return types.Null, nil
 			}
-			cand, ok := c.jsonArg(vs[1], 2, name)
+			cand, ok := jsonArg(c, vs[1], 2, name)
 			if !ok {
 				return types.Null, nil
 			}
 			if len(vs) == 3 {
-				p, ok := c.pathArg(vs[2], 3, name, false)
+				p, ok := pathArg(c, vs[2], 3, name, false)
 				if !ok {
 					return types.Null, nil
 				}
@@ -195,28 +196,28 @@ func jsonFunc(f *call) (*Expr, error) {
 				}
 				doc = found[0]
 			}
-			return BoolValue(jsondoc.Contains(doc, cand)), nil
+			return expr.BoolValue(jsondoc.Contains(doc, cand)), nil
 		}), nil
 	case "json_contains_path":
-		if err := f.nargs(3, -1); err != nil {
+		if err := f.NArgs(3, -1); err != nil {
 			return nil, err
 		}
-		return f.mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
-			doc, ok := c.jsonArg(vs[0], 1, name)
+			doc, ok := jsonArg(c, vs[0], 1, name)
 			if !ok {
 				return types.Null, nil
 			}
 			mode := strings.ToLower(vs[1].String())
 			if mode != "one" && mode != "all" {
-				c.warn(sqlerr.Note{Level: "Warning", Code: 4046, Message: `Argument 2 to function 'json_contains_path' must be "one" or "all".`})
+				c.Warn(sqlerr.Note{Level: "Warning", Code: 4046, Message: `Argument 2 to function 'json_contains_path' must be "one" or "all".`})
 				return types.Null, nil
 			}
 			hits := 0
 			for i, pv := range vs[2:] {
-				p, ok := c.pathArg(pv, i+3, name, true)
+				p, ok := pathArg(c, pv, i+3, name, true)
 				if !ok {
 					return types.Null, nil
 				}
@@ -225,41 +226,41 @@ func jsonFunc(f *call) (*Expr, error) {
 				}
 			}
 			if mode == "one" {
-				return BoolValue(hits > 0), nil
+				return expr.BoolValue(hits > 0), nil
 			}
-			return BoolValue(hits == len(vs)-2), nil
+			return expr.BoolValue(hits == len(vs)-2), nil
 		}), nil
 	}
 	return jsonEditFunc(f)
 }
 
 // jsonInspect compiles JSON_TYPE, JSON_LENGTH, JSON_KEYS, JSON_DEPTH.
-func jsonInspect(f *call) (*Expr, error) {
-	name := f.name
+func jsonInspect(f *expr.Call) (*expr.Expr, error) {
+	name := f.Name
 	max := 2
 	if name == "json_type" || name == "json_depth" {
 		max = 1
 	}
-	if err := f.nargs(1, max); err != nil {
+	if err := f.NArgs(1, max); err != nil {
 		return nil, err
 	}
-	t := TBigInt
+	t := expr.TBigInt
 	switch name {
 	case "json_type":
-		t = TVarchar
+		t = expr.TVarchar
 	case "json_keys":
 		t = tJSON
 	}
-	return f.mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
-		if anyNull(vs) {
+	return f.Mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+		if expr.AnyNull(vs) {
 			return types.Null, nil
 		}
-		doc, ok := c.jsonArg(vs[0], 1, name)
+		doc, ok := jsonArg(c, vs[0], 1, name)
 		if !ok {
 			return types.Null, nil
 		}
 		if len(vs) == 2 {
-			p, ok := c.pathArg(vs[1], 2, name, false)
+			p, ok := pathArg(c, vs[1], 2, name, false)
 			if !ok {
 				return types.Null, nil
 			}
@@ -299,11 +300,11 @@ func depth(n *jsondoc.Node) int {
 // jsonComparable makes a JSON function's result compare with a plain
 // value as MariaDB does: a JSON string by its text ('"x"' = 'x'), not
 // its quoted form. A JSON column is text and compares as text.
-func jsonComparable(a, b *Expr) (*Expr, *Expr) {
-	unquoted := func(e *Expr) *Expr {
+func jsonComparable(a, b *expr.Expr) (*expr.Expr, *expr.Expr) {
+	unquoted := func(e *expr.Expr) *expr.Expr {
 		fn := e.Fn
 		u := *e
-		u.Fn = func(c *Ctx) (types.Value, error) {
+		u.Fn = func(c *expr.Ctx) (types.Value, error) {
 			v, err := fn(c)
 			if err != nil || v.IsNull() {
 				return v, err
@@ -313,7 +314,7 @@ func jsonComparable(a, b *Expr) (*Expr, *Expr) {
 			}
 			return v, nil
 		}
-		u.Type = TVarchar
+		u.Type = expr.TVarchar
 		return &u
 	}
 	switch {

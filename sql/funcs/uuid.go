@@ -1,9 +1,10 @@
-package expr
+package funcs
 
 import (
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
+	"github.com/plrun/plrun/sql/expr"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -55,21 +56,21 @@ func newUUID() string {
 }
 
 // uuidFunc compiles UUID() and UUID_SHORT(): a new value each call.
-func uuidFunc(f *call) (*Expr, error) {
-	var e *Expr
-	switch f.name {
+func uuidFunc(f *expr.Call) (*expr.Expr, error) {
+	var e *expr.Expr
+	switch f.Name {
 	case "uuid":
-		if err := f.nargs(0, 0); err != nil {
+		if err := f.NArgs(0, 0); err != nil {
 			return nil, err
 		}
-		e = f.mk(types.ColType{Base: types.TVarchar, Length: 36}, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		e = f.Mk(types.ColType{Base: types.TVarchar, Length: 36}, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			return types.StringValue(newUUID()), nil
 		})
 	case "uuid_short":
-		if err := f.nargs(0, 0); err != nil {
+		if err := f.NArgs(0, 0); err != nil {
 			return nil, err
 		}
-		e = f.mk(types.ColType{Base: types.TBigInt, Unsigned: true}, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		e = f.Mk(types.ColType{Base: types.TBigInt, Unsigned: true}, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			uuidState.once.Do(uuidInit)
 			return types.UintValue(uuidState.short.Add(1)), nil
 		})

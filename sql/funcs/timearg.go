@@ -1,6 +1,7 @@
-package expr
+package funcs
 
 import (
+	"github.com/plrun/plrun/sql/expr"
 	"strings"
 	"time"
 
@@ -18,7 +19,7 @@ type moment struct {
 
 // timeArg reads v as a date or datetime; text that is neither is NULL
 // with warning 1292, as MariaDB gives it.
-func (c *Ctx) timeArg(v types.Value) (moment, bool) {
+func timeArg(c *expr.Ctx, v types.Value) (moment, bool) {
 	switch v.K {
 	case types.KindNull:
 		return moment{}, false
@@ -32,13 +33,13 @@ func (c *Ctx) timeArg(v types.Value) (moment, bool) {
 	if p, ok := datetime.Parse(s); ok {
 		return moment{t: p.T, isDate: p.IsDate, fsp: p.Fsp}, true
 	}
-	c.badTime("datetime", s)
+	badTime(c, "datetime", s)
 	return moment{}, false
 }
 
 // clockArg reads v as a time of day for HOUR/MINUTE/SECOND/TIME(): a
 // datetime's clock, or TIME text ('10:05:03', '-1 2:00').
-func (c *Ctx) clockArg(v types.Value) (time.Duration, int, bool) {
+func clockArg(c *expr.Ctx, v types.Value) (time.Duration, int, bool) {
 	if v.IsNull() {
 		return 0, 0, false
 	}
@@ -54,12 +55,12 @@ func (c *Ctx) clockArg(v types.Value) (time.Duration, int, bool) {
 	if d, fsp, ok := datetime.ParseDuration(s); ok {
 		return d, fsp, true
 	}
-	c.badTime("time", s)
+	badTime(c, "time", s)
 	return 0, 0, false
 }
 
-func (c *Ctx) badTime(what, s string) {
-	c.warn(sqlerr.Note{Level: "Warning", Code: sqlerr.ErTruncatedWrongValue, Message: "Incorrect " + what + " value: '" + s + "'"})
+func badTime(c *expr.Ctx, what, s string) {
+	c.Warn(sqlerr.Note{Level: "Warning", Code: sqlerr.ErTruncatedWrongValue, Message: "Incorrect " + what + " value: '" + s + "'"})
 }
 
 // value is m as a DATE or DATETIME value.
@@ -79,7 +80,7 @@ func momentType(arg types.ColType, isDate bool, fsp int) types.ColType {
 	case arg.Base == types.TDate || arg.Base == types.TDatetime || arg.Base == types.TTimestamp:
 		return types.ColType{Base: types.TDatetime, Scale: max(fsp, arg.Scale)}
 	}
-	return TVarchar
+	return expr.TVarchar
 }
 
 // timeText is a TIME value as MySQL prints it.

@@ -1,6 +1,7 @@
-package expr
+package funcs
 
 import (
+	"github.com/plrun/plrun/sql/expr"
 	"strings"
 	"time"
 
@@ -11,53 +12,53 @@ import (
 )
 
 // unitArg is the INTERVAL unit written as argument i (DAY, DAY_SECOND...).
-func (f *call) unitArg(i int) (string, error) {
-	if i < len(f.x.Args) {
-		if u, ok := f.x.Args[i].(*ast.TimeUnitExpr); ok {
+func unitArg(f *expr.Call, i int) (string, error) {
+	if i < len(f.X.Args) {
+		if u, ok := f.X.Args[i].(*ast.TimeUnitExpr); ok {
 			name := strings.ToUpper(u.Unit.String())
 			if _, known := datetime.Units[name]; known {
 				return name, nil
 			}
 		}
 	}
-	return "", sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '%s'", strings.ToUpper(f.name))
+	return "", sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near '%s'", strings.ToUpper(f.Name))
 }
 
 // dateCalcFunc compiles date arithmetic and the text forms of dates.
-func dateCalcFunc(f *call) (*Expr, error) {
-	switch f.name {
+func dateCalcFunc(f *expr.Call) (*expr.Expr, error) {
+	switch f.Name {
 	case "date_add", "date_sub", "adddate", "subdate":
-		if err := f.nargs(2, 3); err != nil {
+		if err := f.NArgs(2, 3); err != nil {
 			return nil, err
 		}
 		unit := "DAY" // ADDDATE(d, n) counts days
-		if len(f.args) == 3 {
+		if len(f.Args) == 3 {
 			var err error
-			if unit, err = f.unitArg(2); err != nil {
+			if unit, err = unitArg(f, 2); err != nil {
 				return nil, err
 			}
 		}
-		return addInterval(f, f.args[0], f.args[1], unit, f.name == "date_sub" || f.name == "subdate"), nil
+		return addInterval(f, f.Args[0], f.Args[1], unit, f.Name == "date_sub" || f.Name == "subdate"), nil
 	case "timestampadd":
-		if err := f.nargs(3, 3); err != nil {
+		if err := f.NArgs(3, 3); err != nil {
 			return nil, err
 		}
-		unit, err := f.unitArg(0)
+		unit, err := unitArg(f, 0)
 		if err != nil {
 			return nil, err
 		}
-		return addInterval(f, f.args[2], f.args[1], unit, false), nil
+		return addInterval(f, f.Args[2], f.Args[1], unit, false), nil
 	case "timestampdiff":
-		if err := f.nargs(3, 3); err != nil {
+		if err := f.NArgs(3, 3); err != nil {
 			return nil, err
 		}
-		unit, err := f.unitArg(0)
+		unit, err := unitArg(f, 0)
 		if err != nil {
 			return nil, err
 		}
-		return f.mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			a, ok1 := c.timeArg(vs[1])
-			b, ok2 := c.timeArg(vs[2])
+		return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			a, ok1 := timeArg(c, vs[1])
+			b, ok2 := timeArg(c, vs[2])
 			if !ok1 || !ok2 {
 				return types.Null, nil
 			}
@@ -65,12 +66,12 @@ func dateCalcFunc(f *call) (*Expr, error) {
 			return types.IntValue(n), nil
 		}), nil
 	case "datediff":
-		if err := f.nargs(2, 2); err != nil {
+		if err := f.NArgs(2, 2); err != nil {
 			return nil, err
 		}
-		return f.mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			a, ok1 := c.timeArg(vs[0])
-			b, ok2 := c.timeArg(vs[1])
+		return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			a, ok1 := timeArg(c, vs[0])
+			b, ok2 := timeArg(c, vs[1])
 			if !ok1 || !ok2 {
 				return types.Null, nil
 			}
@@ -80,62 +81,62 @@ func dateCalcFunc(f *call) (*Expr, error) {
 			return types.IntValue(day(a.t) - day(b.t)), nil
 		}), nil
 	case "timediff":
-		if err := f.nargs(2, 2); err != nil {
+		if err := f.NArgs(2, 2); err != nil {
 			return nil, err
 		}
-		return f.mk(tTime, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		return f.Mk(tTime, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
 			// two datetimes, or two times; one of each is NULL
 			a, okA := datetime.Parse(vs[0].String())
 			b, okB := datetime.Parse(vs[1].String())
 			if vs[0].K == types.KindTime || vs[1].K == types.KindTime || (okA && okB && strings.ContainsAny(vs[0].String(), "-/") && strings.ContainsAny(vs[1].String(), "-/")) {
-				ma, ok1 := c.timeArg(vs[0])
-				mb, ok2 := c.timeArg(vs[1])
+				ma, ok1 := timeArg(c, vs[0])
+				mb, ok2 := timeArg(c, vs[1])
 				if !ok1 || !ok2 {
 					return types.Null, nil
 				}
 				return timeText(ma.t.Sub(mb.t), max(ma.fsp, mb.fsp)), nil
 			}
 			_, _ = a, b
-			da, fa, ok1 := c.clockArg(vs[0])
-			db, fb, ok2 := c.clockArg(vs[1])
+			da, fa, ok1 := clockArg(c, vs[0])
+			db, fb, ok2 := clockArg(c, vs[1])
 			if !ok1 || !ok2 {
 				return types.Null, nil
 			}
 			return timeText(da-db, max(fa, fb)), nil
 		}), nil
 	case "time_to_sec":
-		if err := f.nargs(1, 1); err != nil {
+		if err := f.NArgs(1, 1); err != nil {
 			return nil, err
 		}
-		return f.mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			d, _, ok := c.clockArg(vs[0])
+		return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			d, _, ok := clockArg(c, vs[0])
 			if !ok {
 				return types.Null, nil
 			}
 			return types.IntValue(int64(d / time.Second)), nil
 		}), nil
 	case "sec_to_time":
-		if err := f.nargs(1, 1); err != nil {
+		if err := f.NArgs(1, 1); err != nil {
 			return nil, err
 		}
-		return f.mk(tTime, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return f.Mk(tTime, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return types.Null, nil
 			}
-			return timeText(time.Duration(saturatingInt(vs[0])%(1<<33))*time.Second, 0), nil
+			return timeText(time.Duration(expr.SaturatingInt(vs[0])%(1<<33))*time.Second, 0), nil
 		}), nil
 	case "date_format":
-		if err := f.nargs(2, 2); err != nil {
+		if err := f.NArgs(2, 2); err != nil {
 			return nil, err
 		}
-		return f.mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		return f.Mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
-			m, ok := c.timeArg(vs[0])
+			m, ok := timeArg(c, vs[0])
 			if !ok {
 				return types.Null, nil
 			}
@@ -149,13 +150,13 @@ func dateCalcFunc(f *call) (*Expr, error) {
 
 // addInterval is d + INTERVAL n unit (or minus): a DATE stays a DATE
 // for units of days or more; text in gives text out, as in MariaDB.
-func addInterval(f *call, d, n *Expr, unit string, sub bool) *Expr {
+func addInterval(f *expr.Call, d, n *expr.Expr, unit string, sub bool) *expr.Expr {
 	hasTime := datetime.HasTime(unit)
 	t := momentType(d.Type, !hasTime, 0)
 	if t.Base == types.TDatetime && (unit == "MICROSECOND" || strings.HasSuffix(unit, "_MICROSECOND")) {
 		t.Scale = 6
 	}
-	return derived(func(c *Ctx) (types.Value, error) {
+	return expr.Derived(func(c *expr.Ctx) (types.Value, error) {
 		dv, err := d.Fn(c)
 		if err != nil {
 			return types.Null, err
@@ -164,7 +165,7 @@ func addInterval(f *call, d, n *Expr, unit string, sub bool) *Expr {
 		if err != nil || dv.IsNull() || nv.IsNull() {
 			return types.Null, err
 		}
-		m, ok := c.timeArg(dv)
+		m, ok := timeArg(c, dv)
 		if !ok {
 			return types.Null, nil
 		}
@@ -177,7 +178,7 @@ func addInterval(f *call, d, n *Expr, unit string, sub bool) *Expr {
 		}
 		r, ok := datetime.Add(m.t, iv)
 		if !ok {
-			c.warn(sqlerr.Note{Level: "Warning", Code: sqlerr.ErDatetimeOverflow, Message: "Datetime function: datetime field overflow"})
+			c.Warn(sqlerr.Note{Level: "Warning", Code: sqlerr.ErDatetimeOverflow, Message: "Datetime function: datetime field overflow"})
 			return types.Null, nil
 		}
 		out := moment{t: r, isDate: m.isDate && !hasTime, fsp: max(m.fsp, iv.Fsp)}
@@ -195,30 +196,28 @@ func addInterval(f *call, d, n *Expr, unit string, sub bool) *Expr {
 // strToDate is STR_TO_DATE(s, format): a DATE, TIME or DATETIME as the
 // format has date parts, time parts or both; no match is NULL with
 // warning 1411.
-func strToDate(f *call) (*Expr, error) {
-	if err := f.nargs(2, 2); err != nil {
+func strToDate(f *expr.Call) (*expr.Expr, error) {
+	if err := f.NArgs(2, 2); err != nil {
 		return nil, err
 	}
 	kind := byte('x')
-	if f.args[1].IsConst && f.args[1].param < 0 {
-		if v, err := f.args[1].Fn(&Ctx{}); err == nil && !v.IsNull() {
-			kind = datetime.FormatKind(v.String())
-		}
+	if v, ok := f.Args[1].Literal(); ok && !v.IsNull() {
+		kind = datetime.FormatKind(v.String())
 	}
-	t := tDatetime
+	t := expr.TDatetime
 	switch kind {
 	case 'd':
 		t = types.ColType{Base: types.TDate}
 	case 't':
 		t = tTime
 	}
-	return f.mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
-		if anyNull(vs) {
+	return f.Mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+		if expr.AnyNull(vs) {
 			return types.Null, nil
 		}
 		tm, ok := datetime.StrToDate(vs[0].String(), vs[1].String())
 		if !ok {
-			c.warn(sqlerr.Note{Level: "Warning", Code: sqlerr.ErWrongValueForType, Message: "Incorrect datetime value: '" + vs[0].String() + "' for function str_to_date"})
+			c.Warn(sqlerr.Note{Level: "Warning", Code: sqlerr.ErWrongValueForType, Message: "Incorrect datetime value: '" + vs[0].String() + "' for function str_to_date"})
 			return types.Null, nil
 		}
 		switch kind {
