@@ -153,6 +153,22 @@ func StrToDate(s, f string) (time.Time, bool) {
 			_, ok = readName(dayNames, false)
 		case 'a':
 			_, ok = readName(dayNames, true)
+		case 'r':
+			// hh:mm:ss AM|PM
+			h, ok = readNum(2)
+			ok = ok && si < len(s) && s[si] == ':'
+			si++
+			mi, ok = readNum(2)
+			ok = ok && si < len(s) && s[si] == ':'
+			si++
+			sec, ok = readNum(2)
+			skipSpace()
+			if ok && len(s)-si >= 2 && (strings.EqualFold(s[si:si+2], "AM") || strings.EqualFold(s[si:si+2], "PM")) {
+				pm, hasAMPM = strings.EqualFold(s[si:si+2], "PM"), true
+				si += 2
+			} else {
+				ok = false
+			}
 		case 'T':
 			h, ok = readNum(2)
 			ok = ok && si < len(s) && s[si] == ':'

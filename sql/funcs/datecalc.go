@@ -89,9 +89,15 @@ func dateCalcFunc(f *expr.Call) (*expr.Expr, error) {
 				return types.Null, nil
 			}
 			// two datetimes, or two times; one of each is NULL
-			a, okA := datetime.Parse(vs[0].String())
-			b, okB := datetime.Parse(vs[1].String())
-			if vs[0].K == types.KindTime || vs[1].K == types.KindTime || (okA && okB && strings.ContainsAny(vs[0].String(), "-/") && strings.ContainsAny(vs[1].String(), "-/")) {
+			isDatetime := func(v types.Value) bool {
+				_, ok := datetime.Parse(v.String())
+				return v.K == types.KindTime || ok && strings.ContainsAny(v.String(), "-/")
+			}
+			da, db := isDatetime(vs[0]), isDatetime(vs[1])
+			if da != db {
+				return types.Null, nil
+			}
+			if da {
 				ma, ok1 := timeArg(c, vs[0])
 				mb, ok2 := timeArg(c, vs[1])
 				if !ok1 || !ok2 {
@@ -99,13 +105,12 @@ func dateCalcFunc(f *expr.Call) (*expr.Expr, error) {
 				}
 				return timeText(ma.t.Sub(mb.t), max(ma.fsp, mb.fsp)), nil
 			}
-			_, _ = a, b
-			da, fa, ok1 := clockArg(c, vs[0])
-			db, fb, ok2 := clockArg(c, vs[1])
+			ta, fa, ok1 := clockArg(c, vs[0])
+			tb, fb, ok2 := clockArg(c, vs[1])
 			if !ok1 || !ok2 {
 				return types.Null, nil
 			}
-			return timeText(da-db, max(fa, fb)), nil
+			return timeText(ta-tb, max(fa, fb)), nil
 		}), nil
 	case "time_to_sec":
 		if err := f.NArgs(1, 1); err != nil {
