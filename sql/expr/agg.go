@@ -15,8 +15,11 @@ func (sc *Scope) compileAgg(x *ast.AggregateFuncExpr) (*Expr, error) {
 	}
 	name := strings.ToLower(x.F)
 	spec := AggSpec{Name: name, Distinct: x.Distinct}
-	if name == "group_concat" {
+	switch name {
+	case "group_concat":
 		return sc.compileGroupConcat(x, spec)
+	case "json_arrayagg", "json_objectagg":
+		return sc.compileJSONAgg(x, spec)
 	}
 	switch name {
 	case "count", "sum", "avg", "min", "max":

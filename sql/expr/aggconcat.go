@@ -17,6 +17,56 @@ type ConcatSpec struct {
 	Order []*Expr
 	Desc  []bool
 	Sep   string
+	// JSON is 'a' for JSON_ARRAYAGG(v), 'o' for JSON_OBJECTAGG(k, v):
+	// the rows are JSON text, in [] or {} (MariaDB prints them without
+	// the spaces of its other JSON results).
+	JSON byte
+}
+
+// JSONText is an SQL value as JSON text, for JSON_ARRAYAGG and
+// JSON_OBJECTAGG; sql/funcs sets it.
+var JSONText func(v types.Value, t types.ColType) string
+
+func (sc *Scope) compileJSONAgg(x *ast.AggregateFuncExpr, spec AggSpec) (*Expr, error) {
+	cs := &ConcatSpec{JSON: 'a', Sep: ","}
+	want := 1
+	if spec.Name == "json_objectagg" {
+		cs.JSON, cs.Sep, want = 'o', ", ", 2
+	}
+	if len(x.Args) != want || JSONText == nil {
+		return nil, wrongArgs(strings.ToUpper(spec.Name))
+	}
+	sc.inAgg = true
+	defer func() { sc.inAgg = false }()
+	for _, a := range x.Args {
+		e, err := sc.Compile(a)
+		if err != nil {
+			return nil, err
+		}
+		cs.Args = append(cs.Args, e)
+	}
+	if err := sc.compileConcatOrder(x, cs); err != nil {
+		return nil, err
+	}
+	spec.Concat = cs
+	spec.Type = types.ColType{Base: types.TText, JSON: true}
+	sc.inAgg = false
+	return sc.aggSlot(spec), nil
+}
+
+func (sc *Scope) compileConcatOrder(x *ast.AggregateFuncExpr, cs *ConcatSpec) error {
+	if x.Order == nil {
+		return nil
+	}
+	for _, it := range x.Order.Items {
+		e, err := sc.Compile(it.Expr)
+		if err != nil {
+			return err
+		}
+		cs.Order = append(cs.Order, e)
+		cs.Desc = append(cs.Desc, it.Desc)
+	}
+	return nil
 }
 
 func (sc *Scope) compileGroupConcat(x *ast.AggregateFuncExpr, spec AggSpec) (*Expr, error) {
@@ -39,15 +89,8 @@ func (sc *Scope) compileGroupConcat(x *ast.AggregateFuncExpr, spec AggSpec) (*Ex
 		}
 		cs.Args = append(cs.Args, e)
 	}
-	if x.Order != nil {
-		for _, it := range x.Order.Items {
-			e, err := sc.Compile(it.Expr)
-			if err != nil {
-				return nil, err
-			}
-			cs.Order = append(cs.Order, e)
-			cs.Desc = append(cs.Desc, it.Desc)
-		}
+	if err := sc.compileConcatOrder(x, cs); err != nil {
+		return nil, err
 	}
 	spec.Concat = cs
 	spec.Type = types.ColType{Base: types.TText}
@@ -66,12 +109,24 @@ type ConcatAcc struct {
 func (a *ConcatAcc) Add(cs *ConcatSpec, distinct bool, c *Ctx) error {
 	vals := make([]types.Value, 0, 1+len(cs.Order))
 	var text strings.Builder
-	for _, e := range cs.Args {
+	for i, e := range cs.Args {
 		v, err := e.Fn(c)
-		if err != nil || v.IsNull() {
+		switch {
+		case err != nil:
 			return err
+		case cs.JSON == 'o' && i == 0:
+			// a NULL key is skipped, as MariaDB does
+			if v.IsNull() {
+				return nil
+			}
+			text.WriteString(JSONText(types.StringValue(v.String()), TVarchar) + ":")
+		case cs.JSON != 0:
+			text.WriteString(JSONText(v, e.Type))
+		case v.IsNull():
+			return nil
+		default:
+			text.WriteString(v.String())
 		}
-		text.WriteString(v.String())
 	}
 	vals = append(vals, types.StringValue(text.String()))
 	if distinct {
@@ -98,7 +153,8 @@ func (a *ConcatAcc) Add(cs *ConcatSpec, distinct bool, c *Ctx) error {
 }
 
 // Result is the group's text (NULL for no rows), cut at
-// group_concat_max_len bytes with warning 1260.
+// group_concat_max_len bytes with warning 1260; JSON_ARRAYAGG's and
+// JSON_OBJECTAGG's in [] or {}.
 func (a *ConcatAcc) Result(cs *ConcatSpec, c *Ctx) types.Value {
 	if len(a.rows) == 0 {
 		return types.Null
@@ -124,6 +180,12 @@ func (a *ConcatAcc) Result(cs *ConcatSpec, c *Ctx) types.Value {
 			c.warn(sqlerr.Note{Level: "Warning", Code: sqlerr.ErCutValueGroupConcat, Message: "Row " + strconv.Itoa(i+1) + " was cut by GROUP_CONCAT()"})
 			return types.StringValue(b.String()[:limit])
 		}
+	}
+	switch cs.JSON {
+	case 'a':
+		return types.StringValue("[" + b.String() + "]")
+	case 'o':
+		return types.StringValue("{" + b.String() + "}")
 	}
 	return types.StringValue(b.String())
 }

@@ -10,7 +10,10 @@
 // stored functions stay in sql/expr.
 package funcs
 
-import "github.com/plrun/plrun/sql/expr"
+import (
+	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/types"
+)
 
 func init() {
 	for _, f := range []expr.Family{timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, jsonFunc} {
@@ -18,4 +21,5 @@ func init() {
 	}
 	expr.RegexpOp = regexpOp
 	expr.JSONComparable = jsonComparable
+	expr.JSONText = func(v types.Value, t types.ColType) string { return sqlToJSON(v, t).String() }
 }
