@@ -114,6 +114,7 @@ const (
 	ErCutValueGroupConcat     uint16 = 1260 // GROUP_CONCAT past group_concat_max_len (a warning)
 	ErRegexp                  uint16 = 1139 // a pattern the regexp library refuses
 	ErConstraintFailed        uint16 = 4025 // a CHECK (a JSON column: JSON_VALID) failed
+	ErWrongValue              uint16 = 1525 // DATE/TIME/TIMESTAMP literal text that is none
 	ErWrongArguments          uint16 = 1210
 	ErWrongValueCountOnRow    uint16 = 1136
 	ErNotSupportedYet         uint16 = 1235

@@ -155,6 +155,10 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 		return sc.compileScalarSubquery(x)
 	case *ast.ExistsSubqueryExpr:
 		return sc.compileExists(x)
+	case *ast.TrimDirectionExpr:
+		// TRIM's BOTH/LEADING/TRAILING, read by TRIM in sql/funcs
+		dir := map[ast.TrimDirectionType]string{ast.TrimLeading: "LEADING", ast.TrimTrailing: "TRAILING"}[x.Direction]
+		return ConstExpr(types.StringValue(dir), TVarchar), nil
 	case *ast.TimeUnitExpr:
 		// an INTERVAL's unit, read by the date functions (unitArg)
 		return ConstExpr(types.StringValue(x.Unit.String()), TVarchar), nil

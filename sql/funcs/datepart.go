@@ -1,6 +1,7 @@
 package funcs
 
 import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/expr"
 	"strings"
 	"time"
@@ -159,6 +160,8 @@ func datePartFunc(f *expr.Call) (*expr.Expr, error) {
 		}), nil
 	case "extract":
 		return extractFunc(f)
+	case strings.ToLower(ast.DateLiteral), strings.ToLower(ast.TimestampLiteral), strings.ToLower(ast.TimeLiteral):
+		return literalFunc(f)
 	}
 	return dateCalcFunc(f)
 }
@@ -253,4 +256,38 @@ func floorDiv(a, b int64) int64 {
 		q--
 	}
 	return q
+}
+
+// literalFunc is DATE '...', TIMESTAMP '...' and TIME '...': text that is
+// not one is error 1525, as MariaDB gives it.
+func literalFunc(f *expr.Call) (*expr.Expr, error) {
+	if err := f.NArgs(1, 1); err != nil {
+		return nil, err
+	}
+	v, ok := f.Args[0].Literal()
+	if !ok {
+		return nil, sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax")
+	}
+	s := v.String()
+	word := map[string]string{strings.ToLower(ast.DateLiteral): "DATE", strings.ToLower(ast.TimestampLiteral): "TIMESTAMP", strings.ToLower(ast.TimeLiteral): "TIME"}[f.Name]
+	bad := sqlerr.New(sqlerr.ErWrongValue, "Incorrect %s value: '%s'", word, s)
+	switch word {
+	case "TIME":
+		d, fsp, ok := datetime.ParseDuration(s)
+		if !ok {
+			return nil, bad
+		}
+		return expr.ConstExpr(timeText(d, fsp), types.ColType{Base: types.TTime}), nil
+	case "DATE":
+		p, ok := datetime.Parse(s)
+		if !ok || !p.IsDate {
+			return nil, bad
+		}
+		return expr.ConstExpr(types.DateValue(p.T), types.ColType{Base: types.TDate}), nil
+	}
+	p, ok := datetime.Parse(s)
+	if !ok {
+		return nil, bad
+	}
+	return expr.ConstExpr(types.TimeValueFsp(p.T, p.Fsp), types.ColType{Base: types.TDatetime, Scale: p.Fsp}), nil
 }

@@ -152,13 +152,22 @@ func stringFunc(f *expr.Call) (*expr.Expr, error) {
 				return types.StringValue(strings.TrimRight(s, " ")), nil
 			}
 			cut := " "
-			if len(vs) > 1 && !vs[1].IsNull() {
+			if len(vs) > 1 {
+				if vs[1].IsNull() {
+					return types.Null, nil
+				}
 				cut = vs[1].String()
 			}
-			for cut != "" && strings.HasPrefix(s, cut) {
+			// TRIM([BOTH|LEADING|TRAILING] x FROM s): the direction comes
+			// third, as the parser passes it (trimDirection)
+			lead, trail := true, true
+			if len(vs) == 3 {
+				lead, trail = vs[2].S != "TRAILING", vs[2].S != "LEADING"
+			}
+			for lead && cut != "" && strings.HasPrefix(s, cut) {
 				s = s[len(cut):]
 			}
-			for cut != "" && strings.HasSuffix(s, cut) {
+			for trail && cut != "" && strings.HasSuffix(s, cut) {
 				s = s[:len(s)-len(cut)]
 			}
 			return types.StringValue(s), nil
