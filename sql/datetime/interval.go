@@ -34,6 +34,13 @@ var Units = map[string][]field{
 	"DAY_MINUTE": {fDay, fHour, fMinute}, "DAY_HOUR": {fDay, fHour}, "YEAR_MONTH": {fYear, fMonth},
 }
 
+// fieldMax is the most of each field an interval may hold: a little
+// over 10000 years.
+var fieldMax = map[field]int64{
+	fYear: 10000, fQuarter: 40000, fMonth: 120000, fWeek: 530000, fDay: 3700000,
+	fHour: 88000000, fMinute: 5300000000, fSecond: 316000000000, fMicro: 316000000000000000,
+}
+
 // Interval is an INTERVAL value: calendar months, then a fixed span.
 type Interval struct {
 	Months int64
@@ -88,7 +95,7 @@ func ParseInterval(v string, unit string) (Interval, bool) {
 			}
 			return iv, true
 		}
-		if math.Abs(f) > 1e12 {
+		if math.Abs(f) > float64(fieldMax[fields[0]]) {
 			return Interval{}, false
 		}
 		n = []int64{int64(math.Round(f))}
@@ -111,6 +118,11 @@ func ParseInterval(v string, unit string) (Interval, bool) {
 	var iv Interval
 	for i, f := range fields {
 		x := n[i]
+		// past 10000 years in any unit the answer is out of range anyway;
+		// stopping here keeps the products below from overflowing
+		if x > fieldMax[f] {
+			return Interval{}, false
+		}
 		switch f {
 		case fYear:
 			iv.Months += x * 12
@@ -183,19 +195,21 @@ func Add(t time.Time, iv Interval) (time.Time, bool) {
 // counted by the calendar (a later day of month or time of day does not
 // complete a month).
 func Diff(unit string, a, b time.Time) (int64, bool) {
+	// microseconds apart: time.Time.Sub saturates past 292 years
+	us := (b.Unix()-a.Unix())*1e6 + int64(b.Nanosecond()/1000-a.Nanosecond()/1000)
 	switch unit {
 	case "MICROSECOND":
-		return b.Sub(a).Microseconds(), true
+		return us, true
 	case "SECOND":
-		return int64(b.Sub(a) / time.Second), true
+		return us / 1e6, true
 	case "MINUTE":
-		return int64(b.Sub(a) / time.Minute), true
+		return us / 60e6, true
 	case "HOUR":
-		return int64(b.Sub(a) / time.Hour), true
+		return us / 3600e6, true
 	case "DAY":
-		return int64(b.Sub(a) / (24 * time.Hour)), true
+		return us / 86400e6, true
 	case "WEEK":
-		return int64(b.Sub(a) / (7 * 24 * time.Hour)), true
+		return us / (7 * 86400e6), true
 	case "MONTH", "QUARTER", "YEAR":
 		neg := b.Before(a)
 		if neg {

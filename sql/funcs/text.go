@@ -93,7 +93,7 @@ func textFunc(f *expr.Call) (*expr.Expr, error) {
 				}
 				return str(strings.Join(parts[:n], delim))
 			}
-			if -n >= int64(len(parts)) {
+			if n <= -int64(len(parts)) {
 				return str(s)
 			}
 			return str(strings.Join(parts[int64(len(parts))+n:], delim))
