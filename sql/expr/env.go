@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -29,8 +30,11 @@ type Host interface {
 type Env struct {
 	owner Host
 
-	DB           string
-	UserVars     map[string]types.Value
+	DB       string
+	UserVars map[string]types.Value
+	// StmtStart is when the running statement began: NOW() and the other
+	// clock functions but SYSDATE() read it, so every row sees one time.
+	StmtStart    time.Time
 	LastInsertID uint64
 	RowCount     int64
 	FoundRows    int64

@@ -22,7 +22,7 @@ func timeFunc(f *expr.Call) (*expr.Expr, error) {
 		}
 		utc := f.Name == "utc_date"
 		e := f.Mk(types.ColType{Base: types.TDate}, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
-			return types.DateValue(wallClock(utc)), nil
+			return types.DateValue(wallClock(c, utc, true)), nil
 		})
 		e.IsConst = false
 		return e, nil
@@ -32,7 +32,7 @@ func timeFunc(f *expr.Call) (*expr.Expr, error) {
 		}
 		return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if len(vs) == 0 {
-				return types.IntValue(time.Now().Unix()), nil
+				return types.IntValue(wallClock(c, false, true).Unix()), nil
 			}
 			m, ok := timeArg(c, vs[0])
 			if !ok {
@@ -76,12 +76,18 @@ func timeFunc(f *expr.Call) (*expr.Expr, error) {
 	return datePartFunc(f)
 }
 
-// wallClock is now on the session's clock (the system zone) or in UTC.
-func wallClock(utc bool) time.Time {
-	if utc {
-		return time.Now().UTC()
+// wallClock is the statement's start (NOW() is one time for all its
+// rows, as in MySQL) on the system's clock, or in UTC; SYSDATE() reads
+// the clock itself (statementTime false).
+func wallClock(c *expr.Ctx, utc, statementTime bool) time.Time {
+	t := time.Now()
+	if statementTime && c != nil && c.Env != nil && !c.Env.StmtStart.IsZero() {
+		t = c.Env.StmtStart
 	}
-	return time.Now()
+	if utc {
+		return t.UTC()
+	}
+	return t
 }
 
 // clockFunc is NOW(fsp) and its synonyms, and CURTIME(fsp): fsp (0-6)
@@ -95,6 +101,7 @@ func clockFunc(f *expr.Call) (*expr.Expr, error) {
 		return nil, err
 	}
 	utc := f.Name == "utc_timestamp" || f.Name == "utc_time"
+	sysdate := f.Name == "sysdate"
 	trunc := time.Duration(1)
 	for i := fsp; i < 9; i++ {
 		trunc *= 10
@@ -103,12 +110,12 @@ func clockFunc(f *expr.Call) (*expr.Expr, error) {
 	switch f.Name {
 	case "curtime", "current_time", "utc_time":
 		e = f.Mk(tTime, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
-			t := wallClock(utc).Truncate(trunc)
+			t := wallClock(c, utc, true).Truncate(trunc)
 			return timeText(t.Sub(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())), fsp), nil
 		})
 	default:
 		e = f.Mk(types.ColType{Base: types.TDatetime, Scale: fsp}, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
-			return types.TimeValueFsp(wallClock(utc).Truncate(trunc), fsp), nil
+			return types.TimeValueFsp(wallClock(c, utc, !sysdate).Truncate(trunc), fsp), nil
 		})
 	}
 	e.IsConst = false
