@@ -3,6 +3,7 @@ package jsondoc
 import (
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // String prints n as MariaDB prints a JSON function's result.
@@ -51,7 +52,15 @@ func (n *Node) write(b *strings.Builder) {
 // characters escaped, the rest as it is.
 func Quote(b *strings.Builder, s string) {
 	b.WriteByte('"')
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			// a byte that is no UTF-8 is kept as it is, not replaced
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		i += size
 		switch r {
 		case '"':
 			b.WriteString(`\"`)
