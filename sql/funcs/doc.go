@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	for _, f := range []expr.Family{timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, jsonFunc} {
+	for _, f := range []expr.Family{timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, jsonFunc, jsonMergeFunc} {
 		expr.RegisterFamily(f)
 	}
 	expr.RegexpOp = regexpOp

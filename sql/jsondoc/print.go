@@ -13,7 +13,16 @@ func (n *Node) String() string {
 	return b.String()
 }
 
-func (n *Node) write(b *strings.Builder) {
+// Compact prints n with no spaces (JSON_COMPACT).
+func (n *Node) Compact() string {
+	var b strings.Builder
+	n.writeSep(&b, ",", ":")
+	return b.String()
+}
+
+func (n *Node) write(b *strings.Builder) { n.writeSep(b, ", ", ": ") }
+
+func (n *Node) writeSep(b *strings.Builder, comma, colon string) {
 	switch n.Kind {
 	case Null:
 		b.WriteString("null")
@@ -29,20 +38,20 @@ func (n *Node) write(b *strings.Builder) {
 		b.WriteByte('[')
 		for i, e := range n.Elems {
 			if i > 0 {
-				b.WriteString(", ")
+				b.WriteString(comma)
 			}
-			e.write(b)
+			e.writeSep(b, comma, colon)
 		}
 		b.WriteByte(']')
 	case Object:
 		b.WriteByte('{')
 		for i, k := range n.Keys {
 			if i > 0 {
-				b.WriteString(", ")
+				b.WriteString(comma)
 			}
 			Quote(b, k)
-			b.WriteString(": ")
-			n.Vals[i].write(b)
+			b.WriteString(colon)
+			n.Vals[i].writeSep(b, comma, colon)
 		}
 		b.WriteByte('}')
 	}
