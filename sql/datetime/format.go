@@ -48,7 +48,15 @@ func ampm(h int) string {
 func Format(t time.Time, f string) string {
 	var b strings.Builder
 	b.Grow(len(f) + 16)
-	num := func(n, w int) { b.WriteString(pad(int64(n), w)) }
+	var digits [20]byte
+	num := func(n, w int) {
+		// zero-padded to w digits without building a string per field
+		d := strconv.AppendInt(digits[:0], int64(n), 10)
+		for i := len(d); i < w; i++ {
+			b.WriteByte('0')
+		}
+		b.Write(d)
+	}
 	for i := 0; i < len(f); i++ {
 		if f[i] != '%' || i+1 == len(f) {
 			b.WriteByte(f[i])
@@ -61,13 +69,13 @@ func Format(t time.Time, f string) string {
 		case 'b':
 			b.WriteString(MonthName(t.Month())[:3])
 		case 'c':
-			b.WriteString(strconv.Itoa(int(t.Month())))
+			num(int(t.Month()), 1)
 		case 'D':
 			b.WriteString(ordinal(t.Day()))
 		case 'd':
 			num(t.Day(), 2)
 		case 'e':
-			b.WriteString(strconv.Itoa(t.Day()))
+			num(t.Day(), 1)
 		case 'f':
 			num(t.Nanosecond()/1000, 6)
 		case 'H':
@@ -79,9 +87,9 @@ func Format(t time.Time, f string) string {
 		case 'j':
 			num(t.YearDay(), 3)
 		case 'k':
-			b.WriteString(strconv.Itoa(t.Hour()))
+			num(t.Hour(), 1)
 		case 'l':
-			b.WriteString(strconv.Itoa(hour12(t.Hour())))
+			num(hour12(t.Hour()), 1)
 		case 'M':
 			b.WriteString(MonthName(t.Month()))
 		case 'm':
@@ -118,7 +126,7 @@ func Format(t time.Time, f string) string {
 		case 'W':
 			b.WriteString(DayName(t))
 		case 'w':
-			b.WriteString(strconv.Itoa(int(t.Weekday())))
+			num(int(t.Weekday()), 1)
 		case 'X':
 			_, y := Week(t, weekYear|weekFirstDay)
 			num(y, 4)
