@@ -143,3 +143,37 @@ func Format(t time.Time, f string) string {
 	}
 	return b.String()
 }
+
+// FormatClock is TIME_FORMAT: DATE_FORMAT's hour, minute, second and
+// fraction specifiers over a TIME (hours past 23 printed whole); the
+// date specifiers give NULL in MariaDB and are left as written here.
+func FormatClock(d time.Duration, f string) string {
+	neg := d < 0
+	if neg {
+		d = -d
+	}
+	h := int(d / time.Hour)
+	t := time.Date(2000, 1, 1, h%24, int(d/time.Minute%60), int(d/time.Second%60), int(d%time.Second), time.UTC)
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' || i+1 == len(f) {
+			b.WriteByte(f[i])
+			continue
+		}
+		i++
+		switch f[i] {
+		case 'H':
+			b.WriteString(pad(int64(h), 2))
+		case 'k':
+			b.WriteString(strconv.Itoa(h))
+		case 'h', 'I', 'l', 'i', 's', 'S', 'f', 'p', 'r', 'T':
+			b.WriteString(Format(t, "%"+string(f[i])))
+		default:
+			b.WriteByte(f[i])
+		}
+	}
+	return b.String()
+}

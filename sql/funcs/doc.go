@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	for _, f := range []expr.Family{timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, jsonFunc, jsonMergeFunc} {
+	for _, f := range []expr.Family{timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, jsonFunc, jsonMergeFunc, timeCalcFunc} {
 		expr.RegisterFamily(f)
 	}
 	expr.RegexpOp = regexpOp
