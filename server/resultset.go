@@ -87,6 +87,10 @@ func field(col sql.Column) *mysql.Field {
 		f.Type = mysql.MYSQL_TYPE_TIME
 		f.Flag |= mysql.BINARY_FLAG
 		f.ColumnLength = 10
+		if t.Scale > 0 {
+			f.ColumnLength += uint32(1 + t.Scale)
+		}
+		f.Decimal = uint8(t.Scale)
 	case types.TChar:
 		f.Type = mysql.MYSQL_TYPE_STRING
 		f.Charset = charsetUTF8MB4

@@ -77,7 +77,7 @@ func (t ColType) SQL() string {
 		s = fmt.Sprintf("%s(%d)", name, t.Length)
 	case t.JSON:
 		s = "longtext"
-	case t.Base == TDatetime, t.Base == TTimestamp:
+	case t.Base == TDatetime, t.Base == TTimestamp, t.Base == TTime:
 		s = name
 		if t.Scale > 0 {
 			s = fmt.Sprintf("%s(%d)", name, t.Scale)

@@ -84,7 +84,7 @@ func dateCalcFunc(f *expr.Call) (*expr.Expr, error) {
 		if err := f.NArgs(2, 2); err != nil {
 			return nil, err
 		}
-		return f.Mk(tTime, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+		return f.Mk(timeOf(f.Args...), func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}

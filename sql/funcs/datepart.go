@@ -106,7 +106,7 @@ func datePartFunc(f *expr.Call) (*expr.Expr, error) {
 		if err := f.NArgs(1, 1); err != nil {
 			return nil, err
 		}
-		return f.Mk(tTime, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+		return f.Mk(timeOf(f.Args...), func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			d, fsp, ok := clockArg(c, vs[0])
 			if !ok {
 				return types.Null, nil

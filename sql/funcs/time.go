@@ -109,7 +109,7 @@ func clockFunc(f *expr.Call) (*expr.Expr, error) {
 	var e *expr.Expr
 	switch f.Name {
 	case "curtime", "current_time", "utc_time":
-		e = f.Mk(tTime, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+		e = f.Mk(types.ColType{Base: types.TTime, Scale: fsp}, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			t := wallClock(c, utc, true).Truncate(trunc)
 			return timeText(t.Sub(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())), fsp), nil
 		})

@@ -89,3 +89,15 @@ func timeText(d time.Duration, fsp int) types.Value {
 }
 
 var tTime = types.ColType{Base: types.TTime}
+
+// timeOf is the type of a TIME computed from args: as many fractional
+// digits as the DATETIME(n) among them has most.
+func timeOf(args ...*expr.Expr) types.ColType {
+	t := tTime
+	for _, a := range args {
+		if b := a.Type.Base; b == types.TDatetime || b == types.TTimestamp || b == types.TTime {
+			t.Scale = max(t.Scale, a.Type.Scale)
+		}
+	}
+	return t
+}
