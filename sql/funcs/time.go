@@ -1,6 +1,7 @@
 package funcs
 
 import (
+	"github.com/cockroachdb/apd/v3"
 	"github.com/plrun/plrun/sql/expr"
 	"strings"
 	"time"
@@ -42,6 +43,14 @@ func timeFunc(f *expr.Call) (*expr.Expr, error) {
 			// the epoch is NULL, as MariaDB gives it
 			if m.t.Unix() < 0 {
 				return types.Null, nil
+			}
+			if m.fsp > 0 {
+				// a fraction of a second: a DECIMAL with its digits
+				units := m.t.UnixMicro()
+				for i := m.fsp; i < 6; i++ {
+					units /= 10
+				}
+				return types.DecimalValue(apd.New(units, -int32(m.fsp))), nil
 			}
 			return types.IntValue(m.t.Unix()), nil
 		}), nil
