@@ -31,7 +31,23 @@ func timeFunc(f *expr.Call) (*expr.Expr, error) {
 		if err := f.NArgs(0, 1); err != nil {
 			return nil, err
 		}
-		return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+		// a DECIMAL when the argument has fractional seconds: a DATETIME(n),
+		// or literal text with a fraction
+		t := expr.TBigInt
+		if len(f.Args) == 1 {
+			scale := 0
+			if a := f.Args[0]; a.Type.Base == types.TDatetime || a.Type.Base == types.TTimestamp {
+				scale = a.Type.Scale
+			} else if v, ok := a.Literal(); ok {
+				if p, ok := datetime.Parse(v.String()); ok {
+					scale = p.Fsp
+				}
+			}
+			if scale > 0 {
+				t = types.ColType{Base: types.TDecimal, Length: 11 + scale, Scale: scale}
+			}
+		}
+		return f.Mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if len(vs) == 0 {
 				return types.IntValue(wallClock(c, false, true).Unix()), nil
 			}
