@@ -104,7 +104,8 @@ func jsonMergeFunc(f *expr.Call) (*expr.Expr, error) {
 }
 
 // jsonSearch is JSON_SEARCH(doc, 'one'|'all', pattern[, escape[, path
-// ...]]): the paths of the strings LIKE pattern, one or an array.
+// ...]]): the paths of the strings LIKE pattern (under the paths, when
+// given), one or an array.
 func jsonSearch(f *expr.Call) (*expr.Expr, error) {
 	if err := f.NArgs(3, -1); err != nil {
 		return nil, err
@@ -128,10 +129,13 @@ func jsonSearch(f *expr.Call) (*expr.Expr, error) {
 			esc = []rune(vs[3].String())[0]
 		}
 		pattern := vs[2].String()
+		var scope []*jsondoc.Node
 		if len(vs) > 4 {
 			// only under the paths given
-			var scope []*jsondoc.Node
 			for i, pv := range vs[4:] {
+				if pv.IsNull() {
+					return types.Null, nil
+				}
 				p, ok := pathArg(c, pv, i+5, name, true)
 				if !ok {
 					return types.Null, nil
@@ -141,9 +145,8 @@ func jsonSearch(f *expr.Call) (*expr.Expr, error) {
 			if len(scope) == 0 {
 				return types.Null, nil
 			}
-			return types.Null, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support JSON_SEARCH with paths")
 		}
-		found := jsondoc.Search(doc, mode == "one" || mode == "ONE", func(s string) bool { return expr.LikeMatchEscape(pattern, s, esc) })
+		found := jsondoc.Search(doc, mode == "one" || mode == "ONE", func(s string) bool { return expr.LikeMatchEscape(pattern, s, esc) }, scope...)
 		switch {
 		case len(found) == 0:
 			return types.Null, nil

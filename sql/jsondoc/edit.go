@@ -217,33 +217,37 @@ func MergePreserve(a, b *Node) *Node {
 }
 
 // Search is JSON_SEARCH: the paths of the strings match accepts, in
-// document order (all of them, or the first when one is set).
-func Search(doc *Node, one bool, match func(s string) bool) []string {
+// document order (all of them, or the first when one is set); with
+// scope, only strings at or below one of those nodes.
+func Search(doc *Node, one bool, match func(s string) bool, scope ...*Node) []string {
 	var out []string
-	var walk func(n *Node, path string) bool
-	walk = func(n *Node, path string) bool {
+	var walk func(n *Node, path string, in bool) bool
+	walk = func(n *Node, path string, in bool) bool {
+		for _, s := range scope {
+			in = in || s == n
+		}
 		switch n.Kind {
 		case String:
-			if match(n.Str) {
+			if in && match(n.Str) {
 				out = append(out, path)
 				return one
 			}
 		case Array:
 			for i, e := range n.Elems {
-				if walk(e, path+"["+strconv.Itoa(i)+"]") {
+				if walk(e, path+"["+strconv.Itoa(i)+"]", in) {
 					return true
 				}
 			}
 		case Object:
 			for i, k := range n.Keys {
-				if walk(n.Vals[i], path+"."+pathKey(k)) {
+				if walk(n.Vals[i], path+"."+pathKey(k), in) {
 					return true
 				}
 			}
 		}
 		return false
 	}
-	walk(doc, "$")
+	walk(doc, "$", len(scope) == 0)
 	return out
 }
 
