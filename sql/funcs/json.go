@@ -70,8 +70,8 @@ func sqlToJSON(v types.Value, t types.ColType) *jsondoc.Node {
 	return jsondoc.StringNode(v.String())
 }
 
-// jsonFunc compiles the JSON functions (funcs_jsonedit.go has the ones
-// that change a document).
+// jsonFunc compiles the JSON functions that read a document (jsonedit.go
+// and jsonmerge.go have the ones that change or merge one).
 func jsonFunc(f *expr.Call) (*expr.Expr, error) {
 	name := f.Name
 	jsonOut := func(n *jsondoc.Node) types.Value { return types.StringValue(n.String()) }

@@ -16,7 +16,7 @@ import (
 )
 
 // textFunc compiles the string functions that search, cut, pad, encode
-// and hash (funcs_string.go has CONCAT, SUBSTRING, TRIM and case).
+// and hash (string.go has CONCAT, SUBSTRING, TRIM and case).
 func textFunc(f *expr.Call) (*expr.Expr, error) {
 	// strict is a function NULL when any argument is.
 	strict := func(min, max int, t types.ColType, fn func(c *expr.Ctx, vs []types.Value) types.Value) (*expr.Expr, error) {

@@ -10,8 +10,9 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// timeFunc compiles the date and time functions that read the clock or
-// one date; funcs_datecalc.go has the arithmetic and the formats.
+// timeFunc compiles the date and time functions that read the clock;
+// datepart.go has the parts of a date, datecalc.go and timecalc.go the
+// arithmetic and the formats.
 func timeFunc(f *expr.Call) (*expr.Expr, error) {
 	switch f.Name {
 	case "now", "current_timestamp", "sysdate", "localtime", "localtimestamp", "utc_timestamp",
