@@ -59,6 +59,15 @@ func (sc *Scope) compileConcatOrder(x *ast.AggregateFuncExpr, cs *ConcatSpec) er
 		return nil
 	}
 	for _, it := range x.Order.Items {
+		// ORDER BY 2 is the function's second argument, as in MariaDB
+		if pos, ok := it.Expr.(*ast.PositionExpr); ok && pos.P == nil {
+			if pos.N < 1 || pos.N > len(cs.Args) {
+				return sqlerr.New(sqlerr.ErBadField, "Unknown column '%d' in 'ORDER BY'", pos.N)
+			}
+			cs.Order = append(cs.Order, cs.Args[pos.N-1])
+			cs.Desc = append(cs.Desc, it.Desc)
+			continue
+		}
 		e, err := sc.Compile(it.Expr)
 		if err != nil {
 			return err
