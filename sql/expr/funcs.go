@@ -139,3 +139,7 @@ var (
 	RegexpOp       func(s, p *Expr, not bool) (*Expr, error)
 	JSONComparable = func(a, b *Expr) (*Expr, *Expr) { return a, b }
 )
+
+// DivisionByZero is what x/0 gives besides its NULL (divzero.go); LN(0)
+// and LOG of a number not above 0 give the same in MariaDB.
+func (c *Ctx) DivisionByZero() error { return c.divisionByZero() }

@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	for _, f := range []expr.Family{timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, jsonFunc, jsonMergeFunc, timeCalcFunc} {
+	for _, f := range []expr.Family{timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, jsonFunc, jsonMergeFunc, timeCalcFunc, numericFunc, miscFunc} {
 		expr.RegisterFamily(f)
 	}
 	expr.RegexpOp = regexpOp
