@@ -14,14 +14,19 @@ const (
 )
 
 // Node is one JSON value. Num keeps a number's text as written; Str is a
-// string's decoded text; an object's Keys and Vals are in written order.
+// string's decoded text (what compares), printed with the escapes it was
+// read with; an object's Keys and Vals are in written order.
 type Node struct {
-	Kind  Kind
-	Num   string
-	Str   string
-	Elems []*Node // Array
-	Keys  []string
-	Vals  []*Node // Object, Vals[i] under Keys[i]
+	Kind Kind
+	Num  string
+	Str  string
+	// raw is a parsed string's text between its quotes, escapes as
+	// written: MariaDB prints "\u00e9" back as it was read, not as é.
+	raw    string
+	hasRaw bool
+	Elems  []*Node // Array
+	Keys   []string
+	Vals   []*Node // Object, Vals[i] under Keys[i]
 }
 
 // Get is the value of key k of object n, or nil.

@@ -63,11 +63,12 @@ func (p *parser) value(depth int) (*Node, error) {
 	case c == '[':
 		return p.array(depth)
 	case c == '"':
+		start := p.i
 		s, err := p.str()
 		if err != nil {
 			return nil, err
 		}
-		return StringNode(s), nil
+		return &Node{Kind: String, Str: s, raw: p.s[start+1 : p.i-1], hasRaw: true}, nil
 	case c == '-' || (c >= '0' && c <= '9'):
 		return p.number()
 	case strings.HasPrefix(p.s[p.i:], "true"):

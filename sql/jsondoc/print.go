@@ -33,7 +33,13 @@ func (n *Node) writeSep(b *strings.Builder, comma, colon string) {
 	case Number:
 		b.WriteString(n.Num)
 	case String:
-		Quote(b, n.Str)
+		if n.hasRaw {
+			b.WriteByte('"')
+			b.WriteString(n.raw)
+			b.WriteByte('"')
+		} else {
+			Quote(b, n.Str)
+		}
 	case Array:
 		b.WriteByte('[')
 		for i, e := range n.Elems {
