@@ -113,7 +113,6 @@ const (
 	ErWrongValueForType       uint16 = 1411 // STR_TO_DATE text that does not match (a warning)
 	ErCutValueGroupConcat     uint16 = 1260 // GROUP_CONCAT past group_concat_max_len (a warning)
 	ErRegexp                  uint16 = 1139 // a pattern the regexp library refuses
-	ErConstraintFailed        uint16 = 4025 // a CHECK (a JSON column: JSON_VALID) failed
 	ErWrongValue              uint16 = 1525 // DATE/TIME/TIMESTAMP literal text that is none
 	ErWrongArguments          uint16 = 1210
 	ErWrongValueCountOnRow    uint16 = 1136
@@ -233,7 +232,6 @@ var states = map[uint16]string{
 	ErDBError:              "HY000",
 	ErTooBigPrecision:      "42000",
 	ErRegexp:               "42000",
-	ErConstraintFailed:     "23000",
 	ErTooBigScale:          "42000",
 	ErMBiggerThanD:         "42000",
 	ErReadOnlyVariable:     "HY000",
