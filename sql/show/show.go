@@ -302,10 +302,13 @@ func showCreateTable(t *storage.Table) string {
 		if c.Comment != "" {
 			l += " COMMENT " + quoteString(c.Comment)
 		}
-		if c.Type.JSON {
-			l += " CHECK (json_valid(" + quoteName(c.Name) + "))"
+		check := columnCheck(def, c.Name)
+		if c.Type.JSON && check == "" {
+			// a JSON column's own check (one declared LONGTEXT ... CHECK
+			// (json_valid(c)) has it among the table's checks already)
+			check = " CHECK (json_valid(" + quoteName(c.Name) + "))"
 		}
-		l += columnCheck(def, c.Name)
+		l += check
 		lines = append(lines, l)
 	}
 	for _, ix := range def.Indexes {
