@@ -17,6 +17,9 @@ func createIndex(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 	if err != nil {
 		return nil, err
 	}
+	if err := refuseConstrained(txns.Catalog(), t); err != nil {
+		return nil, err
+	}
 	p := newAlterPlan(s, t)
 	p.rebuild = true
 	if x.IfNotExists && p.keyIndex(x.IndexName) >= 0 {
@@ -46,6 +49,9 @@ func createIndex(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 func dropIndex(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.DropIndexStmt) (*exec.Result, error) {
 	t, err := s.ResolveTable(x.Table)
 	if err != nil {
+		return nil, err
+	}
+	if err := refuseConstrained(txns.Catalog(), t); err != nil {
 		return nil, err
 	}
 	p := newAlterPlan(s, t)

@@ -43,6 +43,9 @@ func renameTables(ctx context.Context, s *exec.State, txns *txn.Manager, steps [
 	var ids []uint64
 	for _, st := range steps {
 		if t := cat.Table(st.From.DB, st.From.Name); t != nil {
+			if err := refuseConstrained(cat, t); err != nil {
+				return nil, err
+			}
 			ids = append(ids, t.Def.ID)
 		}
 	}
