@@ -21,6 +21,7 @@ import (
 var (
 	mariadb = flag.String("slt.mariadb", "", "DSN of a MariaDB server (e.g. root@tcp(127.0.0.1:3306)/) to run the corpus against instead of plrun")
 	only    = flag.String("slt.files", "", "comma-separated files (e.g. select4.test) to run; default all")
+	maxExec = flag.String("slt.max_execution_time", "0", "plrun's max_execution_time (ms) per statement, to survey a slow file")
 )
 
 const corpusDir = "../../testdata/sqllogictest"
@@ -158,7 +159,7 @@ func openEngine(t testing.TB, file string) (slt.DB, func()) {
 		}
 	}
 	// Each file is its own database; durability is not what is tested.
-	db, err := plrun.Open(t.TempDir(), &plrun.Options{Settings: map[string]string{"innodb_flush_log_at_trx_commit": "0"}})
+	db, err := plrun.Open(t.TempDir(), &plrun.Options{Settings: map[string]string{"innodb_flush_log_at_trx_commit": "0", "max_execution_time": *maxExec}})
 	if err != nil {
 		t.Fatal(err)
 	}

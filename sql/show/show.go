@@ -343,17 +343,8 @@ func Explain(s *exec.State, n *ast.ExplainStmt) (*exec.Result, error) {
 				return nil, err
 			}
 			var rows [][]string
-			for i, jt := range jp.Tables {
-				access, key := "scan", ""
-				switch {
-				case jt.LookupPK:
-					access, key = "lookup", "PRIMARY"
-				case jt.Lookup != nil:
-					access, key = "lookup", jt.Table.Def.Indexes[jt.LookupIdx].Name
-				case i == 0:
-					access = "scan (outer)"
-				}
-				rows = append(rows, []string{jt.Alias, access, key})
+			for _, st := range jp.Steps() {
+				rows = append(rows, []string{st.Alias, st.Access, st.Key})
 			}
 			return StringRows([]string{"table", "access", "key"}, rows), nil
 		}

@@ -1,0 +1,235 @@
+package plan
+
+import (
+	"context"
+
+	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+// passes evaluates conditions on the current row; NULL is false.
+func passes(conds []*expr.Expr, ec *expr.Ctx) (bool, error) {
+	for _, c := range conds {
+		if ok, err := expr.EvalBool(c, ec); err != nil || !ok {
+			return false, err
+		}
+	}
+	return true, nil
+}
+
+// currentOrder is the order to run with: the chosen one, or a new one
+// when the tables have changed size enough since.
+func (jp *Join) currentOrder() *joinOrder {
+	o := jp.order.Load()
+	sizes := make([]int, len(jp.Tables))
+	for i, jt := range jp.Tables {
+		sizes[i] = jt.Table.Len()
+	}
+	if o.stale(sizes) {
+		o = jp.chooseOrder()
+		jp.order.Store(o)
+	}
+	return o
+}
+
+// joinRun is one execution's state: each table's rows, read once per
+// statement when a step scans or hashes them.
+type joinRun struct {
+	x      *txn.Txn
+	ec     *expr.Ctx
+	width  int
+	scans  [][][]types.Value
+	hashes []map[string][][]types.Value
+}
+
+// Rows runs the joins: every combined row that satisfies the ON
+// conditions and the WHERE clause.
+func (jp *Join) Rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]types.Value, error) {
+	o := jp.currentOrder()
+	var out [][]types.Value
+	row := make([]types.Value, jp.Width)
+	run := &joinRun{x: x, ec: ec, width: jp.Width, scans: make([][][]types.Value, len(jp.Tables)), hashes: make([]map[string][][]types.Value, len(jp.Tables))}
+	var level func(k int) error
+	level = func(k int) error {
+		if err := ec.Poll(); err != nil {
+			return err
+		}
+		if k == len(o.steps) {
+			ec.Row = row
+			if ok, err := passes(jp.rest, ec); err != nil || !ok {
+				return err
+			}
+			// The copy shares the tables' strings: only its values count.
+			if err := ec.Mem.Grow(expr.RowBytes + expr.ValueBytes*int64(len(row))); err != nil {
+				return err
+			}
+			out = append(out, append([]types.Value(nil), row...))
+			return nil
+		}
+		st := &o.steps[k]
+		jt := jp.Tables[st.t]
+		n := len(jt.Table.Def.Columns)
+		matched := false
+		cands, err := run.candidates(jt, st, row)
+		if err != nil {
+			return err
+		}
+		for _, vals := range cands {
+			copy(row[jt.Off:jt.Off+n], vals)
+			ec.Row = row
+			if jt.on != nil {
+				if ok, err := expr.EvalBool(jt.on, ec); err != nil {
+					return err
+				} else if !ok {
+					continue
+				}
+			}
+			matched = true
+			if ok, err := passes(st.filters, ec); err != nil {
+				return err
+			} else if !ok {
+				continue
+			}
+			if err := level(k + 1); err != nil {
+				return err
+			}
+		}
+		if !matched && jt.Left {
+			for i := jt.Off; i < jt.Off+n; i++ {
+				row[i] = types.Null
+			}
+			ec.Row = row
+			if ok, err := passes(st.filters, ec); err != nil || !ok {
+				return err
+			}
+			return level(k + 1)
+		}
+		return nil
+	}
+	ec.Row = row
+	if ok, err := passes(jp.pre, ec); err != nil || !ok {
+		return nil, err
+	}
+	if err := level(0); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// all returns every row of the step's table the statement sees that
+// passes its local conditions, read once.
+func (r *joinRun) all(t *storage.Table, st *step, off int) ([][]types.Value, error) {
+	if r.scans[st.t] != nil {
+		return r.scans[st.t], nil
+	}
+	items := r.x.Scan(t)
+	rows := make([][]types.Value, 0, len(items))
+	var scratch []types.Value
+	if len(st.local) > 0 {
+		scratch = make([]types.Value, r.width)
+	}
+	for _, it := range items {
+		r.x.NoteRead(it.LSN)
+		if it.Vals == nil {
+			continue
+		}
+		if scratch != nil {
+			copy(scratch[off:], it.Vals)
+			r.ec.Row = scratch
+			if ok, err := passes(st.local, r.ec); err != nil {
+				return nil, err
+			} else if !ok {
+				continue
+			}
+		}
+		rows = append(rows, it.Vals)
+	}
+	r.scans[st.t] = rows
+	return rows, nil
+}
+
+// hash returns table t's rows by the key of cols (rows with a NULL there
+// are left out: they equal nothing), built once.
+func (r *joinRun) hash(jt *joinTable, st *step) (map[string][][]types.Value, error) {
+	if h := r.hashes[st.t]; h != nil {
+		return h, nil
+	}
+	rows, err := r.all(jt.Table, st, jt.Off)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.ec.Mem.Grow(int64(len(rows)) * expr.RowBytes); err != nil {
+		return nil, err
+	}
+	h := make(map[string][][]types.Value, len(rows))
+	var kb []byte
+rows:
+	for _, vals := range rows {
+		kb = kb[:0]
+		for _, c := range st.keyCols {
+			if vals[c].IsNull() {
+				continue rows
+			}
+			kb = types.KeyString(kb, vals[c])
+		}
+		h[string(kb)] = append(h[string(kb)], vals)
+	}
+	r.hashes[st.t] = h
+	return h, nil
+}
+
+// candidates returns the rows of the step's table to try against the
+// partial row: those its key finds, or every row. Every condition is
+// still checked on them; the key only leaves out rows that cannot match.
+func (r *joinRun) candidates(jt *joinTable, st *step, row []types.Value) ([][]types.Value, error) {
+	t := jt.Table
+	if st.access == accessScan {
+		return r.all(t, st, jt.Off)
+	}
+	r.ec.Row = row
+	vals, ok, err := KeyValues(r.ec, t, st.keyCols, st.keys)
+	if err == errNotAKey {
+		return r.all(t, st, jt.Off) // a key value of another type: compare the long way
+	}
+	if err != nil || !ok {
+		return nil, err // a NULL key matches nothing
+	}
+	switch st.access {
+	case accessPK:
+		var out [][]types.Value
+		if rr := t.Lookup(storage.KeyOf(vals)); rr != nil {
+			if v := r.x.ReadSnapshot(t, rr); v.Vals != nil {
+				out = append(out, v.Vals)
+			}
+		}
+		return out, nil
+	case accessIndex:
+		var kb []byte
+		for _, v := range vals {
+			kb = types.KeyString(kb, v)
+		}
+		key := string(kb)
+		var out [][]types.Value
+		for _, rr := range t.IndexCandidates(st.idx, key) {
+			v := r.x.ReadSnapshot(t, rr)
+			if v.Vals == nil {
+				continue
+			}
+			if rk, ok := t.IndexKey(st.idx, v.Vals); ok && rk == key {
+				out = append(out, v.Vals)
+			}
+		}
+		return out, nil
+	}
+	h, err := r.hash(jt, st)
+	if err != nil {
+		return nil, err
+	}
+	var kb []byte
+	for _, v := range vals {
+		kb = types.KeyString(kb, v)
+	}
+	return h[string(kb)], nil
+}

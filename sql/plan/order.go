@@ -1,0 +1,248 @@
+package plan
+
+import (
+	"github.com/plrun/plrun/sql/expr"
+	"math"
+	"sort"
+)
+
+// accessKind is how a step of a join finds its table's rows for each row
+// of the tables before it.
+type accessKind int
+
+const (
+	accessScan  accessKind = iota // every row, read once per statement
+	accessPK                      // primary-key point lookup
+	accessIndex                   // secondary-index lookup on all its columns
+	accessHash                    // a hash of the table on the equality columns, built once per statement
+)
+
+// step is one table of a join in the order it is joined.
+type step struct {
+	t       int // position in Join.Tables (the FROM order)
+	access  accessKind
+	idx     int   // the secondary index for accessIndex
+	keyCols []int // the table's columns the keys are equal to
+	keys    []*expr.Expr
+	filters []*expr.Expr // conditions first checkable here
+	// local are the conditions on this table alone, for a scan or a hash:
+	// checked once per row of the table as it is read, not once per row
+	// of the tables before it.
+	local  []*expr.Expr
+	rows   float64 // estimated rows read per row of the tables before
+	filter float64 // estimated fraction of them the filters keep (EXPLAIN's filtered)
+}
+
+// joinOrder is a join's chosen order and the table sizes it was chosen for.
+type joinOrder struct {
+	steps []step
+	sizes []int
+	// cost is the estimated rows read in all; prefix the rows coming out
+	// of each step (EXPLAIN).
+	cost float64
+}
+
+// Selectivities guessed for conditions the statistics do not measure, as
+// classic optimizers do: an equality keeps a tenth, anything else a third.
+const (
+	eqSelectivity    = 0.1
+	otherSelectivity = 1.0 / 3
+)
+
+// stats are what the planner knows of each table: its size and, per
+// secondary index, its distinct keys. Both are kept by storage as rows
+// change (the sizes of its maps), so they are always current and cost
+// nothing to read.
+type stats struct {
+	rows     []float64
+	distinct [][]float64 // per table, per index (0 for the primary key)
+}
+
+func (jp *Join) readStats() (stats, []int) {
+	st := stats{rows: make([]float64, len(jp.Tables)), distinct: make([][]float64, len(jp.Tables))}
+	sizes := make([]int, len(jp.Tables))
+	for i, jt := range jp.Tables {
+		sizes[i] = jt.Table.Len()
+		st.rows[i] = math.Max(float64(sizes[i]), 1)
+		st.distinct[i] = make([]float64, len(jt.Table.Def.Indexes))
+		for k, ix := range jt.Table.Def.Indexes {
+			if !ix.Primary {
+				st.distinct[i][k] = math.Max(float64(jt.Table.IndexSize(k)), 1)
+			}
+		}
+	}
+	return st, sizes
+}
+
+// stale reports whether tables grew or shrank enough since the order was
+// chosen for another order to be better: by half or double, past a few rows.
+func (o *joinOrder) stale(sizes []int) bool {
+	for i, n := range sizes {
+		old := o.sizes[i]
+		if n > 2*old+8 || old > 2*n+8 {
+			return true
+		}
+	}
+	return false
+}
+
+// choice is the best way to read table t after the tables in bound.
+type choice struct {
+	step
+	probe float64 // cost of one probe (rows touched)
+	build float64 // one-off cost (the hash's build)
+	out   float64 // rows kept per probe, after filters
+	used  []int   // conds placed here
+}
+
+// chooseOrder picks the join order greedily: at each point, of the tables
+// allowed next, the one whose reading costs least and keeps fewest rows
+// for the loops below, given the tables already joined. A LEFT JOIN's
+// table keeps its place: the tables before it are joined first, those
+// after it after it (its NULL row depends on all before).
+func (jp *Join) chooseOrder() *joinOrder {
+	st, sizes := jp.readStats()
+	o := &joinOrder{sizes: sizes}
+	var bound tableSet
+	done := make([]bool, len(jp.conds))
+	prefix := 1.0
+	for len(o.steps) < len(jp.Tables) {
+		var best *choice
+		var bestScore float64
+		for _, t := range jp.allowedNext(bound) {
+			c := jp.estimate(t, bound, st, done)
+			score := prefix*c.probe + c.build + prefix*c.out
+			if best == nil || score < bestScore {
+				best, bestScore = c, score
+			}
+		}
+		for _, i := range best.used {
+			done[i] = true
+		}
+		o.cost += prefix*best.probe + best.build
+		prefix *= best.out
+		o.steps = append(o.steps, best.step)
+		bound |= one(best.t)
+	}
+	return o
+}
+
+// allowedNext lists the tables that may be joined next: those of the
+// first run of inner-joined tables not yet all joined, or the LEFT JOIN's
+// table that follows it.
+func (jp *Join) allowedNext(bound tableSet) []int {
+	var out []int
+	for i, jt := range jp.Tables {
+		if bound.has(i) {
+			continue
+		}
+		if jt.Left {
+			if len(out) == 0 {
+				out = append(out, i)
+			}
+			break
+		}
+		out = append(out, i)
+	}
+	return out
+}
+
+// estimate costs reading table t after bound.
+func (jp *Join) estimate(t int, bound tableSet, st stats, done []bool) *choice {
+	jt := jp.Tables[t]
+	def := jt.Table.Def
+	n := st.rows[t]
+	c := &choice{step: step{t: t, idx: -1}}
+	// Equalities with what is known: the key candidates.
+	eq := map[int]*expr.Expr{}
+	keyCond := map[int]int{} // column -> cond giving its key
+	for ci, cd := range jp.conds {
+		if jt.Left && cd.on != t || !jt.Left && cd.on >= 0 {
+			continue
+		}
+		for _, e := range cd.eqs {
+			if e.t == t && e.uses.subsetOf(bound) {
+				if _, dup := eq[e.col]; !dup {
+					eq[e.col], keyCond[e.col] = e.other, ci
+				}
+			}
+		}
+	}
+	covers := func(cols []int) bool {
+		for _, col := range cols {
+			if eq[col] == nil {
+				return false
+			}
+		}
+		return len(cols) > 0
+	}
+	keyed := map[int]bool{} // conds the key already accounts for
+	useKey := func(cols []int) {
+		c.keyCols = append([]int(nil), cols...)
+		c.keys = make([]*expr.Expr, len(cols))
+		for i, col := range cols {
+			c.keys[i] = eq[col]
+			keyed[keyCond[col]] = true
+		}
+	}
+	c.access, c.probe, c.rows = accessScan, n, n
+	if pk := def.PrimaryKey(); covers(pk) {
+		c.access, c.probe, c.rows = accessPK, 1, 1
+		useKey(pk)
+	} else {
+		best := math.Inf(1)
+		for k, ix := range def.Indexes {
+			if ix.Primary || !covers(ix.Cols) {
+				continue
+			}
+			fan := n / st.distinct[t][k]
+			if ix.Unique {
+				fan = 1
+			}
+			if fan < best {
+				best, c.idx = fan, k
+			}
+		}
+		if c.idx >= 0 {
+			c.access, c.probe, c.rows = accessIndex, 1+best, best
+			useKey(def.Indexes[c.idx].Cols)
+		} else if len(eq) > 0 {
+			cols := make([]int, 0, len(eq))
+			for col := range eq {
+				cols = append(cols, col)
+			}
+			sort.Ints(cols)
+			c.access, c.rows = accessHash, n*math.Pow(eqSelectivity, float64(len(cols)))
+			c.probe, c.build = 1+c.rows, n
+			useKey(cols)
+		}
+	}
+	// The conditions first checkable here.
+	sel := 1.0
+	withT := bound | one(t)
+	for ci, cd := range jp.conds {
+		if done[ci] || cd.on >= 0 || !cd.uses.subsetOf(withT) {
+			continue
+		}
+		c.used = append(c.used, ci)
+		if cd.uses == one(t) && !jt.Left && (c.access == accessScan || c.access == accessHash) {
+			c.local = append(c.local, cd.e)
+		} else {
+			c.filters = append(c.filters, cd.e)
+		}
+		if keyed[ci] {
+			continue
+		}
+		if len(cd.eqs) > 0 {
+			sel *= eqSelectivity
+		} else {
+			sel *= otherSelectivity
+		}
+	}
+	c.filter = sel
+	c.out = c.rows * sel
+	if jt.Left {
+		c.out = math.Max(c.out, 1) // a row with no match still goes on, NULL-extended
+	}
+	return c
+}
