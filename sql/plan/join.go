@@ -19,6 +19,10 @@ type joinTable struct {
 	// added (a row of the tables before with no match is NULL-extended).
 	// An inner join's ON is a filter like WHERE's conditions (conds).
 	on *expr.Expr
+	// after are the tables that must be joined before this one: for a
+	// NULL-extended table, all those of its left side; for the tables
+	// after it, it and those.
+	after tableSet
 }
 
 // Join is a FROM clause with joins.
@@ -36,6 +40,7 @@ type Join struct {
 	// on every full row.
 	conds     []*cond
 	pre, rest []*expr.Expr
+	star      []StarCol // SELECT *, in MySQL's order
 	// order is the chosen order (order.go), replaced when the tables'
 	// sizes have moved enough since it was chosen.
 	order atomic.Pointer[joinOrder]
@@ -81,22 +86,23 @@ func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 			}
 		}
 		jt := &joinTable{Source: expr.Source{Table: t, Alias: alias, Off: jp.Width}}
-		if i > 0 && joins[i-1] != nil && joins[i-1].Tp == ast.LeftJoin {
-			jt.Left = true
-		}
 		jp.Tables = append(jp.Tables, jt)
 		jp.sources = append(jp.sources, &jt.Source)
 		jp.index[&jt.Source] = i
 		jp.Width += len(t.Def.Columns)
 	}
 	sc.Joined = jp.sources
+	ons, err := jp.joinConditions(joins, false)
+	if err != nil {
+		return nil, err
+	}
 	for i, jt := range jp.Tables {
-		if i == 0 || joins[i-1] == nil || joins[i-1].On == nil {
+		if ons[i] == nil {
 			continue
 		}
 		// ON sees the tables up to this one.
 		on := &expr.Scope{DB: sc.DB, Funcs: sc.Funcs, Joined: jp.sources[:i+1], Clause: "on clause"}
-		e, err := on.Compile(joins[i-1].On.Expr)
+		e, err := on.Compile(ons[i])
 		if err != nil {
 			return nil, err
 		}
@@ -104,10 +110,13 @@ func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 			return nil, sqlerr.New(sqlerr.ErInvalidUseOfGroup, "Invalid use of group function")
 		}
 		owner := -1
-		if jt.Left {
+		switch {
+		case jt.Left:
 			jt.on, owner = e, i
+		case i == 1 && jp.Tables[0].Left: // RIGHT JOIN: table 0 is the NULL-extended one
+			jp.Tables[0].on, owner = e, 0
 		}
-		for _, c := range conjuncts(joins[i-1].On.Expr) {
+		for _, c := range conjuncts(ons[i]) {
 			if err := jp.addCond(on, on, c, owner); err != nil {
 				return nil, err
 			}
@@ -131,6 +140,16 @@ func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 	}
 	jp.order.Store(jp.chooseOrder())
 	return jp, nil
+}
+
+// Straight fixes the join order to the FROM order (SELECT STRAIGHT_JOIN).
+func (jp *Join) Straight() {
+	for i := 1; i < len(jp.Tables); i++ {
+		if !(i == 1 && jp.Tables[0].Left) {
+			jp.Tables[i].after = one(i) - 1
+		}
+	}
+	jp.order.Store(jp.chooseOrder())
 }
 
 // addCond files one conjunct: in conds when its tables are known, else
@@ -182,11 +201,13 @@ func flattenJoin(j *ast.Join) ([]*ast.TableSource, []*ast.Join, error) {
 			if _, nested := x.Right.(*ast.Join); nested {
 				return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support a join nested on the right")
 			}
-			if x.Tp == ast.RightJoin || x.NaturalJoin || len(x.Using) > 0 {
-				return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support RIGHT, NATURAL or USING joins")
-			}
 			if err := walk(x.Left, via); err != nil {
 				return err
+			}
+			if x.Tp == ast.RightJoin && len(sources) > 1 {
+				// After other joins, the tables before would be NULL-extended
+				// together, as one group.
+				return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support RIGHT JOIN after other joins")
 			}
 			return walk(x.Right, x)
 		case *ast.TableSource:

@@ -127,22 +127,14 @@ func (jp *Join) chooseOrder() *joinOrder {
 	return o
 }
 
-// allowedNext lists the tables that may be joined next: those of the
-// first run of inner-joined tables not yet all joined, or the LEFT JOIN's
-// table that follows it.
+// allowedNext lists the tables that may be joined next: those whose
+// prerequisites (a LEFT JOIN's left side, STRAIGHT_JOIN's order) are in.
 func (jp *Join) allowedNext(bound tableSet) []int {
 	var out []int
 	for i, jt := range jp.Tables {
-		if bound.has(i) {
-			continue
+		if !bound.has(i) && jt.after.subsetOf(bound) {
+			out = append(out, i)
 		}
-		if jt.Left {
-			if len(out) == 0 {
-				out = append(out, i)
-			}
-			break
-		}
-		out = append(out, i)
 	}
 	return out
 }
