@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"errors"
+	"math"
 	"sort"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -51,6 +52,9 @@ type Access struct {
 	// be nil) when nothing better applies: a range scan of the B-tree.
 	Lo, Hi []*expr.Expr
 	Filter *expr.Expr
+	// Residual says the filter checks more than the point lookup's key
+	// equalities (EXPLAIN's "Using where").
+	Residual bool
 }
 
 // ChooseAccess picks the access path for where over t.
@@ -69,7 +73,9 @@ func ChooseAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*Access
 	a.Filter = f
 	eq := map[int]*expr.Expr{}
 	var in map[int][]*expr.Expr
-	for _, c := range conjuncts(where) {
+	parts := conjuncts(where)
+	a.Residual = true
+	for _, c := range parts {
 		switch x := c.(type) {
 		case *ast.BinaryOperationExpr:
 			if x.Op != opcode.EQ {
@@ -141,7 +147,7 @@ func ChooseAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*Access
 			}
 		}
 		if all {
-			a.PK = vals
+			a.PK, a.Residual = vals, len(parts) > len(pk)
 			return a, nil
 		}
 		if len(pk) == 1 && in[pk[0]] != nil {
@@ -165,7 +171,7 @@ func ChooseAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*Access
 				}
 			}
 			if all {
-				a.UniqIdx, a.Uniq = i, vals
+				a.UniqIdx, a.Uniq, a.Residual = i, vals, len(parts) > len(ix.Cols)
 				return a, nil
 			}
 		}
@@ -504,4 +510,35 @@ func sortRefs(t *storage.Table, refs []RowRef) {
 		return false
 	}
 	sort.SliceStable(refs, func(i, j int) bool { return less(refs[i], refs[j]) })
+}
+
+// RangeRows counts the committed rows within a primary-key range that
+// pass the filter (or an IN list's points), for EXPLAIN's rows; -1 when it
+// is not a range.
+func (a *Access) RangeRows(ec *expr.Ctx) int {
+	if a.InList != nil {
+		return len(a.InList)
+	}
+	if a.Lo == nil && a.Hi == nil {
+		return -1
+	}
+	lo, hi, empty, err := a.bounds(ec)
+	if err != nil {
+		return -1
+	}
+	if empty {
+		return 0
+	}
+	// Bounds are kept inclusive: the filter decides the ends (id > 3).
+	n := 0
+	for _, it := range a.t.ScanRange(0, math.MaxUint64, lo, hi) {
+		if it.Vals == nil {
+			continue
+		}
+		ec.Row = it.Vals
+		if ok, err := expr.EvalBool(a.Filter, ec); err == nil && ok {
+			n++
+		}
+	}
+	return n
 }

@@ -23,6 +23,9 @@ type joinTable struct {
 	// NULL-extended table, all those of its left side; for the tables
 	// after it, it and those.
 	after tableSet
+	// onParts counts the ON clause's AND-ed parts (EXPLAIN's "Using where"
+	// when a key does not answer them all).
+	onParts int
 }
 
 // Join is a FROM clause with joins.
@@ -115,6 +118,9 @@ func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 			jt.on, owner = e, i
 		case i == 1 && jp.Tables[0].Left: // RIGHT JOIN: table 0 is the NULL-extended one
 			jp.Tables[0].on, owner = e, 0
+		}
+		if owner >= 0 {
+			jp.Tables[owner].onParts = len(conjuncts(ons[i]))
 		}
 		for _, c := range conjuncts(ons[i]) {
 			if err := jp.addCond(on, on, c, owner); err != nil {

@@ -29,6 +29,7 @@ type step struct {
 	// checked once per row of the table as it is read, not once per row
 	// of the tables before it.
 	local  []*expr.Expr
+	checks int     // conditions a key does not already answer (EXPLAIN's "Using where")
 	rows   float64 // estimated rows read per row of the tables before
 	filter float64 // estimated fraction of them the filters keep (EXPLAIN's filtered)
 }
@@ -148,6 +149,7 @@ func (jp *Join) estimate(t int, bound tableSet, st stats, done []bool) *choice {
 	// Equalities with what is known: the key candidates.
 	eq := map[int]*expr.Expr{}
 	keyCond := map[int]int{} // column -> cond giving its key
+	joinEq := map[int]bool{} // columns equal to other tables' values
 	for ci, cd := range jp.conds {
 		if jt.Left && cd.on != t || !jt.Left && cd.on >= 0 {
 			continue
@@ -156,6 +158,9 @@ func (jp *Join) estimate(t int, bound tableSet, st stats, done []bool) *choice {
 			if e.t == t && e.uses.subsetOf(bound) {
 				if _, dup := eq[e.col]; !dup {
 					eq[e.col], keyCond[e.col] = e.other, ci
+				}
+				if e.uses != 0 {
+					joinEq[e.col] = true
 				}
 			}
 		}
@@ -198,9 +203,11 @@ func (jp *Join) estimate(t int, bound tableSet, st stats, done []bool) *choice {
 		if c.idx >= 0 {
 			c.access, c.probe, c.rows = accessIndex, 1+best, best
 			useKey(def.Indexes[c.idx].Cols)
-		} else if len(eq) > 0 {
-			cols := make([]int, 0, len(eq))
-			for col := range eq {
+		} else if len(joinEq) > 0 {
+			// A hash on the columns other tables give (those equal to
+			// constants are conditions checked as the table is read).
+			cols := make([]int, 0, len(joinEq))
+			for col := range joinEq {
 				cols = append(cols, col)
 			}
 			sort.Ints(cols)
@@ -225,10 +232,19 @@ func (jp *Join) estimate(t int, bound tableSet, st stats, done []bool) *choice {
 		if keyed[ci] {
 			continue
 		}
+		c.checks++
 		if len(cd.eqs) > 0 {
 			sel *= eqSelectivity
 		} else {
 			sel *= otherSelectivity
+		}
+	}
+	if jt.Left {
+		c.checks += jt.onParts
+		for ci := range keyed {
+			if jp.conds[ci].on == t {
+				c.checks--
+			}
 		}
 	}
 	c.filter = sel
