@@ -137,8 +137,14 @@ func (d sqlDB) Query(q string) ([][]slt.Cell, error) {
 
 // openEngine gives a fresh database for one file and a cleanup.
 func openEngine(t testing.TB, file string) (slt.DB, func()) {
-	if *mariadb != "" {
-		pool, err := sql.Open("mysql", *mariadb)
+	return openOn(t, *mariadb, file)
+}
+
+// openOn opens a fresh database on the MariaDB at dsn, or on an embedded
+// plrun when dsn is "".
+func openOn(t testing.TB, dsn, file string) (slt.DB, func()) {
+	if dsn != "" {
+		pool, err := sql.Open("mysql", dsn)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,6 +200,7 @@ func TestCorpus(t *testing.T) {
 	for _, file := range corpusFiles(t) {
 		file := file
 		t.Run(rel(file), func(t *testing.T) {
+			t.Parallel() // each file has its own database
 			recs := loadFile(t, file)
 			db, done := openEngine(t, file)
 			defer done()
