@@ -55,6 +55,9 @@ type Access struct {
 	// Residual says the filter checks more than the point lookup's key
 	// equalities (EXPLAIN's "Using where").
 	Residual bool
+	// PKPrefix says Lo and Hi hold an equality on the first column of a
+	// longer primary key (EXPLAIN's ref).
+	PKPrefix bool
 }
 
 // ChooseAccess picks the access path for where over t.
@@ -175,6 +178,12 @@ func ChooseAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*Access
 				return a, nil
 			}
 		}
+	}
+	// An equality on the first column of a longer primary key is the
+	// range [v, v] of the B-tree.
+	if pk := def.PrimaryKey(); len(pk) > 1 && eq[pk[0]] != nil {
+		a.Lo, a.Hi = append(a.Lo, eq[pk[0]]), append(a.Hi, eq[pk[0]])
+		a.PKPrefix, a.Residual = true, len(parts) > 1
 	}
 	return a, nil
 }
@@ -533,6 +542,10 @@ func (a *Access) RangeRows(ec *expr.Ctx) int {
 	n := 0
 	for _, it := range a.t.ScanRange(0, math.MaxUint64, lo, hi) {
 		if it.Vals == nil {
+			continue
+		}
+		if a.PKPrefix { // [v, v] is exact
+			n++
 			continue
 		}
 		ec.Row = it.Vals

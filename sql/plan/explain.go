@@ -70,6 +70,8 @@ func (jp *Join) Steps() []StepInfo {
 					si.Access = "const"
 				}
 			}
+		case accessPKPrefix:
+			si.Access, si.Key = "ref", "PRIMARY"
 		case accessHash:
 			// As MariaDB prints its hash join (join_cache_level >= 3): the
 			// rows are the table's, every one hashed.

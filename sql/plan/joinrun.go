@@ -205,6 +205,15 @@ func (r *joinRun) candidates(jt *joinTable, st *step, row []types.Value) ([][]ty
 			}
 		}
 		return out, nil
+	case accessPKPrefix:
+		var out [][]types.Value
+		for _, it := range r.x.ScanRange(t, &vals[0], &vals[0]) {
+			r.x.NoteRead(it.LSN)
+			if it.Vals != nil {
+				out = append(out, it.Vals)
+			}
+		}
+		return out, nil
 	case accessIndex:
 		var kb []byte
 		for _, v := range vals {

@@ -11,10 +11,11 @@ import (
 type accessKind int
 
 const (
-	accessScan  accessKind = iota // every row, read once per statement
-	accessPK                      // primary-key point lookup
-	accessIndex                   // secondary-index lookup on all its columns
-	accessHash                    // a hash of the table on the equality columns, built once per statement
+	accessScan     accessKind = iota // every row, read once per statement
+	accessPK                         // primary-key point lookup
+	accessIndex                      // secondary-index lookup on all its columns
+	accessHash                       // a hash of the table on the equality columns, built once per statement
+	accessPKPrefix                   // the B-tree range of a value of the primary key's first column (a longer key)
 )
 
 // step is one table of a join in the order it is joined.
@@ -200,9 +201,14 @@ func (jp *Join) estimate(t int, bound tableSet, st stats, done []bool) *choice {
 				best, c.idx = fan, k
 			}
 		}
+		pk := def.PrimaryKey()
 		if c.idx >= 0 {
 			c.access, c.probe, c.rows = accessIndex, 1+best, best
 			useKey(def.Indexes[c.idx].Cols)
+		} else if len(pk) > 1 && eq[pk[0]] != nil {
+			c.access, c.rows = accessPKPrefix, math.Max(n*eqSelectivity, 1)
+			c.probe = 1 + c.rows
+			useKey(pk[:1])
 		} else if len(joinEq) > 0 {
 			// A hash on the columns other tables give (those equal to
 			// constants are conditions checked as the table is read).

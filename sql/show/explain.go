@@ -127,6 +127,9 @@ func accessRow(t *storage.Table, alias string, a *plan.Access) explainRow {
 		if n := a.RangeRows(&expr.Ctx{Context: ctx, Mem: expr.NewMemAccount(ctx)}); n >= 0 {
 			r.rows = float64(max(n, 1))
 		}
+		if a.PKPrefix {
+			r.access, r.ref, r.where = "ref", []string{"const"}, a.Residual
+		}
 	case a.Uniq != nil:
 		ix := def.Indexes[a.UniqIdx]
 		r.key, r.keyCols, r.ref = ix.Name, ix.Cols, constRefs(len(ix.Cols))
