@@ -70,6 +70,8 @@ func (jp *Join) Steps() []StepInfo {
 					si.Access = "const"
 				}
 			}
+		case accessIdxPrefix:
+			si.Access, si.Key = "ref", def.Indexes[st.idx].Name
 		case accessPKPrefix:
 			si.Access, si.Key = "ref", "PRIMARY"
 		case accessHash:

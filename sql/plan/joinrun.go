@@ -214,6 +214,14 @@ func (r *joinRun) candidates(jt *joinTable, st *step, row []types.Value) ([][]ty
 			}
 		}
 		return out, nil
+	case accessIdxPrefix:
+		var out [][]types.Value
+		for _, rr := range t.IndexRange(st.idx, vals, nil, nil) {
+			if v := r.x.ReadSnapshot(t, rr); v.Vals != nil {
+				out = append(out, v.Vals)
+			}
+		}
+		return out, nil
 	case accessIndex:
 		var kb []byte
 		for _, v := range vals {

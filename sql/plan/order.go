@@ -2,6 +2,7 @@ package plan
 
 import (
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/storage"
 	"math"
 	"sort"
 )
@@ -11,11 +12,12 @@ import (
 type accessKind int
 
 const (
-	accessScan     accessKind = iota // every row, read once per statement
-	accessPK                         // primary-key point lookup
-	accessIndex                      // secondary-index lookup on all its columns
-	accessHash                       // a hash of the table on the equality columns, built once per statement
-	accessPKPrefix                   // the B-tree range of a value of the primary key's first column (a longer key)
+	accessScan      accessKind = iota // every row, read once per statement
+	accessPK                          // primary-key point lookup
+	accessIndex                       // secondary-index lookup on all its columns
+	accessHash                        // a hash of the table on the equality columns, built once per statement
+	accessPKPrefix                    // the B-tree range of a value of the primary key's first column (a longer key)
+	accessIdxPrefix                   // a secondary index's ordered side, by values of its first columns
 )
 
 // step is one table of a join in the order it is joined.
@@ -209,6 +211,10 @@ func (jp *Join) estimate(t int, bound tableSet, st stats, done []bool) *choice {
 			c.access, c.rows = accessPKPrefix, math.Max(n*eqSelectivity, 1)
 			c.probe = 1 + c.rows
 			useKey(pk[:1])
+		} else if k, cols := bestPrefix(def, eq); k >= 0 {
+			c.access, c.idx, c.rows = accessIdxPrefix, k, math.Max(n*math.Pow(eqSelectivity, float64(len(cols))), 1)
+			c.probe = 1 + c.rows
+			useKey(cols)
 		} else if len(joinEq) > 0 {
 			// A hash on the columns other tables give (those equal to
 			// constants are conditions checked as the table is read).
@@ -259,4 +265,23 @@ func (jp *Join) estimate(t int, bound tableSet, st stats, done []bool) *choice {
 		c.out = math.Max(c.out, 1) // a row with no match still goes on, NULL-extended
 	}
 	return c
+}
+
+// bestPrefix finds the secondary index with the most leading columns the
+// equalities give (at least one): its position and those columns.
+func bestPrefix(def *storage.TableDef, eq map[int]*expr.Expr) (int, []int) {
+	best, bestCols := -1, []int(nil)
+	for i, ix := range def.Indexes {
+		if ix.Primary {
+			continue
+		}
+		k := 0
+		for k < len(ix.Cols) && eq[ix.Cols[k]] != nil {
+			k++
+		}
+		if k > len(bestCols) {
+			best, bestCols = i, ix.Cols[:k]
+		}
+	}
+	return best, bestCols
 }

@@ -117,14 +117,28 @@ func accessRow(t *storage.Table, alias string, a *plan.Access) explainRow {
 			r.possible = append(r.possible, ix.Name)
 		}
 	}
+	ctx := context.Background()
+	ec := &expr.Ctx{Context: ctx, Mem: expr.NewMemAccount(ctx)}
 	switch {
+	case a.IdxScan >= 0:
+		ix := def.Indexes[a.IdxScan]
+		k := len(a.IdxEq)
+		r.possible = []string{ix.Name}
+		r.key, r.keyCols = ix.Name, ix.Cols[:k]
+		if a.IdxLo != nil || a.IdxHi != nil {
+			r.access, r.keyCols, r.where = "range", ix.Cols[:k+1], true
+		} else {
+			r.access, r.ref, r.where = "ref", constRefs(k), a.Residual
+		}
+		if n := a.IndexRows(ec); n >= 0 {
+			r.rows = float64(max(n, 1))
+		}
 	case a.PK != nil:
 		r.access, r.key, r.keyCols, r.rows = "const", "PRIMARY", pk, 1
 		r.ref = constRefs(len(pk))
 	case a.InList != nil || a.Lo != nil || a.Hi != nil:
 		r.access, r.key, r.keyCols, r.where = "range", "PRIMARY", pk[:1], true
-		ctx := context.Background()
-		if n := a.RangeRows(&expr.Ctx{Context: ctx, Mem: expr.NewMemAccount(ctx)}); n >= 0 {
+		if n := a.RangeRows(ec); n >= 0 {
 			r.rows = float64(max(n, 1))
 		}
 		if a.PKPrefix {
