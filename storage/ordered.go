@@ -131,6 +131,28 @@ func (t *Table) reorderLocked(r *Row, versions [][]types.Value) {
 // unbounded; both inclusive, the caller's filter decides the ends), in
 // index order. A row is listed once however many of its versions match.
 func (t *Table) IndexRange(idx int, eq []types.Value, lo, hi *types.Value) []*Row {
+	var out []*Row
+	seen := map[*Row]bool{}
+	for _, e := range t.IndexEntries(idx, eq, lo, hi) {
+		if !seen[e.Row] {
+			seen[e.Row] = true
+			out = append(out, e.Row)
+		}
+	}
+	return out
+}
+
+// IndexEntry is one (values, row) of an index's ordered side: one of the
+// row's versions has those values.
+type IndexEntry struct {
+	Vals []types.Value
+	Row  *Row
+}
+
+// IndexEntries is IndexRange's entries in index order, a row once per
+// distinct values its versions have there: a reader in index order keeps
+// a row where the version it reads has the entry's values.
+func (t *Table) IndexEntries(idx int, eq []types.Value, lo, hi *types.Value) []IndexEntry {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	tr := t.ordered[idx]
@@ -141,8 +163,7 @@ func (t *Table) IndexRange(idx int, eq []types.Value, lo, hi *types.Value) []*Ro
 	if lo != nil {
 		probe = append(probe, *lo)
 	}
-	var out []*Row
-	seen := map[*Row]bool{}
+	var out []IndexEntry
 	tr.Ascend(ordEntry{vals: probe}, func(e ordEntry) bool {
 		for i, v := range eq {
 			if types.Compare(e.vals[i], v) != 0 {
@@ -152,10 +173,7 @@ func (t *Table) IndexRange(idx int, eq []types.Value, lo, hi *types.Value) []*Ro
 		if hi != nil && len(e.vals) > len(eq) && types.Compare(e.vals[len(eq)], *hi) > 0 {
 			return false
 		}
-		if !seen[e.row] {
-			seen[e.row] = true
-			out = append(out, e.row)
-		}
+		out = append(out, IndexEntry{e.vals, e.row})
 		return true
 	})
 	return out

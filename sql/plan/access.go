@@ -65,6 +65,9 @@ type Access struct {
 	IdxEq        []*expr.Expr
 	IdxLo, IdxHi []*expr.Expr
 	colLo, colHi map[int][]*expr.Expr // bounds per column, while choosing
+	// order, when set, says the rows are read in the ORDER BY's order
+	// (ServeOrder) and only the first LIMIT + OFFSET that pass are kept.
+	order *indexOrder
 }
 
 // ChooseAccess picks the access path for where over t.
@@ -398,6 +401,15 @@ func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 		}
 		return check(r)
 	}
+	if a.order != nil {
+		if max, ok, err := a.order.count(ec); err != nil {
+			return nil, err
+		} else if ok {
+			if done, err := a.findOrdered(x, ec, lock, match, check, &out, max); done || err != nil {
+				return out, err
+			}
+		}
+	}
 	switch {
 	case a.PK != nil:
 		pk, ok, err := KeyValues(ec, t, t.Def.PrimaryKey(), a.PK)
@@ -531,8 +543,16 @@ func (a *Access) scan(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.R
 
 // scanItems keeps the scanned rows the filter accepts.
 func (a *Access) scanItems(items []storage.ScanItem, x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error)) ([]RowRef, error) {
+	return a.scanItemsN(items, x, ec, lock, match, 0)
+}
+
+// scanItemsN is scanItems stopping at max rows found (0: all).
+func (a *Access) scanItemsN(items []storage.ScanItem, x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error), max int) ([]RowRef, error) {
 	var out []RowRef
 	for _, it := range items {
+		if max > 0 && len(out) >= max {
+			break
+		}
 		if err := ec.Poll(); err != nil {
 			return nil, err
 		}

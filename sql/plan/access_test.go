@@ -51,3 +51,39 @@ func TestChooseIndexPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestServeOrder: ORDER BY ... LIMIT is read in an index's order when the
+// access path allows it.
+func TestServeOrder(t *testing.T) {
+	tb := evTable()
+	lim := expr.ConstExpr(types.IntValue(2), expr.TBigInt)
+	for _, c := range []struct {
+		q    string
+		cols []int
+		idx  int // -1 primary, -2 not served
+	}{
+		{"SELECT * FROM ev", []int{2}, 2},
+		{"SELECT * FROM ev", []int{1, 2}, 1},
+		{"SELECT * FROM ev", []int{0}, -1},
+		{"SELECT * FROM ev WHERE id > 4", []int{0}, -1},
+		{"SELECT * FROM ev WHERE kind = 'open'", []int{2}, 1},
+		{"SELECT * FROM ev WHERE kind = 'open'", []int{1, 2}, 1},
+		{"SELECT * FROM ev WHERE kind = 'open' AND at > 3", []int{2}, 1},
+		{"SELECT * FROM ev WHERE id = 4", []int{2}, -2},
+		{"SELECT * FROM ev", []int{2, 1}, -2},
+		{"SELECT * FROM ev WHERE id > 4", []int{2}, -2},
+	} {
+		a, err := ChooseAccess(&expr.Scope{DB: "d", Table: tb, Alias: "ev"}, tb, where(t, c.q))
+		if err != nil {
+			t.Fatal(err)
+		}
+		served := a.ServeOrder(c.cols, false, lim, nil)
+		got := -2
+		if served {
+			got = a.order.idx
+		}
+		if got != c.idx {
+			t.Errorf("%s ORDER BY %v: index %d, want %d", c.q, c.cols, got, c.idx)
+		}
+	}
+}
