@@ -1,8 +1,10 @@
 // Package plan chooses how a statement reaches its rows and reads them
 // that way: the access path of a single-table statement (primary-key or
-// unique-key point lookups, IN lists, index lookups, primary-key ranges, or
-// a scan with a filter: ChooseAccess, Access.Find) and the plan of a FROM
-// with joins (BuildJoin, Join.Rows).
+// unique-key point lookups, IN lists, index lookups, primary-key ranges,
+// a prefix of any index's columns with a range on the next one, or a scan
+// with a filter: ChooseAccess, Access.Find; ORDER BY ... LIMIT read in an
+// index's order and stopped early: ServeOrder, orderlimit.go) and the plan
+// of a FROM with joins (BuildJoin, Join.Rows).
 //
 // Joins. Every table's columns sit at a fixed offset of the joined row (the
 // FROM order), so one compiled condition serves any join order. WHERE and
