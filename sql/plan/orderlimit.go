@@ -186,3 +186,25 @@ func atEntry(vals []types.Value, cols []int, at []types.Value) bool {
 	}
 	return true
 }
+
+// OrderIndexName names the index ServeOrder reads in order ("" if none).
+func (a *Access) OrderIndexName() string {
+	switch {
+	case a.order == nil:
+		return ""
+	case a.order.idx < 0:
+		return "PRIMARY"
+	}
+	return a.t.Def.Indexes[a.order.idx].Name
+}
+
+// OrderIndexCols are that index's columns.
+func (a *Access) OrderIndexCols() []int {
+	switch {
+	case a.order == nil:
+		return nil
+	case a.order.idx < 0:
+		return a.t.Def.PrimaryKey()
+	}
+	return a.t.Def.Indexes[a.order.idx].Cols
+}

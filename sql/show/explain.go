@@ -66,14 +66,17 @@ func explainRows(s *exec.State, stmt ast.StmtNode) ([]explainRow, error) {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support EXPLAIN of this statement")
 		}
 		if plan.IsJoin(x.From) {
-			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB, Funcs: s.Functions()}, x.From, x.Where, s.ResolveTable)
+			sc := &expr.Scope{DB: s.DB, Funcs: s.Functions()}
+			jp, err := plan.BuildJoin(sc, x.From, x.Where, s.ResolveTable)
 			if err != nil {
 				return nil, err
 			}
 			if x.SelectStmtOpts != nil && x.SelectStmtOpts.StraightJoin {
 				jp.Straight()
 			}
-			return joinRows(jp), nil
+			rows := joinRows(jp)
+			joinSort(sc, x, rows)
+			return rows, nil
 		}
 		tn, alias, err = plan.SingleTable(x.From)
 		where = x.Where
@@ -100,7 +103,104 @@ func explainRows(s *exec.State, stmt ast.StmtNode) ([]explainRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []explainRow{accessRow(t, alias, a)}, nil
+	sel, _ := stmt.(*ast.SelectStmt)
+	served := sel != nil && serveOrder(t, sel, a)
+	r := accessRow(t, alias, a)
+	if served && r.access == "ALL" {
+		// Read in the index's order, as many rows as the LIMIT asks.
+		r.access, r.possible = "index", nil
+		r.key, r.keyCols = a.OrderIndexName(), a.OrderIndexCols()
+		r.rows = float64(limitRows(sel))
+	}
+	if sel != nil && !served {
+		switch {
+		case sel.GroupBy != nil:
+			r.extra = append(r.extra, "Using temporary", "Using filesort")
+		case sel.OrderBy != nil:
+			r.extra = append(r.extra, "Using filesort")
+		}
+	}
+	return []explainRow{r}, nil
+}
+
+// serveOrder asks the access path to read in the ORDER BY's order, as
+// SELECT's own plan does (exec.serveOrderByIndex).
+func serveOrder(t *storage.Table, sel *ast.SelectStmt, a *plan.Access) bool {
+	if sel.OrderBy == nil || sel.Limit == nil || sel.GroupBy != nil || sel.Having != nil || sel.Distinct {
+		return false
+	}
+	if sel.LockInfo != nil && sel.LockInfo.LockType != ast.SelectLockNone {
+		return false
+	}
+	if sel.SelectStmtOpts != nil && sel.SelectStmtOpts.CalcFoundRows {
+		return false
+	}
+	var cols []int
+	desc := sel.OrderBy.Items[0].Desc
+	for _, it := range sel.OrderBy.Items {
+		cn, ok := it.Expr.(*ast.ColumnNameExpr)
+		if !ok || it.Desc != desc {
+			return false
+		}
+		c := t.Def.ColumnIndex(cn.Name.Name.O)
+		if c < 0 {
+			return false
+		}
+		cols = append(cols, c)
+	}
+	lim := expr.ConstExpr(types.IntValue(limitRows(sel)), expr.TBigInt)
+	return a.ServeOrder(cols, desc, lim, nil)
+}
+
+// limitRows is LIMIT + OFFSET when they are literal numbers, else 1.
+func limitRows(sel *ast.SelectStmt) int64 {
+	n := int64(0)
+	for _, e := range []ast.ExprNode{sel.Limit.Count, sel.Limit.Offset} {
+		if v, ok := e.(ast.ValueExpr); ok && e != nil {
+			if x, ok := v.GetValue().(int64); ok {
+				n += x
+			} else if x, ok := v.GetValue().(uint64); ok {
+				n += int64(x)
+			}
+		}
+	}
+	return max(n, 1)
+}
+
+// joinSort notes how a join's ORDER BY or GROUP BY is done: a sort of the
+// first table's rows when it names only that table's columns, else of the
+// joined rows (MariaDB's temporary table).
+func joinSort(sc *expr.Scope, sel *ast.SelectStmt, rows []explainRow) {
+	if len(rows) == 0 {
+		return
+	}
+	switch {
+	case sel.GroupBy != nil:
+		rows[0].extra = append(rows[0].extra, "Using temporary", "Using filesort")
+	case sel.OrderBy != nil:
+		first := true
+		for _, it := range sel.OrderBy.Items {
+			e := it.Expr
+			if p, ok := e.(*ast.PositionExpr); ok && sel.Fields != nil && p.N >= 1 && p.N <= len(sel.Fields.Fields) {
+				e = sel.Fields.Fields[p.N-1].Expr
+			}
+			cn, ok := e.(*ast.ColumnNameExpr)
+			if !ok {
+				first = false
+				break
+			}
+			ce, err := sc.ResolveColumn(cn.Name)
+			if err != nil || ce.Source == nil || ce.Source.Alias != rows[0].table {
+				first = false
+				break
+			}
+		}
+		if first {
+			rows[0].extra = append(rows[0].extra, "Using filesort")
+		} else {
+			rows[0].extra = append(rows[0].extra, "Using temporary", "Using filesort")
+		}
+	}
 }
 
 // accessRow describes a single-table statement's access path.
