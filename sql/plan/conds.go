@@ -24,9 +24,10 @@ type cond struct {
 	// eqs are the ways it is "column = expression" (both ways round when
 	// both sides are columns): a key for looking the column's table up.
 	eqs []eqSide
-	// on is the LEFT-joined table whose ON clause this belongs to, or -1
-	// (WHERE, or the ON of an inner join, which filters the same way).
-	on int
+	// group is the outer join whose ON clause this belongs to (it decides
+	// whether the join's NULL-extended side matched), or -1 (WHERE, or the
+	// ON of an inner join, which filters the same way).
+	group int
 }
 
 // eqSide is column col of table t equal to other, which reads the tables
@@ -83,16 +84,16 @@ func (jp *Join) tablesOf(full *expr.Scope, e ast.ExprNode) (tableSet, bool) {
 
 // analyze compiles a conjunct and finds its tables and its equalities.
 // placed is false when it must wait for the full row.
-func (jp *Join) analyze(full *expr.Scope, c ast.ExprNode, on int) (*cond, bool, error) {
+func (jp *Join) analyze(full *expr.Scope, c ast.ExprNode, group int) (*cond, bool, error) {
 	e, err := full.Compile(c)
 	if err != nil {
 		return nil, false, err
 	}
 	uses, ok := jp.tablesOf(full, c)
 	if !ok || e.HasAgg {
-		return &cond{e: e, on: on}, false, nil
+		return &cond{e: e, group: group}, false, nil
 	}
-	cd := &cond{e: e, uses: uses, on: on}
+	cd := &cond{e: e, uses: uses, group: group}
 	b, isBin := unparen(c).(*ast.BinaryOperationExpr)
 	if !isBin || b.Op != opcode.EQ {
 		return cd, true, nil

@@ -98,7 +98,7 @@ func (jp *Join) Steps() []StepInfo {
 func (jp *Join) possibleKeys(t int) []string {
 	first := map[int]bool{}
 	for _, cd := range jp.conds {
-		if cd.on >= 0 && cd.on != t || cd.on < 0 && jp.Tables[t].Left {
+		if cd.group != jp.Tables[t].group {
 			continue
 		}
 		for _, e := range cd.eqs {

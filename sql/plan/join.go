@@ -15,17 +15,13 @@ import (
 // is joined in.
 type joinTable struct {
 	expr.Source
-	// on is a LEFT JOIN's ON clause, checked when this table's row is
-	// added (a row of the tables before with no match is NULL-extended).
-	// An inner join's ON is a filter like WHERE's conditions (conds).
-	on *expr.Expr
 	// after are the tables that must be joined before this one: for a
-	// NULL-extended table, all those of its left side; for the tables
-	// after it, it and those.
+	// NULL-extended table, those of the side its outer join keeps; for
+	// the tables joined to an outer join's result, its tables.
 	after tableSet
-	// onParts counts the ON clause's AND-ed parts (EXPLAIN's "Using where"
-	// when a key does not answer them all).
-	onParts int
+	// group is the outer join whose NULL-extended side this table is in
+	// (Join.groups), or -1.
+	group int
 }
 
 // Join is a FROM clause with joins.
@@ -34,13 +30,17 @@ type Join struct {
 	sources []*expr.Source // the tables' sources, for scopes over a prefix of them
 	index   map[*expr.Source]int
 	Width   int
+	// groups are the outer joins' NULL-extended sides: the tables of one
+	// are joined one after another, and when no combination of their rows
+	// passes the join's ON they go on as one NULL row.
+	groups []tableSet
 	// conds are the conditions placed at the first step that has their
-	// tables (WHERE's and inner ONs' AND-ed parts; a LEFT JOIN's ON parts
-	// too, for its lookup keys only). pre are those over no table
-	// (constants, parameters): one that is not true ends the join before
-	// it starts, so a 30-table join WHERE 1 = 0 answers at once. rest are
-	// those that could not be placed (subqueries, outer columns): checked
-	// on every full row.
+	// tables (WHERE's and inner ONs' AND-ed parts; an outer join's ON
+	// parts, which decide whether its group matched, only within the
+	// group). pre are those over no table (constants, parameters): one
+	// that is not true ends the join before it starts, so a 30-table join
+	// WHERE 1 = 0 answers at once. rest are those that could not be placed
+	// (subqueries, outer columns): checked on every full row.
 	conds     []*cond
 	pre, rest []*expr.Expr
 	star      []StarCol // SELECT *, in MySQL's order
@@ -62,12 +62,9 @@ const maxJoinTables = 61
 // table by name (a base table, or a derived table materialized for the
 // execution: any *storage.Table).
 func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, resolve func(*ast.TableName) (*storage.Table, error)) (*Join, error) {
-	sources, joins, err := flattenJoin(refs.TableRefs)
+	sources, specs, err := flattenJoin(refs.TableRefs)
 	if err != nil {
 		return nil, err
-	}
-	if len(sources) > maxJoinTables {
-		return nil, sqlerr.New(sqlerr.ErTooManyTables, "Too many tables; MariaDB can only use %d tables in a join", maxJoinTables)
 	}
 	jp := &Join{index: map[*expr.Source]int{}}
 	for i, src := range sources {
@@ -95,35 +92,38 @@ func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 		jp.Width += len(t.Def.Columns)
 	}
 	sc.Joined = jp.sources
-	ons, err := jp.joinConditions(joins, false)
+	ons, err := jp.joinConditions(specs)
 	if err != nil {
 		return nil, err
 	}
-	for i, jt := range jp.Tables {
-		if ons[i] == nil {
+	for k, sp := range specs {
+		if ons[k] == nil {
 			continue
 		}
-		// ON sees the tables up to this one.
-		on := &expr.Scope{DB: sc.DB, Funcs: sc.Funcs, Joined: jp.sources[:i+1], Clause: "on clause"}
-		e, err := on.Compile(ons[i])
+		// ON sees the tables of its two sides.
+		on := &expr.Scope{DB: sc.DB, Funcs: sc.Funcs, Joined: jp.sourcesOf(sp.left | sp.right), Clause: "on clause"}
+		e, err := on.Compile(ons[k])
 		if err != nil {
 			return nil, err
 		}
 		if e.HasAgg {
 			return nil, sqlerr.New(sqlerr.ErInvalidUseOfGroup, "Invalid use of group function")
 		}
-		owner := -1
-		switch {
-		case jt.Left:
-			jt.on, owner = e, i
-		case i == 1 && jp.Tables[0].Left: // RIGHT JOIN: table 0 is the NULL-extended one
-			jp.Tables[0].on, owner = e, 0
+		// An outer join's ON decides its group's match; so does the ON of
+		// an inner join inside a NULL-extended side ((a JOIN b ON x) RIGHT
+		// JOIN c ON y: no a-b pair passing x is no match for c's row).
+		group := -1
+		if sp.outer {
+			group = jp.Tables[lowest(sp.null)].group
+		} else {
+			for g, members := range jp.groups {
+				if (sp.left | sp.right).subsetOf(members) {
+					group = g
+				}
+			}
 		}
-		if owner >= 0 {
-			jp.Tables[owner].onParts = len(conjuncts(ons[i]))
-		}
-		for _, c := range conjuncts(ons[i]) {
-			if err := jp.addCond(on, on, c, owner); err != nil {
+		for _, c := range conjuncts(ons[k]) {
+			if err := jp.addCond(on, on, c, group, sp.left|sp.right); err != nil {
 				return nil, err
 			}
 		}
@@ -139,7 +139,7 @@ func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 		}
 		full := &expr.Scope{DB: sc.DB, Funcs: sc.Funcs, Joined: jp.sources, Clause: "WHERE"}
 		for _, c := range conjuncts(where) {
-			if err := jp.addCond(full, sc, c, -1); err != nil {
+			if err := jp.addCond(full, sc, c, -1, 0); err != nil {
 				return nil, err
 			}
 		}
@@ -148,11 +148,35 @@ func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 	return jp, nil
 }
 
-// Straight fixes the join order to the FROM order (SELECT STRAIGHT_JOIN).
+// sourcesOf lists the sources of a set of tables, in the FROM order.
+func (jp *Join) sourcesOf(s tableSet) []*expr.Source {
+	var out []*expr.Source
+	for i, src := range jp.sources {
+		if s.has(i) {
+			out = append(out, src)
+		}
+	}
+	return out
+}
+
+func lowest(s tableSet) int {
+	for i := 0; i < 64; i++ {
+		if s.has(i) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Straight fixes the join order to the FROM order (SELECT STRAIGHT_JOIN),
+// as far as outer joins allow (a RIGHT JOIN's kept side still comes
+// first).
 func (jp *Join) Straight() {
-	for i := 1; i < len(jp.Tables); i++ {
-		if !(i == 1 && jp.Tables[0].Left) {
-			jp.Tables[i].after = one(i) - 1
+	for i, jt := range jp.Tables {
+		for k := 0; k < i; k++ {
+			if !jp.Tables[k].after.has(i) {
+				jt.after |= one(k)
+			}
 		}
 	}
 	jp.order.Store(jp.chooseOrder())
@@ -160,29 +184,29 @@ func (jp *Join) Straight() {
 
 // addCond files one conjunct: in conds when its tables are known, else
 // compiled in the statement's own scope (subqueries, outer columns) and
-// checked on full rows. owner is the LEFT-joined table whose ON it is
-// part of, or -1.
-func (jp *Join) addCond(scope, stmt *expr.Scope, c ast.ExprNode, owner int) error {
+// checked on full rows. group is the outer join whose ON it is part of,
+// or -1; sides are that join's tables (an ON part that cannot be placed
+// is checked once they are all in the row).
+func (jp *Join) addCond(scope, stmt *expr.Scope, c ast.ExprNode, group int, sides tableSet) error {
 	if _, ok := jp.tablesOf(scope, c); !ok {
-		if owner >= 0 {
-			return nil // checked by the whole ON
-		}
 		e, err := stmt.Compile(c)
 		if err != nil {
 			return err
 		}
+		if group >= 0 {
+			jp.conds = append(jp.conds, &cond{e: e, uses: sides, group: group})
+			return nil
+		}
 		jp.rest = append(jp.rest, e)
 		return nil
 	}
-	cd, _, err := jp.analyze(scope, c, owner)
+	cd, _, err := jp.analyze(scope, c, group)
 	if err != nil {
 		return err
 	}
 	switch {
-	case owner >= 0:
-		if len(cd.eqs) > 0 {
-			jp.conds = append(jp.conds, cd)
-		}
+	case group >= 0:
+		jp.conds = append(jp.conds, cd)
 	case cd.uses == 0 && cd.e.IsConst:
 		jp.pre = append(jp.pre, cd.e)
 	case cd.uses == 0:
@@ -191,42 +215,4 @@ func (jp *Join) addCond(scope, stmt *expr.Scope, c ast.ExprNode, owner int) erro
 		jp.conds = append(jp.conds, cd)
 	}
 	return nil
-}
-
-// flattenJoin turns a left-deep join tree into its tables in order.
-func flattenJoin(j *ast.Join) ([]*ast.TableSource, []*ast.Join, error) {
-	var sources []*ast.TableSource
-	var joins []*ast.Join // joins[i] joins sources[i+1]; nil for the first
-	var walk func(n ast.ResultSetNode, via *ast.Join) error
-	walk = func(n ast.ResultSetNode, via *ast.Join) error {
-		switch x := n.(type) {
-		case *ast.Join:
-			if x.Right == nil {
-				return walk(x.Left, via)
-			}
-			if _, nested := x.Right.(*ast.Join); nested {
-				return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support a join nested on the right")
-			}
-			if err := walk(x.Left, via); err != nil {
-				return err
-			}
-			if x.Tp == ast.RightJoin && len(sources) > 1 {
-				// After other joins, the tables before would be NULL-extended
-				// together, as one group.
-				return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support RIGHT JOIN after other joins")
-			}
-			return walk(x.Right, x)
-		case *ast.TableSource:
-			sources = append(sources, x)
-			if len(sources) > 1 {
-				joins = append(joins, via)
-			}
-			return nil
-		}
-		return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this FROM clause")
-	}
-	if err := walk(j, nil); err != nil {
-		return nil, nil, err
-	}
-	return sources, joins, nil
 }

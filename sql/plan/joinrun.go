@@ -51,6 +51,15 @@ func (jp *Join) Rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]types.V
 	var out [][]types.Value
 	row := make([]types.Value, jp.Width)
 	run := &joinRun{x: x, ec: ec, width: jp.Width, scans: make([][][]types.Value, len(jp.Tables)), hashes: make([]map[string][][]types.Value, len(jp.Tables))}
+	// matched[g]: some row of outer join g's side passed its ON, for the
+	// current row of the tables before the group.
+	matched := make([]bool, len(jp.groups))
+	lastOf := make([]int, len(jp.groups))
+	for k, st := range o.steps {
+		if st.last {
+			lastOf[st.group] = k
+		}
+	}
 	var level func(k int) error
 	level = func(k int) error {
 		if err := ec.Poll(); err != nil {
@@ -71,7 +80,9 @@ func (jp *Join) Rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]types.V
 		st := &o.steps[k]
 		jt := jp.Tables[st.t]
 		n := len(jt.Table.Def.Columns)
-		matched := false
+		if st.first {
+			matched[st.group] = false
+		}
 		cands, err := run.candidates(jt, st, row)
 		if err != nil {
 			return err
@@ -79,14 +90,14 @@ func (jp *Join) Rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]types.V
 		for _, vals := range cands {
 			copy(row[jt.Off:jt.Off+n], vals)
 			ec.Row = row
-			if jt.on != nil {
-				if ok, err := expr.EvalBool(jt.on, ec); err != nil {
-					return err
-				} else if !ok {
-					continue
-				}
+			if ok, err := passes(st.gates, ec); err != nil {
+				return err
+			} else if !ok {
+				continue
 			}
-			matched = true
+			if st.last {
+				matched[st.group] = true
+			}
 			if ok, err := passes(st.filters, ec); err != nil {
 				return err
 			} else if !ok {
@@ -96,15 +107,22 @@ func (jp *Join) Rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]types.V
 				return err
 			}
 		}
-		if !matched && jt.Left {
-			for i := jt.Off; i < jt.Off+n; i++ {
-				row[i] = types.Null
+		if st.first && !matched[st.group] {
+			// No row of the group matched: it goes on as NULLs, checked
+			// against what its last step checks beyond the ON.
+			for i, t := range jp.Tables {
+				if st.members.has(i) {
+					for c := t.Off; c < t.Off+len(t.Table.Def.Columns); c++ {
+						row[c] = types.Null
+					}
+				}
 			}
+			end := lastOf[st.group]
 			ec.Row = row
-			if ok, err := passes(st.filters, ec); err != nil || !ok {
+			if ok, err := passes(o.steps[end].filters, ec); err != nil || !ok {
 				return err
 			}
-			return level(k + 1)
+			return level(end + 1)
 		}
 		return nil
 	}

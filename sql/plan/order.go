@@ -28,6 +28,16 @@ type step struct {
 	keyCols []int // the table's columns the keys are equal to
 	keys    []*expr.Expr
 	filters []*expr.Expr // conditions first checkable here
+	// gates are an outer join's ON parts first checkable here (in its
+	// group): a row that passes them all to the group's last step is a
+	// match; filters at that last step apply to the NULL row too.
+	gates []*expr.Expr
+	// group is the outer join whose NULL-extended side this step's table
+	// is in (-1 none); first and last mark the group's first and last
+	// steps, members its tables.
+	group       int
+	first, last bool
+	members     tableSet
 	// local are the conditions on this table alone, for a scan or a hash:
 	// checked once per row of the table as it is read, not once per row
 	// of the tables before it.
@@ -125,6 +135,11 @@ func (jp *Join) chooseOrder() *joinOrder {
 		}
 		o.cost += prefix*best.probe + best.build
 		prefix *= best.out
+		if g := best.group; g >= 0 {
+			best.members = jp.groups[g]
+			best.first = bound&jp.groups[g] == 0
+			best.last = jp.groups[g].subsetOf(bound | one(best.t))
+		}
 		o.steps = append(o.steps, best.step)
 		bound |= one(best.t)
 	}
@@ -134,13 +149,33 @@ func (jp *Join) chooseOrder() *joinOrder {
 // allowedNext lists the tables that may be joined next: those whose
 // prerequisites (a LEFT JOIN's left side, STRAIGHT_JOIN's order) are in.
 func (jp *Join) allowedNext(bound tableSet) []int {
+	// A group begun is finished first: its tables' rows are NULL-extended
+	// together.
+	only := ^tableSet(0)
+	for _, g := range jp.groups {
+		if bound&g != 0 && !g.subsetOf(bound) {
+			only = g
+		}
+	}
 	var out []int
 	for i, jt := range jp.Tables {
-		if !bound.has(i) && jt.after.subsetOf(bound) {
+		if !bound.has(i) && only.has(i) && jt.after.subsetOf(bound) {
 			out = append(out, i)
 		}
 	}
 	return out
+}
+
+// complete says a condition on uses may be checked once with is joined:
+// it reads no group not wholly in (a NULL-extended side's columns are
+// known only once the whole side is).
+func (jp *Join) complete(uses, with tableSet) bool {
+	for _, g := range jp.groups {
+		if uses&g != 0 && !g.subsetOf(with) {
+			return false
+		}
+	}
+	return true
 }
 
 // estimate costs reading table t after bound.
@@ -148,14 +183,14 @@ func (jp *Join) estimate(t int, bound tableSet, st stats, done []bool) *choice {
 	jt := jp.Tables[t]
 	def := jt.Table.Def
 	n := st.rows[t]
-	c := &choice{step: step{t: t, idx: -1}}
+	c := &choice{step: step{t: t, idx: -1, group: jt.group}}
 	// Equalities with what is known: the key candidates.
 	eq := map[int]*expr.Expr{}
 	keyCond := map[int]int{} // column -> cond giving its key
 	joinEq := map[int]bool{} // columns equal to other tables' values
 	for ci, cd := range jp.conds {
-		if jt.Left && cd.on != t || !jt.Left && cd.on >= 0 {
-			continue
+		if cd.group != jt.group {
+			continue // a NULL-extended table is found by its join's ON only
 		}
 		for _, e := range cd.eqs {
 			if e.t == t && e.uses.subsetOf(bound) {
@@ -232,13 +267,22 @@ func (jp *Join) estimate(t int, bound tableSet, st stats, done []bool) *choice {
 	sel := 1.0
 	withT := bound | one(t)
 	for ci, cd := range jp.conds {
-		if done[ci] || cd.on >= 0 || !cd.uses.subsetOf(withT) {
+		if done[ci] || !cd.uses.subsetOf(withT) {
+			continue
+		}
+		gate := cd.group >= 0
+		if gate && cd.group != jt.group || !gate && !jp.complete(cd.uses, withT) {
 			continue
 		}
 		c.used = append(c.used, ci)
-		if cd.uses == one(t) && !jt.Left && (c.access == accessScan || c.access == accessHash) {
+		switch {
+		case cd.uses == one(t) && cd.group == jt.group && (c.access == accessScan || c.access == accessHash):
+			// On this table alone (its WHERE parts only when it is never
+			// NULL-extended): checked as it is read.
 			c.local = append(c.local, cd.e)
-		} else {
+		case gate:
+			c.gates = append(c.gates, cd.e)
+		default:
 			c.filters = append(c.filters, cd.e)
 		}
 		if keyed[ci] {
@@ -249,14 +293,6 @@ func (jp *Join) estimate(t int, bound tableSet, st stats, done []bool) *choice {
 			sel *= eqSelectivity
 		} else {
 			sel *= otherSelectivity
-		}
-	}
-	if jt.Left {
-		c.checks += jt.onParts
-		for ci := range keyed {
-			if jp.conds[ci].on == t {
-				c.checks--
-			}
 		}
 	}
 	c.filter = sel

@@ -36,73 +36,117 @@ func (jp *Join) colName(sc StarCol) string {
 	return jp.Tables[sc.Table].Table.Def.Columns[sc.Col].Name
 }
 
-// joinConditions works out each table's join: its ON condition (written,
-// or the equalities of USING / NATURAL), whether it is NULL-extended (LEFT,
-// or the left table of a RIGHT JOIN, which is a LEFT JOIN the other way
-// round), which tables must be joined before it, and the * list. ons[i]
-// is table i's condition.
-func (jp *Join) joinConditions(joins []*ast.Join, straight bool) ([]ast.ExprNode, error) {
-	ons := make([]ast.ExprNode, len(jp.Tables))
-	for c := range jp.Tables[0].Table.Def.Columns {
-		jp.star = append(jp.star, StarCol{0, c})
-	}
-	var barrier tableSet // every table after must come after these
-	for i := 1; i < len(jp.Tables); i++ {
-		j := joins[i-1]
-		jt := jp.Tables[i]
-		right := j != nil && j.Tp == ast.RightJoin
-		if j != nil && j.On != nil {
-			ons[i] = j.On.Expr
+// joinConditions works out each join's ON condition (written, or the
+// equalities of USING / NATURAL), the NULL-extended groups of the outer
+// joins, which tables must be joined before which, and the * list.
+// ons[k] is specs[k]'s condition.
+func (jp *Join) joinConditions(specs []joinSpec) ([]ast.ExprNode, error) {
+	ons := make([]ast.ExprNode, len(specs))
+	for i, jt := range jp.Tables {
+		jt.group = -1
+		for c := range jt.Table.Def.Columns {
+			jp.star = append(jp.star, StarCol{i, c})
 		}
-		if j != nil && (j.NaturalJoin || len(j.Using) > 0) {
-			on, err := jp.using(i, j, right)
+	}
+	var outers []tableSet // each outer join's tables (both sides), so far
+	barrierOf := func(s tableSet) tableSet {
+		var b tableSet
+		for _, o := range outers {
+			if o.subsetOf(s) {
+				b |= o
+			}
+		}
+		return b
+	}
+	for k, sp := range specs {
+		j := sp.node
+		if j.On != nil {
+			ons[k] = j.On.Expr
+		}
+		if j.NaturalJoin || len(j.Using) > 0 {
+			on, err := jp.using(sp, j.Tp == ast.RightJoin)
 			if err != nil {
 				return nil, err
 			}
-			ons[i] = on
-		} else {
-			for c := range jt.Table.Def.Columns {
-				jp.star = append(jp.star, StarCol{i, c})
+			ons[k] = on
+		}
+		after := func(set, req tableSet) {
+			for i := range jp.Tables {
+				if set.has(i) {
+					jp.Tables[i].after |= req
+				}
 			}
 		}
-		all := one(i) - 1 // the tables before i
-		switch {
-		case right: // only ever the first join (flattenJoin)
-			jp.Tables[0].Left = true
-			jp.Tables[0].after = one(1)
-			barrier = one(0) | one(1)
-		case j != nil && j.Tp == ast.LeftJoin:
-			jt.Left = true
-			jt.after = all
-			barrier = all | one(i)
-		case straight || j != nil && j.StraightJoin:
-			jt.after = all
-		default:
-			jt.after = barrier
+		if sp.outer {
+			g := len(jp.groups)
+			jp.groups = append(jp.groups, sp.null)
+			for i, jt := range jp.Tables {
+				if sp.null.has(i) {
+					jt.group, jt.Left = g, true
+				}
+			}
+			after(sp.null, sp.keep)
+			outers = append(outers, sp.left|sp.right)
+		} else {
+			after(sp.right, barrierOf(sp.left))
+			if j.StraightJoin {
+				after(sp.right, sp.left)
+			}
 		}
 	}
 	return ons, nil
 }
 
-// using builds the ON condition of table i's USING or NATURAL join with
-// the tables before it, merges the named columns in the * list, and hides
-// the merged-away copy from unqualified names (which then mean the kept
-// one: the left table's, or the right's for a RIGHT JOIN).
-func (jp *Join) using(i int, j *ast.Join, right bool) (ast.ExprNode, error) {
+// using builds the ON condition of a USING or NATURAL join of one table
+// (the right operand) with the tables before it, merges the named columns
+// in the * list, and hides the merged-away copy from unqualified names
+// (which then mean the kept one: the left table's, or the right's for a
+// RIGHT JOIN).
+func (jp *Join) using(sp joinSpec, right bool) (ast.ExprNode, error) {
+	j := sp.node
+	i := sp.rightTable
 	jt := jp.Tables[i]
 	def := jt.Table.Def
+	// The operands' part of the * list: contiguous, the left side's
+	// entries then table i's.
+	lo, hi := -1, -1
+	for k, sc := range jp.star {
+		if (sp.left | one(i)).has(sc.Table) {
+			if lo < 0 {
+				lo = k
+			}
+			hi = k + 1
+		}
+	}
+	var leftStar []StarCol
+	for _, sc := range jp.star[lo:hi] {
+		if sc.Table != i {
+			leftStar = append(leftStar, sc)
+		}
+	}
+	find := func(n string) int { // in leftStar: position, -1 none, -2 several
+		found := -1
+		for k, sc := range leftStar {
+			if strings.EqualFold(jp.colName(sc), n) {
+				if found >= 0 {
+					return -2
+				}
+				found = k
+			}
+		}
+		return found
+	}
 	var names []string
 	seen := map[string]bool{}
 	if j.NaturalJoin {
-		// Common names, in the order of the side whose columns come first.
 		if right {
 			for _, c := range def.Columns {
-				if jp.findStar(c.Name) >= 0 && !seen[strings.ToLower(c.Name)] {
+				if find(c.Name) != -1 && !seen[strings.ToLower(c.Name)] {
 					names, seen[strings.ToLower(c.Name)] = append(names, c.Name), true
 				}
 			}
 		} else {
-			for _, sc := range jp.star {
+			for _, sc := range leftStar {
 				n := jp.colName(sc)
 				if def.ColumnIndex(n) >= 0 && !seen[strings.ToLower(n)] {
 					names, seen[strings.ToLower(n)] = append(names, n), true
@@ -116,10 +160,9 @@ func (jp *Join) using(i int, j *ast.Join, right bool) (ast.ExprNode, error) {
 			}
 		}
 	}
-	var on ast.ExprNode
-	left := map[string]int{} // name -> position in the * list so far
+	left := map[string]int{} // name -> position in leftStar
 	for _, n := range names {
-		k := jp.findStar(n)
+		k := find(n)
 		if k == -2 {
 			return nil, sqlerr.New(sqlerr.ErNonUniq, "Column '%s' in FROM is ambiguous", n)
 		}
@@ -135,8 +178,9 @@ func (jp *Join) using(i int, j *ast.Join, right bool) (ast.ExprNode, error) {
 		}
 		return left[strings.ToLower(names[a])] < left[strings.ToLower(names[b])]
 	})
+	var on ast.ExprNode
 	for _, n := range names {
-		l := jp.star[left[strings.ToLower(n)]]
+		l := leftStar[left[strings.ToLower(n)]]
 		eq := &ast.BinaryOperationExpr{Op: opcode.EQ,
 			L: &ast.ColumnNameExpr{Name: &ast.ColumnName{Table: ast.NewCIStr(jp.Tables[l.Table].Alias), Name: ast.NewCIStr(jp.colName(l))}},
 			R: &ast.ColumnNameExpr{Name: &ast.ColumnName{Table: ast.NewCIStr(jt.Alias), Name: ast.NewCIStr(def.Columns[def.ColumnIndex(n)].Name)}}}
@@ -151,14 +195,14 @@ func (jp *Join) using(i int, j *ast.Join, right bool) (ast.ExprNode, error) {
 	for _, n := range names {
 		if right {
 			merged = append(merged, StarCol{i, def.ColumnIndex(n)})
-			jp.hide(jp.star[left[strings.ToLower(n)]])
+			jp.hide(leftStar[left[strings.ToLower(n)]])
 		} else {
-			merged = append(merged, jp.star[left[strings.ToLower(n)]])
+			merged = append(merged, leftStar[left[strings.ToLower(n)]])
 			jp.hide(StarCol{i, def.ColumnIndex(n)})
 		}
 	}
-	for _, sc := range jp.star {
-		if _, m := left[strings.ToLower(jp.colName(sc))]; !m || jp.star[left[strings.ToLower(jp.colName(sc))]] != sc {
+	for k, sc := range leftStar {
+		if p, m := left[strings.ToLower(jp.colName(sc))]; !m || p != k {
 			restLeft = append(restLeft, sc)
 		}
 	}
@@ -167,27 +211,14 @@ func (jp *Join) using(i int, j *ast.Join, right bool) (ast.ExprNode, error) {
 			restRight = append(restRight, StarCol{i, c})
 		}
 	}
+	var seg []StarCol
 	if right {
-		jp.star = append(append(merged, restRight...), restLeft...)
+		seg = append(append(merged, restRight...), restLeft...)
 	} else {
-		jp.star = append(append(merged, restLeft...), restRight...)
+		seg = append(append(merged, restLeft...), restRight...)
 	}
+	jp.star = append(append(append([]StarCol(nil), jp.star[:lo]...), seg...), jp.star[hi:]...)
 	return on, nil
-}
-
-// findStar finds the one column named n in the * list so far: its
-// position, -1 for none, -2 for more than one.
-func (jp *Join) findStar(n string) int {
-	found := -1
-	for k, sc := range jp.star {
-		if strings.EqualFold(jp.colName(sc), n) {
-			if found >= 0 {
-				return -2
-			}
-			found = k
-		}
-	}
-	return found
 }
 
 // hide makes a merged-away column invisible to unqualified names.
