@@ -6,14 +6,19 @@
 // index's order and stopped early: ServeOrder, orderlimit.go) and the plan
 // of a FROM with joins (BuildJoin, Join.Rows).
 //
-// Joins. Every table's columns sit at a fixed offset of the joined row (the
-// FROM order), so one compiled condition serves any join order. WHERE and
-// the inner joins' ON clauses are split into AND-ed conditions, each with
-// the set of tables it reads (conds.go); a LEFT JOIN's ON stays whole, at
-// its table, where a row with no match is NULL-extended. The order is
-// chosen greedily (order.go): of the tables allowed next (a LEFT-joined
-// table only after the tables of its left side, the tables after it only
-// after it; STRAIGHT_JOIN keeps the FROM order), the one whose reading
+// Joins. The FROM tree (tree.go) gives the tables in the order written and
+// its joins; every table's columns sit at a fixed offset of the joined row
+// (that order), so one compiled condition serves any join order. WHERE and
+// the ON clauses are split into AND-ed conditions, each with the set of
+// tables it reads (conds.go). An outer join's NULL-extended side (one
+// table, or several: a parenthesized join, the tables before a RIGHT
+// JOIN) is a group, joined after the side the join keeps and one table
+// after another; its ON parts (and those of inner joins inside it) are
+// gates checked within the group, and when no combination passes them all
+// the group goes on as NULLs; WHERE parts that read the group wait for its
+// last table, and apply to the NULL row too. The order is chosen greedily
+// (order.go): of the tables allowed next (those constraints;
+// STRAIGHT_JOIN keeps the FROM order), the one whose reading
 // costs least and keeps fewest rows for the loops below. Each step reads
 // its table by the primary key or a UNIQUE or plain index when equalities
 // with constants or earlier tables give all its columns, else by a hash
@@ -33,9 +38,9 @@
 // run: when a table's size has halved or doubled since a plan's order was
 // chosen, the next execution chooses again (Join.currentOrder).
 //
-// RIGHT JOIN is a LEFT JOIN the other way round (as the first join only);
-// USING and NATURAL build the ON equalities, put the merged columns first
-// in * and hide the merged-away copy from unqualified names (using.go).
+// RIGHT JOIN is a LEFT JOIN the other way round; USING and NATURAL build
+// the ON equalities, put the merged columns first in * and hide the
+// merged-away copy from unqualified names (using.go).
 //
 // Plans are built once per statement text, schema epoch, database and
 // plan-relevant sql_mode, and shared by sessions; they hold no
