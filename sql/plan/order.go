@@ -116,6 +116,9 @@ type choice struct {
 // after it after it (its NULL row depends on all before).
 func (jp *Join) chooseOrder() *joinOrder {
 	st, sizes := jp.readStats()
+	if len(jp.Tables) <= exhaustiveTables {
+		return jp.searchOrder(st, sizes)
+	}
 	o := &joinOrder{sizes: sizes}
 	var bound tableSet
 	done := make([]bool, len(jp.conds))
@@ -130,20 +133,58 @@ func (jp *Join) chooseOrder() *joinOrder {
 				best, bestScore = c, score
 			}
 		}
-		for _, i := range best.used {
-			done[i] = true
-		}
-		o.cost += prefix*best.probe + best.build
-		prefix *= best.out
-		if g := best.group; g >= 0 {
-			best.members = jp.groups[g]
-			best.first = bound&jp.groups[g] == 0
-			best.last = jp.groups[g].subsetOf(bound | one(best.t))
-		}
-		o.steps = append(o.steps, best.step)
+		prefix = jp.take(o, best, bound, done, prefix)
 		bound |= one(best.t)
 	}
 	return o
+}
+
+// take appends the chosen step to o and returns the rows after it.
+func (jp *Join) take(o *joinOrder, c *choice, bound tableSet, done []bool, prefix float64) float64 {
+	for _, i := range c.used {
+		done[i] = true
+	}
+	o.cost += prefix*c.probe + c.build
+	if g := c.group; g >= 0 {
+		c.members = jp.groups[g]
+		c.first = bound&jp.groups[g] == 0
+		c.last = jp.groups[g].subsetOf(bound | one(c.t))
+	}
+	o.steps = append(o.steps, c.step)
+	return prefix * c.out
+}
+
+// exhaustiveTables is the size up to which every allowed order is costed
+// (5! = 120 orders at most), rather than chosen greedily.
+const exhaustiveTables = 5
+
+// searchOrder costs every allowed order and keeps the cheapest: the rows
+// read in all, plus the rows that come out (ties: the earlier found, which
+// follows the FROM order).
+func (jp *Join) searchOrder(st stats, sizes []int) *joinOrder {
+	var best *joinOrder
+	var bestScore float64
+	var walk func(o *joinOrder, bound tableSet, done []bool, prefix float64)
+	walk = func(o *joinOrder, bound tableSet, done []bool, prefix float64) {
+		if best != nil && o.cost >= bestScore {
+			return // already dearer
+		}
+		if len(o.steps) == len(jp.Tables) {
+			if score := o.cost + prefix; best == nil || score < bestScore {
+				best, bestScore = o, score
+			}
+			return
+		}
+		for _, t := range jp.allowedNext(bound) {
+			c := jp.estimate(t, bound, st, done)
+			next := &joinOrder{sizes: sizes, cost: o.cost, steps: append([]step(nil), o.steps...)}
+			d := append([]bool(nil), done...)
+			p := jp.take(next, c, bound, d, prefix)
+			walk(next, bound|one(t), d, p)
+		}
+	}
+	walk(&joinOrder{sizes: sizes}, 0, make([]bool, len(jp.conds)), 1)
+	return best
 }
 
 // allowedNext lists the tables that may be joined next: those whose
