@@ -16,10 +16,12 @@
 // after another; its ON parts (and those of inner joins inside it) are
 // gates checked within the group, and when no combination passes them all
 // the group goes on as NULLs; WHERE parts that read the group wait for its
-// last table, and apply to the NULL row too. The order is chosen greedily
-// (order.go): of the tables allowed next (those constraints;
-// STRAIGHT_JOIN keeps the FROM order), the one whose reading
-// costs least and keeps fewest rows for the loops below. Each step reads
+// last table, and apply to the NULL row too. The order is chosen by
+// estimated cost (order.go): the rows read in all plus the rows coming
+// out, over every order those constraints allow (STRAIGHT_JOIN keeps the
+// FROM order) for up to five tables; beyond, greedily, taking next the
+// allowed table whose reading costs least and keeps fewest rows for the
+// loops below. Each step reads
 // its table by the primary key or a UNIQUE or plain index when equalities
 // with constants or earlier tables give all its columns, else by a hash
 // of the table on the columns equal to earlier tables' values (built once
