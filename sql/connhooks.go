@@ -41,15 +41,15 @@ func (s *Session) Describe(query string) ([]exec.Column, error) {
 		}
 		return r.Columns, nil
 	}
-	n, ok := p.Node.(*ast.SelectStmt)
+	n, ok := p.Node.(ast.ResultSetNode)
 	if !ok {
 		return nil, nil
 	}
-	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildSelect(n) })
+	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildQuery(n) })
 	if err != nil {
 		return nil, MapError(err)
 	}
-	return pi.(*exec.SelectPlan).Cols, nil
+	return pi.(exec.QueryPlan).Columns(), nil
 }
 
 // ClearDB leaves the session without a default database (a handshake
@@ -59,7 +59,8 @@ func (s *Session) ClearDB() { s.DB = "" }
 // Reset returns the session to the state of a new one, keeping its id,
 // client and default database: the open transaction is rolled back and
 // session variables, user variables, LAST_INSERT_ID() and the last
-// statement's warnings are cleared (COM_RESET_CONNECTION, COM_CHANGE_USER).
+// statement's warnings are cleared and its temporary tables dropped
+// (COM_RESET_CONNECTION, COM_CHANGE_USER).
 func (s *Session) Reset() {
 	s.rollbackOpen()
 	s.notes = nil
@@ -70,6 +71,7 @@ func (s *Session) Reset() {
 	// are session state too.
 	s.oneShot, s.txnReadOnly = txnTraits{}, false
 	s.ForgetMode()
+	s.DropTempTables() // as MariaDB's reset: a new session has none
 }
 
 // OnKill registers fn, called on the killer's goroutine when KILL

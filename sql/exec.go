@@ -76,16 +76,21 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case parse.KindDoBlock:
 		return s.execDoBlock(ctx, p.Name, p.Body)
 	}
+	if err := withOnDML(p); err != nil {
+		return nil, 0, err
+	}
 	switch n := p.Node.(type) {
 	case *ast.SelectStmt:
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
+	case *ast.SetOprStmt:
+		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecQuery(ctx, x, p, n, args) })
 	case *ast.InsertStmt:
-		if err := s.checkWritable(); err != nil {
+		if err := s.checkWritableDML(n); err != nil {
 			return nil, 0, err
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecInsert(ctx, x, p, n, args) })
 	case *ast.UpdateStmt:
-		if err := s.checkWritable(); err != nil {
+		if err := s.checkWritableDML(n); err != nil {
 			return nil, 0, err
 		}
 		if row, ok := s.hotRowOf(p, n, args); ok {
@@ -94,7 +99,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecUpdate(ctx, x, p, n, args) })
 	case *ast.DeleteStmt:
-		if err := s.checkWritable(); err != nil {
+		if err := s.checkWritableDML(n); err != nil {
 			return nil, 0, err
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecDelete(ctx, x, p, n, args) })
@@ -136,8 +141,22 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case *ast.ExplainStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return show.Explain(&s.State, n) })
 	case *ast.CreateTableStmt, *ast.DropTableStmt, *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.TruncateTableStmt:
-		// DDL commits the open transaction first, as MySQL does; then a
-		// READ ONLY session refuses it (1792), as MariaDB does.
+		// DDL commits the open transaction first, as MySQL does (not
+		// CREATE/DROP TEMPORARY TABLE); then a READ ONLY session refuses
+		// it (1792), as MariaDB does.
+		var ack uint64
+		if !ddl.KeepsTransaction(n) {
+			var err error
+			if ack, err = s.finishOpen(ctx); err != nil {
+				return nil, ack, err
+			}
+		}
+		if err := s.checkWritable(); err != nil {
+			return nil, ack, err
+		}
+		r, err := ddl.Exec(ctx, &s.State, s.database.Txns, s.database.Procs, n)
+		return r, ack, err
+	case *ast.CreateViewStmt:
 		ack, err := s.finishOpen(ctx)
 		if err != nil {
 			return nil, ack, err
@@ -145,7 +164,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if err := s.checkWritable(); err != nil {
 			return nil, ack, err
 		}
-		r, err := ddl.Exec(ctx, &s.State, s.database.Txns, s.database.Procs, n)
+		r, err := ddl.CreateView(ctx, &s.State, s.database.Txns, n, p.ViewCheck, p.ViewAlter)
 		return r, ack, err
 	case *ast.CallStmt:
 		return s.execCall(ctx, n, args)

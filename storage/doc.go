@@ -24,6 +24,20 @@
 // order: Catalog.mu before Table.mu; no Table method calls out while
 // holding mu.
 //
+// A TableDef also carries the table's FOREIGN KEYs and CHECKs
+// (constraints.go; enforced by sql/constraint): definitions only, kept in
+// DDL records and snapshots with the rest. Catalog.ReferencingFKs finds a
+// parent's children by walking the catalog under its read lock. A
+// TableDef marked Temporary is a session's own table, built with NewTable
+// and never added to a Catalog.
+//
+// Views (views.go) are schema objects beside the tables: a ViewDef holds
+// the stored SELECT text and its attributes; the SQL layer plans it.
+// Catalog.View, Views and AllViews list them (information_schema.VIEWS
+// reads them there). A transient table (a derived table's or CTE's rows
+// for one execution) is a Table built with NewTable and never added to
+// the catalog.
+//
 // Snapshots: Catalog.WriteSnapshot/ReadSnapshot write and read every
 // table's committed rows; the caller (txn) makes the state consistent at an
 // LSN by holding the commit latch while it captures it.

@@ -16,12 +16,16 @@ const (
 )
 
 // encodeRedo writes every touched row's final state: table id, op,
-// primary key, values.
+// primary key, values. Rows of temporary tables are left out: a session's
+// temporary table is never durable.
 func (x *Txn) encodeRedo() []byte {
 	buf := make([]byte, 0, 64*len(x.order))
-	buf = binary.AppendUvarint(buf, uint64(len(x.order)))
+	buf = binary.AppendUvarint(buf, uint64(x.durableRows()))
 	for _, r := range x.order {
 		t := x.touched[r]
+		if t.Def.Temporary {
+			continue
+		}
 		p := t.PendingOf(r)
 		if p == nil || p.Owner != x.ID {
 			panic(fmt.Sprintf("txn %d: touched row %q has no pending write of its own", x.ID, r.Key))
@@ -37,6 +41,18 @@ func (x *Txn) encodeRedo() []byte {
 		}
 	}
 	return buf
+}
+
+// durableRows counts the touched rows that go to the log (those not of
+// temporary tables).
+func (x *Txn) durableRows() int {
+	n := 0
+	for _, r := range x.order {
+		if !x.touched[r].Def.Temporary {
+			n++
+		}
+	}
+	return n
 }
 
 var errBadRedo = errors.New("txn: malformed redo record")
@@ -92,14 +108,17 @@ func ApplyRedo(cat *storage.Catalog, lsn uint64, payload []byte) error {
 // before or wholly after it.
 type DDLRecord struct {
 	// Op is create_db, drop_db, create_table, drop_table (one table; logs
-	// of earlier versions), drop_tables, truncate_table, create_proc, create_func, drop_func or
-	// drop_proc.
+	// of earlier versions), drop_tables, truncate_table, create_proc, create_func, drop_func,
+	// drop_proc, create_view or drop_views.
 	Op     string             `json:"op"`
 	DB     string             `json:"db,omitempty"`
 	Name   string             `json:"name,omitempty"`
 	Def    *storage.TableDef  `json:"def,omitempty"`
 	Tables []storage.TableRef `json:"tables,omitempty"` // drop_tables
 	Proc   json.RawMessage    `json:"proc,omitempty"`
+	// View is create_view's view (created or replaced); drop_views names
+	// its views in Tables.
+	View *storage.ViewDef `json:"view,omitempty"`
 }
 
 // Encode marshals the record.
@@ -134,6 +153,12 @@ func ApplyDDL(cat *storage.Catalog, r *DDLRecord) {
 		if r.Def != nil {
 			cat.ReplaceTable(r.Def)
 		}
+	case "create_view":
+		if r.View != nil {
+			cat.PutView(r.View)
+		}
+	case "drop_views":
+		cat.DropViews(r.Tables)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
@@ -21,10 +22,15 @@ type insertPlan struct {
 	t       *storage.Table
 	cols    []int
 	rows    [][]*expr.Expr // nil entry = DEFAULT
-	source  *SelectPlan    // INSERT ... SELECT
+	source  queryPlan      // INSERT ... SELECT (a SELECT, UNION ..., WITH ...)
 	replace bool
 	ignore  bool
 	onDup   []assignment
+	rules   *constraint.Rules // CHECKs and foreign keys; nil if none
+	// view, check: the view inserted through and its WITH CHECK OPTION
+	// condition over the new row.
+	view  *viewTarget
+	check *expr.Expr
 }
 
 type assignment struct {
@@ -33,14 +39,10 @@ type assignment struct {
 }
 
 func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
-	var source *SelectPlan
+	var source queryPlan
 	if n.Select != nil {
-		sel, ok := n.Select.(*ast.SelectStmt)
-		if !ok {
-			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support INSERT ... SELECT of this form")
-		}
 		var err error
-		if source, err = s.BuildSelect(sel); err != nil {
+		if source, err = s.buildQuery(n.Select, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -48,15 +50,29 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.ResolveTable(tn)
+	t, view, err := s.writeTarget(tn, "", "INSERT")
 	if err != nil {
 		return nil, err
 	}
-	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr, source: source}
+	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr, source: source, view: view}
 	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: t.Def.Name, Sub: s}
+	if view != nil {
+		sc.Alias, sc.View = view.alias, view.cols
+		if pl.check, err = s.checkOption(view); err != nil {
+			return nil, err
+		}
+	}
 	def := t.Def
 	{
-		if len(n.Columns) == 0 {
+		if len(n.Columns) == 0 && view != nil {
+			for _, name := range view.def.Columns {
+				i, err := view.insertColumn(name)
+				if err != nil {
+					return nil, err
+				}
+				pl.cols = append(pl.cols, i)
+			}
+		} else if len(n.Columns) == 0 {
 			for i := range def.Columns {
 				pl.cols = append(pl.cols, i)
 			}
@@ -64,6 +80,11 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 			seen := map[int]bool{}
 			for _, c := range n.Columns {
 				i := def.ColumnIndex(c.Name.O)
+				if view != nil {
+					if i, err = view.insertColumn(c.Name.O); err != nil {
+						return nil, err
+					}
+				}
 				if i < 0 {
 					return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'INSERT INTO'", c.Name.O)
 				}
@@ -87,11 +108,16 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 			pl.rows = append(pl.rows, row)
 		}
 	}
-	if source != nil && len(source.outs) != len(pl.cols) {
+	if source != nil && len(source.Columns()) != len(pl.cols) {
 		return nil, sqlerr.New(sqlerr.ErWrongValueCountOnRow, "Column count doesn't match value count at row 1")
 	}
 	for _, a := range n.OnDuplicate {
 		i := def.ColumnIndex(a.Column.Name.O)
+		if view != nil {
+			if i, err = view.column(a.Column, "UPDATE"); err != nil {
+				return nil, err
+			}
+		}
 		if i < 0 {
 			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'UPDATE'", a.Column.Name.O)
 		}
@@ -101,6 +127,10 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 			return nil, err
 		}
 		pl.onDup = append(pl.onDup, assignment{col: i, e: ce})
+	}
+	sc.Clause = ""
+	if pl.rules, err = s.rulesFor(t, tableScope(sc)); err != nil {
+		return nil, err
 	}
 	return pl, nil
 }
@@ -127,6 +157,7 @@ func compileInsertValue(sc *expr.Scope, e ast.ExprNode) (*expr.Expr, error) {
 }
 
 func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.InsertStmt, args []types.Value) (*Result, error) {
+	s.beginWrites()
 	pi, err := s.PlanFor(p, func() (any, error) { return s.buildInsert(n) })
 	if err != nil {
 		return nil, err
@@ -144,7 +175,7 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	var notes []Note
 	var selected [][]types.Value
 	if pl.source != nil {
-		r, err := runSubSelect(ctx, x, &s.Env, pl.source, args, nil, ec.Strict)
+		r, err := pl.source.run(runCtx{ctx: ctx, x: x, env: &s.Env, args: args, strict: ec.Strict})
 		if err != nil {
 			return nil, err
 		}
@@ -181,9 +212,19 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 				lastGiven = id
 			}
 		}
+		if pl.check != nil {
+			ec.Row = vals
+			if ok, err := expr.EvalBool(pl.check, ec); err != nil {
+				return nil, err
+			} else if !ok {
+				return nil, pl.view.checkFailed()
+			}
+		}
 		n, err := s.insertRow(ctx, x, t, vals, pl, ec)
-		if e, ok := sqlerr.As(err); ok && pl.ignore && e.Code == sqlerr.ErDupEntry {
-			// INSERT IGNORE skips a duplicate row with a warning.
+		if e, ok := sqlerr.As(err); ok && pl.ignore && (e.Code == sqlerr.ErDupEntry || e.Code == sqlerr.ErNoReferencedRow2) {
+			// INSERT IGNORE skips a duplicate row with a warning, and a
+			// child row without its parent too (counted as a duplicate, as
+			// MariaDB counts it; it failed before anything was written).
 			dups++
 			warnings++
 			if len(notes) < expr.MaxNotes {
@@ -341,11 +382,24 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 			case pl != nil && len(pl.onDup) > 0:
 				return s.onDuplicate(ctx, x, t, slot, old.Vals, pl, ec)
 			case pl != nil && pl.replace:
-				n, err := replaceUniqueConflicts(ctx, x, t, slot, vals)
+				if err := pl.rules.Check(ec, vals); err != nil {
+					return 0, err
+				}
+				n, err := replaceUniqueConflicts(ctx, x, t, slot, vals, s.replaced(ctx, x, pl))
 				if err != nil {
 					return 0, err
 				}
 				if err := checkUnique(ctx, x, t, slot, vals, nil); err != nil {
+					return 0, err
+				}
+				// REPLACE of a row is its delete and then an insert, for
+				// the foreign keys too (as MySQL does once any references it).
+				w := s.fkWriter(ctx, x, pl.rules)
+				x.Write(t, slot, nil)
+				if err := pl.rules.AfterWrite(w, old.Vals, nil); err != nil {
+					return 0, err
+				}
+				if err := pl.rules.CheckParents(w, nil, vals); err != nil {
 					return 0, err
 				}
 				x.Write(t, slot, vals)
@@ -354,9 +408,12 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 			return 0, dupError(t, -1, vals)
 		}
 	}
+	if err := pl.rules.Check(ec, vals); err != nil {
+		return 0, err
+	}
 	var replaced uint64
 	if pl != nil && pl.replace {
-		n, err := replaceUniqueConflicts(ctx, x, t, slot, vals)
+		n, err := replaceUniqueConflicts(ctx, x, t, slot, vals, s.replaced(ctx, x, pl))
 		if err != nil {
 			return 0, err
 		}
@@ -365,13 +422,22 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 	if err := checkUnique(ctx, x, t, slot, vals, nil); err != nil {
 		return 0, err
 	}
+	if err := pl.rules.CheckParents(s.fkWriter(ctx, x, pl.rules), nil, vals); err != nil {
+		return 0, err
+	}
 	x.Write(t, slot, vals)
 	return 1 + replaced, nil
 }
 
+// replaced is what REPLACE does after deleting a conflicting row: the
+// foreign keys referencing it act as on a DELETE.
+func (s *State) replaced(ctx context.Context, x *txn.Txn, pl *insertPlan) func(old []types.Value) error {
+	return func(old []types.Value) error { return pl.rules.AfterWrite(s.fkWriter(ctx, x, pl.rules), old, nil) }
+}
+
 // replaceUniqueConflicts deletes, for REPLACE, every other row that has
 // vals' value in a UNIQUE index, as MySQL does; it returns how many.
-func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value) (uint64, error) {
+func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value, deleted func(old []types.Value) error) (uint64, error) {
 	var n uint64
 	for i, ix := range t.Def.Indexes {
 		if !ix.Unique || ix.Primary {
@@ -398,6 +464,9 @@ func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, s
 			if k, ok := t.IndexKey(i, v.Vals); ok && k == key {
 				x.Write(t, r, nil)
 				n++
+				if err := deleted(v.Vals); err != nil {
+					return n, err
+				}
 			}
 		}
 	}
@@ -419,9 +488,16 @@ func (s *State) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, s
 	if rowsEqual(old, nv) {
 		return 0, nil
 	}
+	if err := pl.rules.Check(ec, nv); err != nil {
+		return 0, err
+	}
 	if err := checkUnique(ctx, x, t, slot, nv, nil); err != nil {
 		return 0, err
 	}
+	w := s.fkWriter(ctx, x, pl.rules)
+	if err := pl.rules.CheckParents(w, old, nv); err != nil {
+		return 0, err
+	}
 	x.Write(t, slot, nv)
-	return 2, nil
+	return 2, pl.rules.AfterWrite(w, old, nv)
 }

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
@@ -19,6 +20,14 @@ type State struct {
 	expr.Env
 	txns  *txn.Manager
 	epoch *atomic.Uint64
+	// ctes are the WITH clauses around the query being planned.
+	ctes *cteScope
+	// viewDepth counts the views being expanded into the query planned;
+	// definingView is set while CREATE VIEW plans its SELECT.
+	viewDepth    int
+	definingView bool
+	temps        map[string]*storage.Table // the session's temporary tables (temptables.go)
+	fkw          *constraint.Writer        // the running statement's (constraints.go)
 }
 
 // SchemaChanged drops the plans built for the old schema (after DDL).
@@ -32,6 +41,11 @@ func NewState(env expr.Env, txns *txn.Manager, epoch *atomic.Uint64) State {
 // PlanFor returns p's compiled plan for the session's database and the
 // current schema, building it once.
 func (s *State) PlanFor(p *parse.Stmt, build func() (any, error)) (any, error) {
+	if len(s.temps) > 0 {
+		// Plans are shared by every session, and this one's names may
+		// resolve to its own temporary tables: build its own.
+		return build()
+	}
 	epoch := s.epoch.Load()
 	mode := s.SQLMode() & planModes
 	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
@@ -68,7 +82,10 @@ func (s *State) ResolveTable(tn *ast.TableName) (*storage.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := s.txns.Catalog().Table(db, tn.Name.O)
+	t := s.TempTable(db, tn.Name.O)
+	if t == nil {
+		t = s.txns.Catalog().Table(db, tn.Name.O)
+	}
 	if t == nil {
 		return nil, sqlerr.New(sqlerr.ErNoSuchTable, "Table '%s.%s' doesn't exist", db, tn.Name.O)
 	}
@@ -78,3 +95,19 @@ func (s *State) ResolveTable(tn *ast.TableName) (*storage.Table, error) {
 // planModes are the flags a plan's build depends on: a plan built under
 // other ones is rebuilt.
 var planModes = sysvar.ModeOnlyFullGroup
+
+// ResolveSource resolves a FROM item naming a stored table, with its
+// alias (plan.BuildJoin's resolver for EXPLAIN, which does not describe
+// derived tables).
+func (s *State) ResolveSource(ts *ast.TableSource) (*storage.Table, string, error) {
+	tn, ok := ts.Source.(*ast.TableName)
+	if !ok {
+		return nil, "", sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support EXPLAIN of derived tables")
+	}
+	alias := tn.Name.O
+	if ts.AsName.O != "" {
+		alias = ts.AsName.O
+	}
+	t, err := s.ResolveTable(tn)
+	return t, alias, err
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
@@ -24,6 +25,11 @@ type UpdatePlan struct {
 	order   []orderItem
 	limit   *expr.Expr
 	onNow   []int // ON UPDATE CURRENT_TIMESTAMP columns not assigned
+	rules   *constraint.Rules
+	// view, check: the view written through, and its WITH CHECK OPTION
+	// condition over the new row (view.go).
+	view  *viewTarget
+	check *expr.Expr
 }
 
 func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
@@ -34,16 +40,27 @@ func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 	if n.MultipleTable {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support multi-table UPDATE")
 	}
-	t, err := s.ResolveTable(tn)
+	t, view, err := s.writeTarget(tn, alias, "UPDATE")
 	if err != nil {
 		return nil, err
 	}
-	pl := &UpdatePlan{Table: t}
+	pl := &UpdatePlan{Table: t, view: view}
 	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: alias, Sub: s}
+	where := n.Where
+	if view != nil {
+		sc.Alias, sc.View, where = view.alias, view.cols, view.and(n.Where)
+		if pl.check, err = s.checkOption(view); err != nil {
+			return nil, err
+		}
+	}
 	assigned := map[int]bool{}
 	for _, a := range n.List {
-		i := t.Def.ColumnIndex(a.Column.Name.O)
-		if i < 0 || (a.Column.Table.O != "" && !strings.EqualFold(a.Column.Table.O, alias)) {
+		var i int
+		if view != nil {
+			if i, err = view.column(a.Column, "SET"); err != nil {
+				return nil, err
+			}
+		} else if i = t.Def.ColumnIndex(a.Column.Name.O); i < 0 || (a.Column.Table.O != "" && !strings.EqualFold(a.Column.Table.O, alias)) {
 			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'SET'", expr.Qualified(a.Column))
 		}
 		sc.Clause = "SET"
@@ -60,10 +77,13 @@ func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 		}
 	}
 	sc.Clause = "WHERE"
-	if pl.Access, err = plan.ChooseAccess(sc, t, n.Where); err != nil {
+	if pl.Access, err = plan.ChooseAccess(sc, t, where); err != nil {
 		return nil, err
 	}
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
+		return nil, err
+	}
+	if pl.rules, err = s.rulesFor(t, tableScope(sc)); err != nil {
 		return nil, err
 	}
 	return pl, nil
@@ -115,6 +135,7 @@ func orderAndLimit(ec *expr.Ctx, refs []plan.RowRef, order []orderItem, limit *e
 }
 
 func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*Result, error) {
+	s.beginWrites()
 	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildUpdate(n) })
 	if err != nil {
 		return nil, err
@@ -132,6 +153,7 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		return nil, err
 	}
 	var changed uint64
+	matched := len(refs) // less the rows UPDATE IGNORE skips for a constraint
 	pkCols := t.Def.PrimaryKey()
 	for ri, r := range refs {
 		nv := append([]types.Value(nil), r.Vals...)
@@ -145,14 +167,30 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 				return nil, err
 			}
 		}
+		if pl.check != nil {
+			ec.Row = nv
+			if ok, err := expr.EvalBool(pl.check, ec); err != nil {
+				return nil, err
+			} else if !ok {
+				return nil, pl.view.checkFailed()
+			}
+		}
 		if rowsEqual(r.Vals, nv) {
 			continue
 		}
 		for _, c := range pl.onNow {
 			nv[c] = types.TimeValue(time.Now().Truncate(time.Second))
 		}
+		mark := x.Mark()
+		if err := s.checkUpdatedRow(ctx, x, pl.rules, ec, r.Vals, nv); err != nil {
+			if s.ignoreConstraint(err) {
+				matched--
+				continue
+			}
+			return nil, err
+		}
 		slot := r.Row
-		if pkCols != nil && !rowsEqual(pkOf(t.Def, r.Vals), pkOf(t.Def, nv)) {
+		if pkCols != nil && storage.KeyOf(pkOf(t.Def, r.Vals)) != storage.KeyOf(pkOf(t.Def, nv)) { // a key equal under the collation keeps its slot
 			pk := pkOf(t.Def, nv)
 			key := storage.KeyOf(pk)
 			if err := x.Lock(ctx, t, key); err != nil {
@@ -185,10 +223,21 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 			return nil, err
 		}
 		x.Write(t, slot, nv)
+		if err := pl.rules.AfterWrite(s.fkWriter(ctx, x, pl.rules), r.Vals, nv); err != nil {
+			if s.ignoreConstraint(err) {
+				x.RollbackTo(mark)
+				if slot != r.Row {
+					t.ForgetIfEmpty(slot) // the row stays at its old key
+				}
+				matched--
+				continue
+			}
+			return nil, err
+		}
 		changed++
 	}
 	s.RowCount = int64(changed)
-	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(len(refs)) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: " + strconv.Itoa(s.StmtWarnings)}, nil
+	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(matched) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: " + strconv.Itoa(s.StmtWarnings)}, nil
 }
 
 func sortIdx(idx []int, less func(a, b int) bool) {

@@ -352,7 +352,10 @@ func KeyValues(ec *expr.Ctx, t *storage.Table, cols []int, exprs []*expr.Expr) (
 // each row is locked (exclusive) before it is read, so the values returned
 // are the newest and stay so until the transaction ends.
 func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) ([]RowRef, error) {
-	t := a.t
+	t := ec.TableOf(a.t)
+	if t != a.t {
+		lock = false // a derived table's rows are this execution's own: nothing to lock
+	}
 	var out []RowRef
 	// Plain reads see the statement's snapshot; locking reads the newest
 	// committed version, which the lock keeps stable.
@@ -538,7 +541,7 @@ func boundsOf(ec *expr.Ctx, ct types.ColType, los, his []*expr.Expr) (lo, hi *ty
 // scan reads every row at the statement's snapshot and keeps those the
 // filter accepts (locking them first when lock is set).
 func (a *Access) scan(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error)) ([]RowRef, error) {
-	return a.scanItems(x.Scan(a.t), x, ec, lock, match)
+	return a.scanItems(x.Scan(ec.TableOf(a.t)), x, ec, lock, match)
 }
 
 // scanItems keeps the scanned rows the filter accepts.
@@ -642,7 +645,7 @@ func (a *Access) RangeRows(ec *expr.Ctx) int {
 // is false when a key value does not convert to its column's type (the
 // caller scans instead).
 func (a *Access) indexRange(ec *expr.Ctx, check func(*storage.Row) error) (bool, error) {
-	t := a.t
+	t := ec.TableOf(a.t)
 	cols := t.Def.Indexes[a.IdxScan].Cols
 	vals, ok, err := KeyValues(ec, t, cols[:len(a.IdxEq)], a.IdxEq)
 	if err == errNotAKey {
@@ -689,4 +692,14 @@ func (a *Access) IndexRows(ec *expr.Ctx) int {
 		return -1
 	}
 	return n
+}
+
+// SingleSource is the one item of a FROM clause without joins (nil
+// without FROM): a table name or a derived table.
+func SingleSource(refs *ast.TableRefsClause) *ast.TableSource {
+	if refs == nil || refs.TableRefs == nil || refs.TableRefs.Right != nil {
+		return nil
+	}
+	ts, _ := refs.TableRefs.Left.(*ast.TableSource)
+	return ts
 }

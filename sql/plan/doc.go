@@ -44,6 +44,10 @@
 // the ON equalities, put the merged columns first in * and hide the
 // merged-away copy from unqualified names (using.go).
 //
+// A table a plan reads may be the placeholder of a derived table, a CTE
+// or a view: Access.Find and Join.Rows read the rows the execution bound
+// to it (expr.Ctx.TableOf), and take no row locks on them.
+//
 // Plans are built once per statement text, schema epoch, database and
 // plan-relevant sql_mode, and shared by sessions; they hold no
 // per-execution state (that is in the expr.Ctx they run in, and joinRun).

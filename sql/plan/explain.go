@@ -30,7 +30,7 @@ type StepInfo struct {
 
 // Steps returns the join's current plan.
 func (jp *Join) Steps() []StepInfo {
-	o := jp.currentOrder()
+	o := jp.currentOrder(nil)
 	out := make([]StepInfo, len(o.steps))
 	var constTables tableSet
 	for i, st := range o.steps {

@@ -58,27 +58,20 @@ func IsJoin(refs *ast.TableRefsClause) bool {
 const maxJoinTables = 61
 
 // BuildJoin resolves the tables, compiles the conditions and chooses the
-// join order; sc becomes the scope of the combined row. resolve finds a
-// table by name (a base table, or a derived table materialized for the
-// execution: any *storage.Table).
-func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, resolve func(*ast.TableName) (*storage.Table, error)) (*Join, error) {
+// join order; sc becomes the scope of the combined row. resolve gives a
+// FROM item's table and alias: a stored table, or the placeholder of a
+// derived table or CTE whose rows each execution binds in its expr.Ctx
+// (TableOf; statistics are then read from the bound rows).
+func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, resolve func(*ast.TableSource) (*storage.Table, string, error)) (*Join, error) {
 	sources, specs, err := flattenJoin(refs.TableRefs)
 	if err != nil {
 		return nil, err
 	}
 	jp := &Join{index: map[*expr.Source]int{}}
 	for i, src := range sources {
-		tn, ok := src.Source.(*ast.TableName)
-		if !ok {
-			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support derived tables")
-		}
-		t, err := resolve(tn)
+		t, alias, err := resolve(src)
 		if err != nil {
 			return nil, err
-		}
-		alias := tn.Name.O
-		if src.AsName.O != "" {
-			alias = src.AsName.O
 		}
 		for _, o := range jp.Tables {
 			if strings.EqualFold(o.Alias, alias) {
@@ -144,7 +137,7 @@ func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, re
 			}
 		}
 	}
-	jp.order.Store(jp.chooseOrder())
+	jp.order.Store(jp.chooseOrder(jp.boundTables(nil)))
 	return jp, nil
 }
 
@@ -179,7 +172,7 @@ func (jp *Join) Straight() {
 			}
 		}
 	}
-	jp.order.Store(jp.chooseOrder())
+	jp.order.Store(jp.chooseOrder(jp.boundTables(nil)))
 }
 
 // addCond files one conjunct: in conds when its tables are known, else

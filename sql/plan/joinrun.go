@@ -20,18 +20,32 @@ func passes(conds []*expr.Expr, ec *expr.Ctx) (bool, error) {
 }
 
 // currentOrder is the order to run with: the chosen one, or a new one
-// when the tables have changed size enough since.
-func (jp *Join) currentOrder() *joinOrder {
+// when the tables (for a derived table, the rows ec binds to it; ec may be
+// nil) have changed size enough since.
+func (jp *Join) currentOrder(ec *expr.Ctx) *joinOrder {
 	o := jp.order.Load()
-	sizes := make([]int, len(jp.Tables))
-	for i, jt := range jp.Tables {
-		sizes[i] = jt.Table.Len()
+	tables := jp.boundTables(ec)
+	sizes := make([]int, len(tables))
+	for i, t := range tables {
+		sizes[i] = t.Len()
 	}
 	if o.stale(sizes) {
-		o = jp.chooseOrder()
+		o = jp.chooseOrder(tables)
 		jp.order.Store(o)
 	}
 	return o
+}
+
+// boundTables are the join's tables as ec binds them.
+func (jp *Join) boundTables(ec *expr.Ctx) []*storage.Table {
+	out := make([]*storage.Table, len(jp.Tables))
+	for i, jt := range jp.Tables {
+		out[i] = jt.Table
+		if ec != nil {
+			out[i] = ec.TableOf(jt.Table)
+		}
+	}
+	return out
 }
 
 // joinRun is one execution's state: each table's rows, read once per
@@ -47,7 +61,7 @@ type joinRun struct {
 // Rows runs the joins: every combined row that satisfies the ON
 // conditions and the WHERE clause.
 func (jp *Join) Rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]types.Value, error) {
-	o := jp.currentOrder()
+	o := jp.currentOrder(ec)
 	var out [][]types.Value
 	row := make([]types.Value, jp.Width)
 	run := &joinRun{x: x, ec: ec, width: jp.Width, scans: make([][][]types.Value, len(jp.Tables)), hashes: make([]map[string][][]types.Value, len(jp.Tables))}
@@ -174,7 +188,7 @@ func (r *joinRun) hash(jt *joinTable, st *step) (map[string][][]types.Value, err
 	if h := r.hashes[st.t]; h != nil {
 		return h, nil
 	}
-	rows, err := r.all(jt.Table, st, jt.Off)
+	rows, err := r.all(r.ec.TableOf(jt.Table), st, jt.Off)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +216,7 @@ rows:
 // partial row: those its key finds, or every row. Every condition is
 // still checked on them; the key only leaves out rows that cannot match.
 func (r *joinRun) candidates(jt *joinTable, st *step, row []types.Value) ([][]types.Value, error) {
-	t := jt.Table
+	t := r.ec.TableOf(jt.Table) // a derived table: this execution's rows
 	if st.access == accessScan {
 		return r.all(t, st, jt.Off)
 	}

@@ -72,16 +72,16 @@ type stats struct {
 	distinct [][]float64 // per table, per index (0 for the primary key)
 }
 
-func (jp *Join) readStats() (stats, []int) {
-	st := stats{rows: make([]float64, len(jp.Tables)), distinct: make([][]float64, len(jp.Tables))}
-	sizes := make([]int, len(jp.Tables))
-	for i, jt := range jp.Tables {
-		sizes[i] = jt.Table.Len()
+func readStats(tables []*storage.Table) (stats, []int) {
+	st := stats{rows: make([]float64, len(tables)), distinct: make([][]float64, len(tables))}
+	sizes := make([]int, len(tables))
+	for i, t := range tables {
+		sizes[i] = t.Len()
 		st.rows[i] = math.Max(float64(sizes[i]), 1)
-		st.distinct[i] = make([]float64, len(jt.Table.Def.Indexes))
-		for k, ix := range jt.Table.Def.Indexes {
+		st.distinct[i] = make([]float64, len(t.Def.Indexes))
+		for k, ix := range t.Def.Indexes {
 			if !ix.Primary {
-				st.distinct[i][k] = math.Max(float64(jt.Table.IndexSize(k)), 1)
+				st.distinct[i][k] = math.Max(float64(t.IndexSize(k)), 1)
 			}
 		}
 	}
@@ -114,8 +114,8 @@ type choice struct {
 // for the loops below, given the tables already joined. A LEFT JOIN's
 // table keeps its place: the tables before it are joined first, those
 // after it after it (its NULL row depends on all before).
-func (jp *Join) chooseOrder() *joinOrder {
-	st, sizes := jp.readStats()
+func (jp *Join) chooseOrder(tables []*storage.Table) *joinOrder {
+	st, sizes := readStats(tables)
 	if len(jp.Tables) <= exhaustiveTables {
 		return jp.searchOrder(st, sizes)
 	}

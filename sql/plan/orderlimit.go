@@ -106,7 +106,7 @@ func (a *Access) ServeOrder(cols []int, desc bool, limit, offset *expr.Expr) boo
 // findOrdered reads the rows in order until max pass; done is false when
 // a key value is of another type (the caller reads the long way).
 func (a *Access) findOrdered(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error), check func(*storage.Row) error, out *[]RowRef, max int) (bool, error) {
-	t := a.t
+	t := ec.TableOf(a.t)
 	o := a.order
 	if o.idx == -1 {
 		var items []storage.ScanItem

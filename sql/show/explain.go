@@ -37,6 +37,11 @@ func Explain(s *exec.State, n *ast.ExplainStmt) (*exec.Result, error) {
 	if sh, ok := n.Stmt.(*ast.ShowStmt); ok && sh.Tp == ast.ShowColumns {
 		t, err := s.ResolveTable(sh.Table)
 		if err != nil {
+			if vt, verr := s.ViewTable(sh.Table); verr != nil || vt != nil {
+				t, err = vt, verr // a view's columns
+			}
+		}
+		if err != nil {
 			return nil, err
 		}
 		return describe(t, func(string) bool { return true }), nil
@@ -67,7 +72,7 @@ func explainRows(s *exec.State, stmt ast.StmtNode) ([]explainRow, error) {
 		}
 		if plan.IsJoin(x.From) {
 			sc := &expr.Scope{DB: s.DB, Funcs: s.Functions()}
-			jp, err := plan.BuildJoin(sc, x.From, x.Where, s.ResolveTable)
+			jp, err := plan.BuildJoin(sc, x.From, x.Where, s.ResolveSource)
 			if err != nil {
 				return nil, err
 			}

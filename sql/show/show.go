@@ -78,11 +78,11 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 			return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
 		}
 		var rows [][]string
-		for _, t := range cat.Tables(db) {
-			if match(t.Def.Name) {
-				row := []string{t.Def.Name}
+		for _, t := range tablesAndViews(cat, db) {
+			if match(t.name) {
+				row := []string{t.name}
 				if n.Full {
-					row = append(row, "BASE TABLE")
+					row = append(row, t.kind)
 				}
 				rows = append(rows, row)
 			}
@@ -95,12 +95,26 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 	case ast.ShowColumns:
 		t, err := s.ResolveTable(n.Table)
 		if err != nil {
+			if vt, verr := s.ViewTable(n.Table); verr != nil || vt != nil {
+				t, err = vt, verr // a view's columns
+			}
+		}
+		if err != nil {
 			return nil, err
 		}
 		return describe(t, match), nil
+	case ast.ShowCreateView:
+		db, err := s.DBFor(n.Table.Schema.O)
+		if err != nil {
+			return nil, err
+		}
+		return showCreateView(cat, db, n.Table.Name.O, s.DB)
 	case ast.ShowCreateTable:
 		t, err := s.ResolveTable(n.Table)
 		if err != nil {
+			if db, dberr := s.DBFor(n.Table.Schema.O); dberr == nil && cat.View(db, n.Table.Name.O) != nil {
+				return showCreateView(cat, db, n.Table.Name.O, s.DB)
+			}
 			return nil, err
 		}
 		return StringRows([]string{"Table", "Create Table"}, [][]string{{t.Def.Name, showCreateTable(t)}}), nil
@@ -265,7 +279,11 @@ func quoteString(s string) string {
 func showCreateTable(t *storage.Table) string {
 	def := t.Def
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE %s (\n", quoteName(def.Name))
+	kind := "TABLE"
+	if def.Temporary {
+		kind = "TEMPORARY TABLE"
+	}
+	fmt.Fprintf(&b, "CREATE %s %s (\n", kind, quoteName(def.Name))
 	var lines []string
 	for _, c := range def.Columns {
 		l := "  " + quoteName(c.Name) + " " + c.Type.SQL()
@@ -294,6 +312,7 @@ func showCreateTable(t *storage.Table) string {
 		if c.Comment != "" {
 			l += " COMMENT " + quoteString(c.Comment)
 		}
+		l += columnCheck(def, c.Name)
 		lines = append(lines, l)
 	}
 	for _, ix := range def.Indexes {
@@ -310,6 +329,7 @@ func showCreateTable(t *storage.Table) string {
 			lines = append(lines, "  KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")")
 		}
 	}
+	lines = append(lines, constraintLines(def)...)
 	b.WriteString(strings.Join(lines, ",\n"))
 	fmt.Fprintf(&b, "\n) ENGINE=%s", def.Engine)
 	if ai := t.AutoInc(); def.AutoIncColumn() >= 0 && ai > 0 {
