@@ -4,7 +4,7 @@ import (
 	"crypto/md5"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -109,23 +109,16 @@ func Format(rows [][]Cell, typ, sortMode string) ([]string, error) {
 			out[i][j] = formatCell(c, typ[j])
 		}
 	}
-	switch sortMode {
-	case "rowsort":
-		sort.SliceStable(out, func(a, b int) bool {
-			for k := range out[a] {
-				if out[a][k] != out[b][k] {
-					return out[a][k] < out[b][k]
-				}
-			}
-			return false
-		})
+	if sortMode == "rowsort" {
+		// Rows that compare equal are equal: no need for a stable sort.
+		slices.SortFunc(out, func(a, b []string) int { return slices.Compare(a, b) })
 	}
-	var flat []string
+	flat := make([]string, 0, len(out)*len(typ))
 	for _, row := range out {
 		flat = append(flat, row...)
 	}
 	if sortMode == "valuesort" {
-		sort.Strings(flat)
+		slices.Sort(flat)
 	}
 	return flat, nil
 }
