@@ -185,8 +185,11 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			}
 			return &exec.Result{}, nil
 		})
-	case *ast.FlushStmt, *ast.AnalyzeTableStmt:
+	case *ast.FlushStmt:
 		return &exec.Result{}, 0, nil
+	case *ast.AnalyzeTableStmt:
+		r, err := s.execAnalyze(n)
+		return r, 0, err
 	}
 	return nil, 0, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support '%s'", firstWords(p.Text))
 }
