@@ -109,17 +109,31 @@ func (m *Manager) largeTxnSplit(n int) int {
 // LogDDL appends a DDL record and runs apply while no commit is between
 // Append and install, then waits until the record is durable.
 func (m *Manager) LogDDL(ctx context.Context, rec *DDLRecord, apply func() error) error {
+	return m.LogDDLAt(ctx, rec, func(uint64) error { return apply() })
+}
+
+// LogDDLAt is LogDDL whose apply is told the record's LSN (the rows of
+// create_table_rows are installed at it).
+func (m *Manager) LogDDLAt(ctx context.Context, rec *DDLRecord, apply func(lsn uint64) error) error {
 	payload, err := rec.Encode()
 	if err != nil {
 		return err
 	}
 	m.latch.Lock()
+	// The record's LSN is registered as a commit's is, so snapshots taken
+	// after it see what it installed (create_table_rows' rows, at lsn).
+	m.vis.mu.Lock()
 	lsn, err := m.Pipe.Append(wal.KindDDL, payload)
+	if err == nil {
+		m.vis.registerLocked(lsn)
+	}
+	m.vis.mu.Unlock()
 	if err != nil {
 		m.latch.Unlock()
 		return fmt.Errorf("logging DDL: %w", err)
 	}
-	err = apply()
+	err = apply(lsn)
+	m.vis.installed(lsn)
 	m.latch.Unlock()
 	if err != nil {
 		// The record is in the log; replay will fail the same way and skip it.

@@ -108,14 +108,16 @@ func ApplyRedo(cat *storage.Catalog, lsn uint64, payload []byte) error {
 // before or wholly after it.
 type DDLRecord struct {
 	// Op is create_db, drop_db, create_table, drop_table (one table; logs
-	// of earlier versions), drop_tables, truncate_table, create_proc, create_func, drop_func or
-	// drop_proc.
+	// of earlier versions), drop_tables, truncate_table, create_proc, create_func, drop_func,
+	// drop_proc or create_table_rows (CREATE TABLE ... SELECT: Def and Rows).
 	Op     string             `json:"op"`
 	DB     string             `json:"db,omitempty"`
 	Name   string             `json:"name,omitempty"`
 	Def    *storage.TableDef  `json:"def,omitempty"`
 	Tables []storage.TableRef `json:"tables,omitempty"` // drop_tables
 	Proc   json.RawMessage    `json:"proc,omitempty"`
+	// Rows are create_table_rows' initial rows (EncodeTableRows).
+	Rows []byte `json:"rows,omitempty"`
 }
 
 // Encode marshals the record.
