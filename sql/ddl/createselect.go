@@ -23,8 +23,7 @@ import (
 // definition and those rows, applied under one commit-latch hold. A failure
 // before it leaves no table and nothing in the log; a crash leaves the
 // table with all of its rows or no table (see txn/ddlrows.go). A TEMPORARY
-// table is never durable: it is the session's from the start and is
-// dropped again if a row fails.
+// table is never durable: it gets the rows the same way, with no record.
 func CreateSelect(ctx context.Context, s *exec.State, txns *txn.Manager, x *txn.Txn, n *ast.CreateTableStmt) (*exec.Result, error) {
 	defer s.SchemaChanged()
 	cat := txns.Catalog()
@@ -81,33 +80,36 @@ func CreateSelect(ctx context.Context, s *exec.State, txns *txn.Manager, x *txn.
 	}
 	ignore := n.OnDuplicate == ast.OnDuplicateKeyHandlingIgnore
 	replace := n.OnDuplicate == ast.OnDuplicateKeyHandlingReplace
-	if temporary {
-		def.Temporary = true
-		if _, err := createTemporary(s, def, autoStart, false); err != nil {
-			return nil, err
-		}
-		res, err := s.InsertSelect(ctx, x, s.TempTable(db, name), cols, src, ignore, replace)
-		if err != nil {
-			s.DropTempTable(db, name)
-			return nil, err
-		}
-		return res, nil
-	}
 	private := *def
-	private.Temporary = true
+	private.Temporary = true // its writes stay out of the log
 	t := storage.NewTable(&private)
 	if autoStart > 1 {
 		t.SetAutoInc(autoStart - 1)
 	}
+	mark := x.Mark()
 	res, err := s.InsertSelect(ctx, x, t, cols, src, ignore, replace)
+	var pks, rows [][]types.Value
+	if err == nil {
+		for _, it := range x.Scan(t) {
+			if it.Vals != nil {
+				pks, rows = append(pks, it.Row.PK), append(rows, it.Vals)
+			}
+		}
+	}
+	// The private table's writes are done with: only the rows go on.
+	x.RollbackTo(mark)
 	if err != nil {
 		return nil, err
 	}
-	var pks, rows [][]types.Value
-	for _, it := range x.Scan(t) {
-		if it.Vals != nil {
-			pks, rows = append(pks, it.Row.PK), append(rows, it.Vals)
+	if temporary {
+		// MariaDB's temporary table keeps these rows even if the
+		// transaction it was created in rolls back.
+		def.Temporary = true
+		if _, err := createTemporary(s, def, autoStart, false); err != nil {
+			return nil, err
 		}
+		installRows(s.TempTable(db, name), pks, rows)
+		return res, nil
 	}
 	rec := &txn.DDLRecord{Op: "create_table_rows", DB: db, Name: def.Name, Def: def, Rows: txn.EncodeTableRows(pks, rows)}
 	err = txns.LogDDLAt(ctx, rec, func(lsn uint64) error {
@@ -127,6 +129,20 @@ func CreateSelect(ctx context.Context, s *exec.State, txns *txn.Manager, x *txn.
 		return nil, err
 	}
 	return res, nil
+}
+
+// installRows sets rows as committed (LSN 0: seen by every snapshot) in a
+// new temporary table.
+func installRows(t *storage.Table, pks, rows [][]types.Value) {
+	ai := t.Def.AutoIncColumn()
+	for i, vals := range rows {
+		t.Apply(storage.KeyOf(pks[i]), pks[i], vals, 0)
+		if ai >= 0 {
+			if v, ok := vals[ai].ToInt64(); ok && v > 0 {
+				t.SeenAutoInc(uint64(v))
+			}
+		}
+	}
 }
 
 // selectedColumns are the columns a SELECT's result gives CREATE TABLE ...
