@@ -56,7 +56,7 @@ func CreateSelect(ctx context.Context, s *exec.State, txns *txn.Manager, x *txn.
 	if err != nil {
 		return nil, err
 	}
-	selected, err := selectedColumns(s, cat, src.Cols)
+	selected, err := selectedColumns(s, cat, src.Cols, sel.Fields)
 	if err != nil {
 		return nil, err
 	}
@@ -151,8 +151,21 @@ func installRows(t *storage.Table, pks, rows [][]types.Value) {
 // DEFAULT, COMMENT) as MariaDB's does, except AUTO_INCREMENT, which becomes
 // DEFAULT 0. Two of the same name are 1060, even where an explicit column
 // has the name.
-func selectedColumns(s *exec.State, cat *storage.Catalog, cols []exec.Column) ([]storage.Column, error) {
+func selectedColumns(s *exec.State, cat *storage.Catalog, cols []exec.Column, fields *ast.FieldList) ([]storage.Column, error) {
 	out := make([]storage.Column, len(cols))
+	var exprs []ast.ExprNode // the select list's, when it has no *
+	if fields != nil {
+		for _, f := range fields.Fields {
+			if f.WildCard != nil {
+				exprs = nil
+				break
+			}
+			exprs = append(exprs, f.Expr)
+		}
+	}
+	if len(exprs) != len(cols) {
+		exprs = nil
+	}
 	seen := map[string]bool{}
 	for i, c := range cols {
 		k := strings.ToLower(c.Name)
@@ -161,9 +174,12 @@ func selectedColumns(s *exec.State, cat *storage.Catalog, cols []exec.Column) ([
 		}
 		seen[k] = true
 		out[i] = storage.Column{Name: c.Name, Type: c.Type, NotNull: c.NotNull}
+		if exprs != nil {
+			derive(&out[i], exprs[i])
+		}
 		if src := sourceColumn(s, cat, c); src != nil {
 			col := *src
-			col.Name = c.Name
+			col.Name, col.NotNull = c.Name, c.NotNull // the outer side of a LEFT JOIN is NULL-able
 			if col.AutoIncrement {
 				col.AutoIncrement = false
 				col.HasDefault, col.Default = true, types.IntValue(0)

@@ -40,16 +40,12 @@ func (sc *Scope) compileAgg(x *ast.AggregateFuncExpr) (*Expr, error) {
 	}
 	switch name {
 	case "count":
-		spec.Type = TBigInt
+		spec.Type = types.ColType{Base: types.TBigInt, Length: 21}
 	case "sum", "avg":
 		if spec.Arg.Type.Base == types.TDouble || spec.Arg.Type.Base == types.TFloat {
 			spec.Type = tDouble
 		} else {
-			scale := spec.Arg.Type.Scale
-			if name == "avg" {
-				scale += types.DivPrecisionIncrement
-			}
-			spec.Type = types.ColType{Base: types.TDecimal, Length: 65, Scale: scale}
+			spec.Type = sumAvgType(name, spec.Arg.Type)
 		}
 	default:
 		spec.Type = spec.Arg.Type
@@ -58,4 +54,42 @@ func (sc *Scope) compileAgg(x *ast.AggregateFuncExpr) (*Expr, error) {
 	*sc.Aggs = append(*sc.Aggs, spec)
 	return &Expr{Fn: func(c *Ctx) (types.Value, error) { return c.Aggs[idx], nil },
 		Type: spec.Type, Col: -1, HasAgg: true, param: -1}, nil
+}
+
+// sumAvgType is MariaDB's DECIMAL of SUM and AVG over an exact argument
+// (what CREATE TABLE ... SELECT gives the column): SUM widens the
+// precision by 22 digits, AVG by 4 with div_precision_increment more
+// scale, both capped at DECIMAL's 65 digits and 38 of scale.
+func sumAvgType(name string, arg types.ColType) types.ColType {
+	prec, scale := arg.Length, arg.Scale
+	if arg.IsInteger() {
+		prec, scale = intDigits(arg), 0
+	} else if arg.Base != types.TDecimal || prec <= 0 {
+		prec = 65
+	}
+	if name == "sum" {
+		prec += 22
+	} else {
+		prec += types.DivPrecisionIncrement
+		scale += types.DivPrecisionIncrement
+	}
+	return types.ColType{Base: types.TDecimal, Length: min(prec, 65), Scale: min(scale, 38)}
+}
+
+// intDigits is the number of decimal digits an integer type holds.
+func intDigits(t types.ColType) int {
+	switch t.Base {
+	case types.TTinyInt:
+		return 3
+	case types.TSmallInt:
+		return 5
+	case types.TMediumInt:
+		return 8
+	case types.TInt:
+		return 10
+	}
+	if t.Unsigned {
+		return 20
+	}
+	return 19
 }
