@@ -109,13 +109,17 @@ func ApplyRedo(cat *storage.Catalog, lsn uint64, payload []byte) error {
 type DDLRecord struct {
 	// Op is create_db, drop_db, create_table, drop_table (one table; logs
 	// of earlier versions), drop_tables, truncate_table, create_proc, create_func, drop_func,
-	// drop_proc or create_table_rows (CREATE TABLE ... SELECT: Def and Rows).
+	// drop_proc, create_view, drop_views or create_table_rows (CREATE
+	// TABLE ... SELECT: Def and Rows).
 	Op     string             `json:"op"`
 	DB     string             `json:"db,omitempty"`
 	Name   string             `json:"name,omitempty"`
 	Def    *storage.TableDef  `json:"def,omitempty"`
 	Tables []storage.TableRef `json:"tables,omitempty"` // drop_tables
 	Proc   json.RawMessage    `json:"proc,omitempty"`
+	// View is create_view's view (created or replaced); drop_views names
+	// its views in Tables.
+	View *storage.ViewDef `json:"view,omitempty"`
 	// Rows are create_table_rows' initial rows (EncodeTableRows).
 	Rows []byte `json:"rows,omitempty"`
 }
@@ -152,6 +156,12 @@ func ApplyDDL(cat *storage.Catalog, r *DDLRecord) {
 		if r.Def != nil {
 			cat.ReplaceTable(r.Def)
 		}
+	case "create_view":
+		if r.View != nil {
+			cat.PutView(r.View)
+		}
+	case "drop_views":
+		cat.DropViews(r.Tables)
 	}
 }
 

@@ -46,17 +46,17 @@ func CreateSelect(ctx context.Context, s *exec.State, txns *txn.Manager, x *txn.
 		}
 		return nil, sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", name)
 	}
-	sel, ok := n.Select.(*ast.SelectStmt)
-	if !ok {
-		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CREATE TABLE ... SELECT of this form")
-	}
-	// The SELECT is compiled before the new table exists, so its names
-	// never resolve to it.
-	src, err := s.BuildSelect(sel)
+	// The SELECT (or UNION ..., WITH ...) is compiled before the new
+	// table exists, so its names never resolve to it.
+	src, err := s.BuildQuery(n.Select)
 	if err != nil {
 		return nil, err
 	}
-	selected, err := selectedColumns(s, cat, src.Cols, sel.Fields)
+	var fields *ast.FieldList
+	if sel, ok := n.Select.(*ast.SelectStmt); ok {
+		fields = sel.Fields
+	}
+	selected, err := selectedColumns(s, cat, src.Columns(), fields)
 	if err != nil {
 		return nil, err
 	}
@@ -74,8 +74,8 @@ func CreateSelect(ctx context.Context, s *exec.State, txns *txn.Manager, x *txn.
 		return nil, err
 	}
 	def.ID = cat.AllocTableID()
-	cols := make([]int, len(src.Cols))
-	for i, c := range src.Cols {
+	cols := make([]int, len(src.Columns()))
+	for i, c := range src.Columns() {
 		cols[i] = def.ColumnIndex(c.Name)
 	}
 	ignore := n.OnDuplicate == ast.OnDuplicateKeyHandlingIgnore
