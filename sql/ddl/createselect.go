@@ -40,7 +40,7 @@ func CreateSelect(ctx context.Context, s *exec.State, txns *txn.Manager, x *txn.
 	}
 	db = cat.DatabaseName(db)
 	name := n.Table.Name.O
-	if (temporary && s.TempTable(db, name) != nil) || (!temporary && cat.Table(db, name) != nil) {
+	if (temporary && s.TempTable(db, name) != nil) || (!temporary && (cat.Table(db, name) != nil || cat.View(db, name) != nil)) {
 		if n.IfNotExists {
 			return exec.Noted("Note", sqlerr.ErTableExists, "Table '%s' already exists", name), nil
 		}
@@ -113,7 +113,7 @@ func CreateSelect(ctx context.Context, s *exec.State, txns *txn.Manager, x *txn.
 	}
 	rec := &txn.DDLRecord{Op: "create_table_rows", DB: db, Name: def.Name, Def: def, Rows: txn.EncodeTableRows(pks, rows)}
 	err = txns.LogDDLAt(ctx, rec, func(lsn uint64) error {
-		if cat.Table(db, def.Name) != nil {
+		if cat.Table(db, def.Name) != nil || cat.View(db, def.Name) != nil {
 			// created meanwhile by another session; replay skips it too
 			return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
 		}

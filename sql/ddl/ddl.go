@@ -171,7 +171,7 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 	var def *storage.TableDef
 	var autoStart uint64
 	if x.ReferTable != nil {
-		def, err = likeDef(s, db, x)
+		def, err = likeDef(s, cat, db, x)
 		if err == nil {
 			def.Temporary = false
 		}
@@ -208,7 +208,7 @@ func createTempTable(s *exec.State, cat *storage.Catalog, db string, x *ast.Crea
 	var autoStart uint64
 	var err error
 	if x.ReferTable != nil {
-		def, err = likeDef(s, db, x)
+		def, err = likeDef(s, cat, db, x)
 	} else if def, autoStart, err = buildTableDef(db, x); err == nil {
 		err = buildChecks(def, x, s.Functions())
 	}
