@@ -22,14 +22,14 @@ func (s *Session) createSelect(ctx context.Context, p *parse.Stmt, args []types.
 	txns := s.database.Txns
 	if n.TemporaryKeyword == ast.TemporaryLocal {
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) {
-			return ddl.CreateSelect(ctx, &s.State, txns, x, n)
+			return ddl.CreateSelect(ctx, &s.State, txns, x, n, args)
 		})
 	}
 	x := s.beginTxn(nil)
 	x.BeginStatement(s.lastCommitLSN, true)
 	outer := s.stmtTxn
 	s.stmtTxn = x // the stored functions the SELECT calls read in x
-	r, err := ddl.CreateSelect(ctx, &s.State, txns, x, n)
+	r, err := ddl.CreateSelect(ctx, &s.State, txns, x, n, args)
 	s.stmtTxn = outer
 	x.EndStatement()
 	x.Rollback()

@@ -24,7 +24,7 @@ import (
 // before it leaves no table and nothing in the log; a crash leaves the
 // table with all of its rows or no table (see txn/ddlrows.go). A TEMPORARY
 // table is never durable: it gets the rows the same way, with no record.
-func CreateSelect(ctx context.Context, s *exec.State, txns *txn.Manager, x *txn.Txn, n *ast.CreateTableStmt) (*exec.Result, error) {
+func CreateSelect(ctx context.Context, s *exec.State, txns *txn.Manager, x *txn.Txn, n *ast.CreateTableStmt, args []types.Value) (*exec.Result, error) {
 	defer s.SchemaChanged()
 	cat := txns.Catalog()
 	temporary := n.TemporaryKeyword == ast.TemporaryLocal
@@ -87,7 +87,7 @@ func CreateSelect(ctx context.Context, s *exec.State, txns *txn.Manager, x *txn.
 		t.SetAutoInc(autoStart - 1)
 	}
 	mark := x.Mark()
-	res, err := s.InsertSelect(ctx, x, t, cols, src, ignore, replace)
+	res, err := s.InsertSelect(ctx, x, t, cols, src, args, ignore, replace)
 	var pks, rows [][]types.Value
 	if err == nil {
 		for _, it := range x.Scan(t) {

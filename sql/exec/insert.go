@@ -168,7 +168,7 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 // InsertSelect writes the rows of the compiled SELECT src into t's columns
 // cols (CREATE TABLE ... [IGNORE|REPLACE] SELECT), with t's CHECKs, as
 // INSERT [IGNORE] / REPLACE ... SELECT does.
-func (s *State) InsertSelect(ctx context.Context, x *txn.Txn, t *storage.Table, cols []int, src QueryPlan, ignore, replace bool) (*Result, error) {
+func (s *State) InsertSelect(ctx context.Context, x *txn.Txn, t *storage.Table, cols []int, src QueryPlan, args []types.Value, ignore, replace bool) (*Result, error) {
 	s.beginWrites()
 	q, ok := src.(queryPlan)
 	if !ok {
@@ -180,7 +180,7 @@ func (s *State) InsertSelect(ctx context.Context, x *txn.Txn, t *storage.Table, 
 	if pl.rules, err = s.rulesFor(t, sc); err != nil {
 		return nil, err
 	}
-	return s.runInsert(ctx, x, pl, nil)
+	return s.runInsert(ctx, x, pl, args)
 }
 
 // runInsert runs a compiled INSERT in x.
