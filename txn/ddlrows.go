@@ -31,6 +31,11 @@ func applyTableRows(cat *storage.Catalog, r *DDLRecord, lsn uint64) error {
 	if r.Def == nil {
 		return errBadRedo
 	}
+	// A view of the name refuses it as a table does (the statement checked
+	// both under the same latch hold, so replay decides alike).
+	if cat.View(r.DB, r.Name) != nil {
+		return fmt.Errorf("txn: %s.%s is a view", r.DB, r.Name)
+	}
 	t, ok := cat.AddTable(r.Def)
 	if !ok {
 		return fmt.Errorf("txn: table %s.%s already exists", r.DB, r.Name)
