@@ -43,6 +43,8 @@ type Manager struct {
 
 	latch   sync.RWMutex
 	nextTxn atomic.Uint64
+	ddlLSN  uint64   // the LSN of the DDL record being applied (under the exclusive latch)
+	gates   sync.Map // table id -> *writeGate (gate.go)
 	vis     *visibility
 
 	stats struct {
@@ -120,8 +122,10 @@ func (m *Manager) LogDDLAt(ctx context.Context, rec *DDLRecord, apply func(lsn u
 		return err
 	}
 	m.latch.Lock()
-	// The record's LSN is registered as a commit's is, so snapshots taken
-	// after it see what it installed (create_table_rows' rows, at lsn).
+	// The record's LSN is registered like a commit's, so a snapshot taken
+	// after the DDL is at or above it (a table rebuilt by ALTER TABLE is
+	// read at snapshots from its own LSN on: Txn.checkRebuilt), and sees
+	// what it installed (create_table_rows' rows, at lsn).
 	m.vis.mu.Lock()
 	lsn, err := m.Pipe.Append(wal.KindDDL, payload)
 	if err == nil {
@@ -132,6 +136,7 @@ func (m *Manager) LogDDLAt(ctx context.Context, rec *DDLRecord, apply func(lsn u
 		m.latch.Unlock()
 		return fmt.Errorf("logging DDL: %w", err)
 	}
+	m.ddlLSN = lsn
 	err = apply(lsn)
 	m.vis.installed(lsn)
 	m.latch.Unlock()
@@ -188,3 +193,22 @@ func (m *Manager) Checkpoint(ctx context.Context, dir string, extra func() ([]by
 
 // IsOutcomeUnknown reports whether err came from a failed log.
 func IsOutcomeUnknown(err error) bool { return errors.Is(err, asynccommit.ErrOutcomeUnknown) }
+
+// AcquireSnapshot takes a snapshot (the visible LSN) and keeps the row
+// versions it needs until ReleaseSnapshot: a schema change copies a table
+// from it while commits go on.
+func (m *Manager) AcquireSnapshot() uint64 { return m.vis.acquire(0) }
+
+// ReleaseSnapshot releases a snapshot AcquireSnapshot took.
+func (m *Manager) ReleaseSnapshot(snap uint64) { m.vis.release(snap) }
+
+// WaitAllDurable waits until every LSN assigned so far is durable.
+func (m *Manager) WaitAllDurable(ctx context.Context) error {
+	if err := m.Pipe.Flush(ctx); err != nil {
+		return err
+	}
+	return m.WaitDurable(ctx, m.Pipe.LastLSN())
+}
+
+// DDLLSN is, inside LogDDL's apply, the LSN of the record being applied.
+func (m *Manager) DDLLSN() uint64 { return m.ddlLSN }
