@@ -19,6 +19,8 @@ type procSnapshot struct {
 	Procs []procEntry        `json:"procs"`
 	Funcs []procEntry        `json:"funcs,omitempty"` // stored functions
 	Views []*storage.ViewDef `json:"views,omitempty"`
+	// Triggers in firing order (each restored at the end of its group)
+	Triggers []*procs.Trigger `json:"triggers,omitempty"`
 }
 
 type procEntry struct {
@@ -65,6 +67,12 @@ func (e *Engine) recover() (*storage.Catalog, error) {
 			for _, f := range ps.Funcs {
 				if err := e.procs.CreateFunctionIn(f.DB, f.Def, true); err != nil {
 					return nil, fmt.Errorf("restoring function %s.%s: %w", f.DB, f.Def.Name, err)
+				}
+			}
+			for _, t := range ps.Triggers {
+				t.Def.Order, t.Def.OrderOther = "", "" // the snapshot's order is the firing order
+				if err := e.procs.CreateTrigger(t, true); err != nil {
+					return nil, fmt.Errorf("restoring trigger %s.%s: %w", t.DB, t.Def.Name, err)
 				}
 			}
 			for _, v := range ps.Views {
@@ -116,6 +124,7 @@ func (e *Engine) procsJSON() ([]byte, error) {
 		for _, d := range e.procs.ListFunctionsIn(db) {
 			ps.Funcs = append(ps.Funcs, procEntry{DB: db, Def: d})
 		}
+		ps.Triggers = append(ps.Triggers, e.procs.ListTriggersIn(db)...)
 	}
 	// Views ride with the procedures: both are read under the commit
 	// latch, so they match the snapshot's LSN.

@@ -23,6 +23,9 @@ type Catalog struct {
 	mu    sync.RWMutex
 	procs map[string]*catalogEntry  // key: lower(db)+"."+lower(name)
 	funcs map[string]*functionEntry // stored functions, keyed the same way
+	// triggers in firing order; copy-on-write, so a slice read under the
+	// lock stays valid after it (catalog_triggers.go)
+	triggers []*Trigger
 }
 
 type catalogEntry struct {

@@ -31,6 +31,16 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		return s.execCreateFunc(ctx, p)
 	case parse.KindDropFunc:
 		return s.execDropFunc(ctx, p)
+	case parse.KindCreateTrigger:
+		return s.execCreateTrigger(ctx, p)
+	case parse.KindDropTrigger:
+		return s.execDropTrigger(ctx, p)
+	case parse.KindShowTriggers:
+		r, err := s.showTriggers(p.Name, p.Like)
+		return r, 0, err
+	case parse.KindShowCreateTrigger:
+		r, err := s.showCreateTrigger(p.Name)
+		return r, 0, err
 	case parse.KindShowFuncStatus:
 		return show.FuncStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like), 0, nil
 	case parse.KindShowCreateFunc:

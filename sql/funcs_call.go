@@ -278,7 +278,8 @@ func (s *Session) evalScriptFunction(c *expr.Ctx, cf *compiledFunc, args []types
 func refuseInFunction(p *parse.Stmt) error {
 	switch p.Kind {
 	case parse.KindAST:
-	case parse.KindShowProcStatus, parse.KindShowCreateProc, parse.KindShowFuncStatus, parse.KindShowCreateFunc:
+	case parse.KindShowProcStatus, parse.KindShowCreateProc, parse.KindShowFuncStatus, parse.KindShowCreateFunc,
+		parse.KindShowTriggers, parse.KindShowCreateTrigger:
 		return nil
 	default:
 		return sqlerr.New(sqlerr.ErCommitNotAllowedInSF, "Explicit or implicit commit is not allowed in stored function or trigger.")

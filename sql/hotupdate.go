@@ -54,7 +54,8 @@ func (s *Session) hotRowOf(p *parse.Stmt, n *ast.UpdateStmt, args []types.Value)
 		return hotRow{}, false
 	}
 	pl := pi.(*exec.UpdatePlan)
-	if pl.Access.PK == nil {
+	if pl.Access.PK == nil || s.database.Procs.HasTriggers(pl.Table.Def.DB, pl.Table.Def.Name) {
+		// a trigger's statements need the session's own statement path
 		return hotRow{}, false
 	}
 	pk, ok, err := plan.KeyValues(&expr.Ctx{Env: &s.Env, Args: args}, pl.Table, pl.Table.Def.PrimaryKey(), pl.Access.PK)

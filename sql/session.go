@@ -45,9 +45,10 @@ type Session struct {
 	// compiled and run (db.name, lower case), to refuse recursion (1424).
 	compilingFuncs []string
 	runningFuncs   []string
-	functionHost   procs.Host  // the session as a stored function's body sees it
-	funcArgs       [][]any     // script functions' arguments, one slice per nesting level
-	bodyCtxs       []*expr.Ctx // SQL function bodies' contexts, one per nesting level
+	functionHost   procs.Host                          // the session as a stored function's body sees it
+	triggerProgs   map[*procs.Trigger]*compiledTrigger // triggers compiled for their tables (triggers.go)
+	funcArgs       [][]any                             // script functions' arguments, one slice per nesting level
+	bodyCtxs       []*expr.Ctx                         // SQL function bodies' contexts, one per nesting level
 	// stmtTxn is the transaction of the running DML statement (the
 	// session's, or its autocommit one), which stored functions' statements join.
 	stmtTxn   *txn.Txn
@@ -98,6 +99,7 @@ func (db *Database) NewSession() *Session {
 	s := &Session{database: db, id: db.nextSess.Add(1), user: "root", host: "localhost",
 		vars: map[string]string{}, command: "Sleep", since: time.Now()}
 	s.State = exec.NewState(expr.NewEnv(s, "test"), db.Txns, &db.schemaEpoch)
+	s.State.Triggers = triggerHost{s}
 	db.Engine.Register(s)
 	return s
 }

@@ -3,6 +3,7 @@ package ddl
 import (
 	"context"
 	"fmt"
+	"github.com/plrun/plrun/procs"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -17,7 +18,7 @@ import (
 // then the table is rebuilt online (rebuildOnline) and switched in one
 // alter_table record. A rename alone is RENAME TABLE's record; DISABLE /
 // ENABLE KEYS alone only notes that InnoDB has no such option.
-func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.AlterTableStmt) (*exec.Result, error) {
+func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catalog, x *ast.AlterTableStmt) (*exec.Result, error) {
 	t, err := s.ResolveTable(x.Table)
 	if err != nil {
 		return nil, err
@@ -26,6 +27,7 @@ func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.Al
 		return nil, err
 	}
 	p := newAlterPlan(s, t)
+	p.pc = pc
 	for _, sp := range x.Specs {
 		if err := p.apply(sp); err != nil {
 			return nil, err
@@ -39,7 +41,7 @@ func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.Al
 		if err != nil {
 			return nil, err
 		}
-		return renameTables(ctx, s, txns, []storage.Rename{{
+		return renameTables(ctx, s, txns, pc, []storage.Rename{{
 			From: storage.TableRef{DB: t.Def.DB, Name: t.Def.Name},
 			To:   storage.TableRef{DB: to, Name: p.renameTo.Name.O},
 		}})
@@ -144,6 +146,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 		if !cat.SwapTable(old, b.New) {
 			return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
 		}
+		triggersFollow(p.pc, rec)
 		// Before the gate opens: a writer that waited at it re-plans
 		// against the new table.
 		s.SchemaChanged()
@@ -271,6 +274,7 @@ func redefine(ctx context.Context, s *exec.State, txns *txn.Manager, p *alterPla
 		if !cat.SwapTable(old, nt) {
 			return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
 		}
+		triggersFollow(p.pc, rec)
 		s.SchemaChanged()
 		return nil
 	})

@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"fmt"
+	"github.com/plrun/plrun/procs"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -17,6 +18,7 @@ import (
 // the new columns (each from an old column or filled) and keys, by column
 // name until resolve turns them into the new TableDef and Reshape.
 type alterPlan struct {
+	pc   *procs.Catalog // the table's triggers follow a rename (triggers.go); nil for index changes
 	s    *exec.State
 	old  *storage.Table
 	cols []planCol

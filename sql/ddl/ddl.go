@@ -59,9 +59,9 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 	case *ast.CreateTableStmt:
 		return createTable(ctx, s, txns, x)
 	case *ast.AlterTableStmt, *ast.CreateIndexStmt, *ast.DropIndexStmt:
-		return alterAgain(ctx, s, txns, x)
+		return alterAgain(ctx, s, txns, pc, x)
 	case *ast.RenameTableStmt:
-		return renameStmt(ctx, s, txns, x)
+		return renameStmt(ctx, s, txns, pc, x)
 	case *ast.DropTableStmt:
 		if x.IsView {
 			return dropViews(ctx, s, txns, x)
@@ -104,7 +104,7 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		var refused error
 		rec.Tables, refused = dropReferenced(s, cat, rec.Tables)
 		if len(rec.Tables) > 0 {
-			err := txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
+			err := txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); triggersFollow(pc, rec); return nil })
 			if err != nil {
 				return nil, err
 			}
@@ -456,7 +456,7 @@ func substituteEngine(s *exec.State, def *storage.TableDef) error {
 // again (against the new table) when another schema change replaced the
 // table while it was being rebuilt, as the second of two ALTERs waits
 // for the first's metadata lock in MySQL and then alters its result.
-func alterAgain(ctx context.Context, s *exec.State, txns *txn.Manager, n ast.StmtNode) (*exec.Result, error) {
+func alterAgain(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catalog, n ast.StmtNode) (*exec.Result, error) {
 	for try := 0; ; try++ {
 		mark := s.StmtWarnings
 		notes := len(s.StmtNotes)
@@ -464,7 +464,7 @@ func alterAgain(ctx context.Context, s *exec.State, txns *txn.Manager, n ast.Stm
 		var err error
 		switch x := n.(type) {
 		case *ast.AlterTableStmt:
-			res, err = alterTable(ctx, s, txns, x)
+			res, err = alterTable(ctx, s, txns, pc, x)
 		case *ast.CreateIndexStmt:
 			res, err = createIndex(ctx, s, txns, x)
 		case *ast.DropIndexStmt:

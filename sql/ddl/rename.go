@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"context"
+	"github.com/plrun/plrun/procs"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/exec"
@@ -12,7 +13,7 @@ import (
 
 // renameStmt runs RENAME TABLE a TO b [, c TO d]: every step or none, in
 // one rename_tables record.
-func renameStmt(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.RenameTableStmt) (*exec.Result, error) {
+func renameStmt(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catalog, x *ast.RenameTableStmt) (*exec.Result, error) {
 	var steps []storage.Rename
 	for _, tt := range x.TableToTables {
 		from, err := s.DBFor(tt.OldTable.Schema.O)
@@ -28,14 +29,14 @@ func renameStmt(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.Re
 			To:   storage.TableRef{DB: to, Name: tt.NewTable.Name.O},
 		})
 	}
-	return renameTables(ctx, s, txns, steps)
+	return renameTables(ctx, s, txns, pc, steps)
 }
 
 // renameTables checks the steps, closes the write gates of the tables they
 // rename (a writer waits for the switch, then re-plans against the new
 // name), and renames them all in one catalog step. A renamed table keeps
 // its rows and id, so nothing is copied.
-func renameTables(ctx context.Context, s *exec.State, txns *txn.Manager, steps []storage.Rename) (*exec.Result, error) {
+func renameTables(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catalog, steps []storage.Rename) (*exec.Result, error) {
 	cat := txns.Catalog()
 	if err := renameError(cat, steps); err != nil {
 		return nil, err
@@ -62,6 +63,7 @@ func renameTables(ctx context.Context, s *exec.State, txns *txn.Manager, steps [
 		if f := cat.RenameTables(steps, false); f != nil {
 			return renameFailure(steps, f)
 		}
+		triggersFollow(pc, rec)
 		s.SchemaChanged()
 		return nil
 	})

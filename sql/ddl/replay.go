@@ -33,8 +33,16 @@ func ApplyAt(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord, lsn uint
 		}
 	case "drop_func":
 		_ = pc.DropFunction(d.DB, d.Name, true)
+	case "create_trigger":
+		var t procs.Trigger
+		if json.Unmarshal(d.Proc, &t) == nil {
+			_ = pc.CreateTrigger(&t, true)
+		}
+	case "drop_trigger":
+		_ = pc.DropTrigger(d.DB, d.Name, true)
 	case "drop_db":
 		txn.ApplyDDL(cat, d)
+		pc.DropDatabaseTriggers(d.DB)
 		for _, p := range pc.ListIn(d.DB) {
 			_ = pc.Drop(d.DB, p.Name, true)
 		}
@@ -43,6 +51,7 @@ func ApplyAt(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord, lsn uint
 		}
 	default:
 		txn.ApplyDDL(cat, d)
+		triggersFollow(pc, d)
 	}
 	return nil
 }

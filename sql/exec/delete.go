@@ -60,6 +60,9 @@ func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		return nil, err
 	}
 	pl := pi.(*deletePlan)
+	if err := s.checkNotTriggering(pl.t); err != nil {
+		return nil, err
+	}
 	ec := &expr.Ctx{Env: &s.Env, Args: args, Context: ctx, Txn: x}
 	refs, err := pl.acc.Find(ctx, x, ec, true)
 	if err != nil {
@@ -74,12 +77,18 @@ func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	deleted := 0
 	for _, r := range refs {
 		mark := x.Mark()
+		if _, err := s.fire(ctx, x, pl.t, "BEFORE", "DELETE", r.Vals, nil); err != nil {
+			return nil, err
+		}
 		x.Write(pl.t, r.Row, nil)
 		if err := pl.rules.AfterWrite(w, r.Vals, nil); err != nil {
 			if s.ignoreConstraint(err) {
 				x.RollbackTo(mark) // the row and its cascades stay
 				continue
 			}
+			return nil, err
+		}
+		if _, err := s.fire(ctx, x, pl.t, "AFTER", "DELETE", r.Vals, nil); err != nil {
 			return nil, err
 		}
 		deleted++

@@ -186,6 +186,9 @@ func (s *State) InsertSelect(ctx context.Context, x *txn.Txn, t *storage.Table, 
 // runInsert runs a compiled INSERT in x.
 func (s *State) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args []types.Value) (*Result, error) {
 	t := pl.t
+	if err := s.checkNotTriggering(t); err != nil {
+		return nil, err
+	}
 	def := t.Def
 	nrows := len(pl.rows)
 	s.MultiRowWrite, s.IgnoreErrors = nrows > 1 || pl.source != nil, pl.ignore
@@ -233,6 +236,9 @@ func (s *State) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args 
 			if id := givenAutoID(def, vals); id > 0 {
 				lastGiven = id
 			}
+		}
+		if vals, err = s.beforeInsert(ctx, x, t, vals, genID, ri+1); err != nil {
+			return nil, err
 		}
 		if pl.check != nil {
 			ec.Row = vals
@@ -407,7 +413,7 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 				if err := pl.rules.Check(ec, vals); err != nil {
 					return 0, err
 				}
-				n, err := replaceUniqueConflicts(ctx, x, t, slot, vals, s.replaced(ctx, x, pl))
+				n, err := replaceUniqueConflicts(ctx, x, t, slot, vals, s.replacing(ctx, x, t), s.replaced(ctx, x, pl))
 				if err != nil {
 					return 0, err
 				}
@@ -417,14 +423,23 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 				// REPLACE of a row is its delete and then an insert, for
 				// the foreign keys too (as MySQL does once any references it).
 				w := s.fkWriter(ctx, x, pl.rules)
+				if _, err := s.fire(ctx, x, t, "BEFORE", "DELETE", old.Vals, nil); err != nil {
+					return 0, err
+				}
 				x.Write(t, slot, nil)
 				if err := pl.rules.AfterWrite(w, old.Vals, nil); err != nil {
+					return 0, err
+				}
+				if _, err := s.fire(ctx, x, t, "AFTER", "DELETE", old.Vals, nil); err != nil {
 					return 0, err
 				}
 				if err := pl.rules.CheckParents(w, nil, vals); err != nil {
 					return 0, err
 				}
 				x.Write(t, slot, vals)
+				if _, err := s.fire(ctx, x, t, "AFTER", "INSERT", nil, vals); err != nil {
+					return 0, err
+				}
 				return 2 + n, nil
 			}
 			return 0, dupError(t, -1, vals)
@@ -435,7 +450,7 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 	}
 	var replaced uint64
 	if pl != nil && pl.replace {
-		n, err := replaceUniqueConflicts(ctx, x, t, slot, vals, s.replaced(ctx, x, pl))
+		n, err := replaceUniqueConflicts(ctx, x, t, slot, vals, s.replacing(ctx, x, t), s.replaced(ctx, x, pl))
 		if err != nil {
 			return 0, err
 		}
@@ -448,18 +463,36 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 		return 0, err
 	}
 	x.Write(t, slot, vals)
+	if _, err := s.fire(ctx, x, t, "AFTER", "INSERT", nil, vals); err != nil {
+		return 0, err
+	}
 	return 1 + replaced, nil
 }
 
 // replaced is what REPLACE does after deleting a conflicting row: the
 // foreign keys referencing it act as on a DELETE.
 func (s *State) replaced(ctx context.Context, x *txn.Txn, pl *insertPlan) func(old []types.Value) error {
-	return func(old []types.Value) error { return pl.rules.AfterWrite(s.fkWriter(ctx, x, pl.rules), old, nil) }
+	return func(old []types.Value) error {
+		if err := pl.rules.AfterWrite(s.fkWriter(ctx, x, pl.rules), old, nil); err != nil {
+			return err
+		}
+		_, err := s.fire(ctx, x, pl.t, "AFTER", "DELETE", old, nil)
+		return err
+	}
+}
+
+// replacing is what REPLACE does before deleting a conflicting row: its
+// BEFORE DELETE triggers run.
+func (s *State) replacing(ctx context.Context, x *txn.Txn, t *storage.Table) func(old []types.Value) error {
+	return func(old []types.Value) error {
+		_, err := s.fire(ctx, x, t, "BEFORE", "DELETE", old, nil)
+		return err
+	}
 }
 
 // replaceUniqueConflicts deletes, for REPLACE, every other row that has
 // vals' value in a UNIQUE index, as MySQL does; it returns how many.
-func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value, deleted func(old []types.Value) error) (uint64, error) {
+func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value, deleting, deleted func(old []types.Value) error) (uint64, error) {
 	var n uint64
 	for i, ix := range t.Def.Indexes {
 		if !ix.Unique || ix.Primary {
@@ -484,6 +517,9 @@ func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, s
 				continue
 			}
 			if k, ok := t.IndexKey(i, v.Vals); ok && k == key {
+				if err := deleting(v.Vals); err != nil {
+					return n, err
+				}
 				x.Write(t, r, nil)
 				n++
 				if err := deleted(v.Vals); err != nil {
@@ -507,8 +543,15 @@ func (s *State) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, s
 			return 0, err
 		}
 	}
+	// The row is updated: its UPDATE triggers run, not the AFTER INSERT
+	// ones (as in MySQL).
+	nv, err := s.fireBefore(ctx, x, t, "UPDATE", old, nv, 1)
+	if err != nil {
+		return 0, err
+	}
 	if rowsEqual(old, nv) {
-		return 0, nil
+		_, err := s.fire(ctx, x, t, "AFTER", "UPDATE", old, nv)
+		return 0, err
 	}
 	if err := pl.rules.Check(ec, nv); err != nil {
 		return 0, err
@@ -521,5 +564,38 @@ func (s *State) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, s
 		return 0, err
 	}
 	x.Write(t, slot, nv)
-	return 2, pl.rules.AfterWrite(w, old, nv)
+	if err := pl.rules.AfterWrite(w, old, nv); err != nil {
+		return 0, err
+	}
+	_, err = s.fire(ctx, x, t, "AFTER", "UPDATE", old, nv)
+	return 2, err
+}
+
+// beforeInsert runs the BEFORE INSERT triggers of a filled row. A value
+// AUTO_INCREMENT generated is 0 in NEW, as in MySQL (it is generated
+// when the row is written), and stays generated unless a trigger set it.
+func (s *State) beforeInsert(ctx context.Context, x *txn.Txn, t *storage.Table, vals []types.Value, genID uint64, rowNum int) ([]types.Value, error) {
+	if s.Triggers == nil || !s.Triggers.HasTriggers(t, "INSERT") {
+		return vals, nil
+	}
+	auto := -1
+	var gen types.Value
+	if genID > 0 {
+		for c := range t.Def.Columns {
+			if t.Def.Columns[c].AutoIncrement {
+				auto, gen = c, vals[c]
+				vals[c] = types.IntValue(0)
+			}
+		}
+	}
+	out, err := s.fireBefore(ctx, x, t, "INSERT", nil, vals, rowNum)
+	if err != nil {
+		return nil, err
+	}
+	if auto >= 0 {
+		if n, ok := out[auto].ToInt64(); ok && n == 0 {
+			out[auto] = gen
+		}
+	}
+	return out, nil
 }

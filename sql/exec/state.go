@@ -28,6 +28,10 @@ type State struct {
 	definingView bool
 	temps        map[string]*storage.Table // the session's temporary tables (temptables.go)
 	fkw          *constraint.Writer        // the running statement's (constraints.go)
+	// Triggers runs tables' triggers (nil: none fire, as in tools that
+	// have no sql layer); triggering are the tables whose triggers run.
+	Triggers   TriggerHost
+	triggering []*storage.Table
 }
 
 // SchemaChanged drops the plans built for the old schema (after DDL).

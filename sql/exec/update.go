@@ -142,6 +142,9 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	}
 	pl := pi.(*UpdatePlan)
 	t := pl.Table
+	if err := s.checkNotTriggering(t); err != nil {
+		return nil, err
+	}
 	s.MultiRowWrite, s.IgnoreErrors = true, n.IgnoreErr
 	defer func() { s.MultiRowWrite, s.IgnoreErrors = false, false }()
 	ec := &expr.Ctx{Env: &s.Env, Args: args, Strict: s.strictWrites(), Context: ctx, Txn: x}
@@ -167,6 +170,9 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 				return nil, err
 			}
 		}
+		if nv, err = s.fireBefore(ctx, x, t, "UPDATE", r.Vals, nv, ri+1); err != nil {
+			return nil, err
+		}
 		if pl.check != nil {
 			ec.Row = nv
 			if ok, err := expr.EvalBool(pl.check, ec); err != nil {
@@ -176,6 +182,11 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 			}
 		}
 		if rowsEqual(r.Vals, nv) {
+			// unchanged: MariaDB still runs the AFTER triggers of a
+			// matched row
+			if _, err := s.fire(ctx, x, t, "AFTER", "UPDATE", r.Vals, nv); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		for _, c := range pl.onNow {
@@ -232,6 +243,9 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 				matched--
 				continue
 			}
+			return nil, err
+		}
+		if _, err := s.fire(ctx, x, t, "AFTER", "UPDATE", r.Vals, nv); err != nil {
 			return nil, err
 		}
 		changed++

@@ -15,10 +15,19 @@ type LocalResolver interface {
 
 // compileLocal is a bare (unqualified) name that is a local variable.
 func (sc *Scope) compileLocal(x *ast.ColumnNameExpr) (*Expr, bool) {
-	if sc.Locals == nil || x.Name.Table.L != "" || x.Name.Schema.L != "" {
+	if sc.Locals == nil || x.Name.Schema.L != "" {
 		return nil, false
 	}
-	slot, t, ok := sc.Locals.Local(x.Name.Name.L)
+	name := x.Name.Name.L
+	if tb := x.Name.Table.L; tb != "" {
+		// A trigger's NEW.col and OLD.col are its locals "new.col" and
+		// "old.col" (sql/psm); no other program declares a dotted name.
+		if tb != "new" && tb != "old" {
+			return nil, false
+		}
+		name = tb + "." + name
+	}
+	slot, t, ok := sc.Locals.Local(name)
 	if !ok {
 		return nil, false
 	}

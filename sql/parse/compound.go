@@ -6,10 +6,10 @@ import (
 )
 
 // reCompoundHead is the start of a stored program whose body is SQL/PSM:
-// CREATE [OR REPLACE] [DEFINER = ...] PROCEDURE|FUNCTION. Its body's ';'
+// CREATE [OR REPLACE] [DEFINER = ...] PROCEDURE|FUNCTION|TRIGGER. Its body's ';'
 // end statements inside it, not the CREATE (MySQL's parser knows the
 // compound statement; plrun's splitter counts its BEGIN ... END).
-var reCompoundHead = regexp.MustCompile(`(?is)^create\s+(or\s+replace\s+)?(definer\s*=\s*\S+\s+)?(procedure|function)\b`)
+var reCompoundHead = regexp.MustCompile(`(?is)^create\s+(or\s+replace\s+)?(definer\s*=\s*\S+\s+)?(procedure|function|trigger)\b`)
 
 // inCompound reports whether stmt (the text of a statement so far, up to
 // a ';') is a SQL/PSM CREATE whose BEGIN ... END (or IF ... END IF, a

@@ -37,6 +37,10 @@ const (
 	KindDropFunc
 	KindShowFuncStatus
 	KindShowCreateFunc
+	KindCreateTrigger
+	KindDropTrigger
+	KindShowTriggers      // SHOW TRIGGERS [FROM db] [LIKE 'p']: Name is the database, Like the pattern
+	KindShowCreateTrigger // Name is [db.]name
 )
 
 // hints are the PolarDB hot-row hints of an UPDATE.
@@ -89,6 +93,9 @@ var (
 	reDropFunc      = regexp.MustCompile(`(?is)^drop\s+function\s+(if\s+exists\s+)?((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
 	reShowFuncState = regexp.MustCompile(`(?is)^show\s+function\s+status(?:\s+like\s+'([^']*)')?\s*;?\s*$`)
 	reShowCreateF   = regexp.MustCompile(`(?is)^show\s+create\s+function\s+((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
+	reDropTrigger   = regexp.MustCompile(`(?is)^drop\s+trigger\s+(if\s+exists\s+)?((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
+	reShowTriggers  = regexp.MustCompile(`(?is)^show\s+triggers(?:\s+(?:from|in)\s+(` + "`[^`]+`" + `|[\w$]+))?(?:\s+like\s+'([^']*)')?\s*;?\s*$`)
+	reShowCreateTrg = regexp.MustCompile(`(?is)^show\s+create\s+trigger\s+((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
 	reShowProcState = regexp.MustCompile(`(?is)^show\s+procedure\s+status(?:\s+like\s+'([^']*)')?\s*;?\s*$`)
 	reShowCreateP   = regexp.MustCompile(`(?is)^show\s+create\s+procedure\s+((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
 	reLoadProc      = regexp.MustCompile(`(?is)^load\s+procedures?\s+(?:from\s+)?'([^']*)'\s*;?\s*$`)
@@ -153,6 +160,9 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	case procs.IsCreateFunction(s):
 		p.Kind = KindCreateFunc
 		return p, nil
+	case procs.IsCreateTrigger(s):
+		p.Kind = KindCreateTrigger
+		return p, nil
 	case reCheckpoint.MatchString(s):
 		p.Kind = KindCheckpoint
 		return p, nil
@@ -166,6 +176,18 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	}
 	if m := reDropFunc.FindStringSubmatch(s); m != nil {
 		p.Kind, p.IfExists, p.Name = KindDropFunc, m[1] != "", m[2]
+		return p, nil
+	}
+	if m := reDropTrigger.FindStringSubmatch(s); m != nil {
+		p.Kind, p.IfExists, p.Name = KindDropTrigger, m[1] != "", m[2]
+		return p, nil
+	}
+	if m := reShowTriggers.FindStringSubmatch(s); m != nil {
+		p.Kind, p.Name, p.Like = KindShowTriggers, strings.Trim(m[1], "`"), m[2]
+		return p, nil
+	}
+	if m := reShowCreateTrg.FindStringSubmatch(s); m != nil {
+		p.Kind, p.Name = KindShowCreateTrigger, m[1]
 		return p, nil
 	}
 	if m := reShowFuncState.FindStringSubmatch(s); m != nil {
@@ -380,7 +402,7 @@ func (c *Cache) Get(text string, mode mysql.SQLMode) (*Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.Kind == KindCreateProc || p.Kind == KindCreateFunc || len(text) > 8192 {
+	if p.Kind == KindCreateProc || p.Kind == KindCreateFunc || p.Kind == KindCreateTrigger || len(text) > 8192 {
 		return p, nil
 	}
 	c.mu.Lock()

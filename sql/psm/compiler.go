@@ -26,7 +26,8 @@ type compiler struct {
 	cursorDecls []*cursorDecl
 	labels      []*label
 	nlabels     int
-	function    bool // RETURN allowed
+	function    bool      // RETURN allowed
+	trig        *trigMode // compiling a trigger body (trigger.go), else nil
 }
 
 // scope is one BEGIN ... END block's declarations (or the parameters).

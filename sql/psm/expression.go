@@ -161,16 +161,29 @@ func (c *compiler) syntaxErrorIn(err error, from, skip int) error {
 type localMarker struct {
 	c     *compiler
 	found bool
+	err   error // a trigger's NEW.col or OLD.col that is none (trigger.go)
 }
 
 const markerPrefix = "__psm_local_"
 
 func (v *localMarker) Enter(n ast.Node) (ast.Node, bool) {
 	x, ok := n.(*ast.ColumnNameExpr)
-	if !ok || x.Name.Table.L != "" || x.Name.Schema.L != "" {
+	if !ok || x.Name.Schema.L != "" {
 		return n, false
 	}
-	if slot, _, ok := v.c.Local(x.Name.Name.L); ok {
+	name := x.Name.Name.L
+	if x.Name.Table.L != "" {
+		if v.c.trig == nil || (x.Name.Table.L != "new" && x.Name.Table.L != "old") {
+			return n, false
+		}
+		// NEW.col / OLD.col of a trigger: the row's column, a local.
+		name = x.Name.Table.L + "." + name
+		if _, _, ok := v.c.Local(name); !ok && v.err == nil {
+			v.err = v.c.trig.missing(x.Name.Table.L, x.Name.Name.O)
+		}
+		x.Name.Table = ast.NewCIStr("")
+	}
+	if slot, _, ok := v.c.Local(name); ok {
 		x.Name.Name = ast.NewCIStr(markerPrefix + strconv.Itoa(slot))
 		v.found = true
 	}
@@ -185,6 +198,9 @@ func (v *localMarker) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 func (c *compiler) substitute(node ast.Node) (string, []int, error) {
 	m := &localMarker{c: c}
 	node.Accept(m)
+	if m.err != nil {
+		return "", nil, m.err
+	}
 	var sb strings.Builder
 	if err := node.Restore(format.NewRestoreCtx(format.DefaultRestoreFlags, &sb)); err != nil {
 		return "", nil, notSupported(fmt.Sprintf("this statement in a SQL procedure (%v)", err))

@@ -92,6 +92,9 @@ func (c *compiler) compileSelect() (stmt, error) {
 	from := c.i
 	c.scanUntil("INTO")
 	if !c.peek().is("INTO") || c.peekAt(1).is("OUTFILE") || c.peekAt(1).is("DUMPFILE") {
+		if c.trig != nil {
+			return nil, newErr(1415, "0A000", "Not allowed to return a result set from a trigger")
+		}
 		c.scanUntil()
 		return c.compileSQL(from, c.i)
 	}

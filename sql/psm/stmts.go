@@ -110,6 +110,7 @@ type setItem struct {
 	val  *expression
 	t    types.ColType
 	name string
+	row  bool // a trigger's NEW.col: the row's column, converted when written (trigger.go)
 }
 
 func (s *setStmt) exec(r *runner) error {
@@ -130,6 +131,10 @@ func (s *setStmt) exec(r *runner) error {
 			} else if _, err := r.host.Exec(r.ctx, "SET @`"+strings.ReplaceAll(it.user, "`", "``")+"` = ?", []any{hostArg(v)}); err != nil {
 				return err
 			}
+			continue
+		}
+		if it.row {
+			r.locals[it.slot] = rowValue(v, it.t)
 			continue
 		}
 		if r.locals[it.slot], err = assign(v, it.t, it.name); err != nil {
@@ -251,6 +256,9 @@ func (c *compiler) setTarget() (setItem, error) {
 	if err != nil {
 		return it, err
 	}
+	if c.trig != nil && c.peek().kind == tokPunct && c.peek().text == "." && (strings.EqualFold(name, "NEW") || strings.EqualFold(name, "OLD")) {
+		return c.setRowTarget(it, name)
+	}
 	if slot, typ, ok := c.Local(name); ok {
 		it.slot, it.t, it.name = slot, typ, name
 		return it, nil
@@ -264,7 +272,7 @@ func (c *compiler) setTarget() (setItem, error) {
 // compileSQLText compiles a statement built from body text (SET of a
 // system variable); at is the token its text began at, for errors.
 func (c *compiler) compileSQLText(text string, at int) (*sqlStmt, error) {
-	sub := &compiler{src: text, toks: lex(text), lineBase: c.line(c.toks[at]), proc: c.proc, scopes: c.scopes, slotTypes: c.slotTypes}
+	sub := &compiler{src: text, toks: lex(text), lineBase: c.line(c.toks[at]), proc: c.proc, scopes: c.scopes, slotTypes: c.slotTypes, trig: c.trig}
 	return sub.compileSQL(0, len(sub.toks)-1)
 }
 

@@ -37,7 +37,7 @@ func (s *txnStmt) exec(r *runner) error {
 
 func (c *compiler) compileTxn() (stmt, error) {
 	kw := c.next()
-	if c.function && (kw.is("START") || kw.is("COMMIT") || kw.is("ROLLBACK") && !c.peek().is("TO") && !c.peekAt(1).is("TO")) {
+	if (c.function || c.trig != nil) && (kw.is("START") || kw.is("COMMIT") || kw.is("ROLLBACK") && !c.peek().is("TO") && !c.peekAt(1).is("TO")) {
 		// A function's statements belong to the calling statement.
 		return nil, newErr(1422, "HY000", "Explicit or implicit commit is not allowed in stored function or trigger")
 	}
