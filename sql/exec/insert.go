@@ -237,7 +237,7 @@ func (s *State) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args 
 				lastGiven = id
 			}
 		}
-		if vals, err = s.beforeInsert(ctx, x, t, vals, genID, ri+1); err != nil {
+		if vals, err = s.beforeInsert(ctx, x, t, vals, genID); err != nil {
 			return nil, err
 		}
 		if pl.check != nil {
@@ -545,7 +545,7 @@ func (s *State) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, s
 	}
 	// The row is updated: its UPDATE triggers run, not the AFTER INSERT
 	// ones (as in MySQL).
-	nv, err := s.fireBefore(ctx, x, t, "UPDATE", old, nv, 1)
+	nv, err := s.fireBefore(ctx, x, t, "UPDATE", old, nv)
 	if err != nil {
 		return 0, err
 	}
@@ -574,7 +574,7 @@ func (s *State) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, s
 // beforeInsert runs the BEFORE INSERT triggers of a filled row. A value
 // AUTO_INCREMENT generated is 0 in NEW, as in MySQL (it is generated
 // when the row is written), and stays generated unless a trigger set it.
-func (s *State) beforeInsert(ctx context.Context, x *txn.Txn, t *storage.Table, vals []types.Value, genID uint64, rowNum int) ([]types.Value, error) {
+func (s *State) beforeInsert(ctx context.Context, x *txn.Txn, t *storage.Table, vals []types.Value, genID uint64) ([]types.Value, error) {
 	if s.Triggers == nil || !s.Triggers.HasTriggers(t, "INSERT") {
 		return vals, nil
 	}
@@ -588,7 +588,7 @@ func (s *State) beforeInsert(ctx context.Context, x *txn.Txn, t *storage.Table, 
 			}
 		}
 	}
-	out, err := s.fireBefore(ctx, x, t, "INSERT", nil, vals, rowNum)
+	out, err := s.fireBefore(ctx, x, t, "INSERT", nil, vals)
 	if err != nil {
 		return nil, err
 	}

@@ -46,7 +46,7 @@ func (s *State) fire(ctx context.Context, x *txn.Txn, t *storage.Table, timing, 
 // fireBefore runs the BEFORE triggers of a row being written and converts
 // the NEW row they may have changed to the columns' types again, with the
 // checks a written value gets (NOT NULL, lengths, ranges).
-func (s *State) fireBefore(ctx context.Context, x *txn.Txn, t *storage.Table, event string, old, nw []types.Value, rowNum int) ([]types.Value, error) {
+func (s *State) fireBefore(ctx context.Context, x *txn.Txn, t *storage.Table, event string, old, nw []types.Value) ([]types.Value, error) {
 	if s.Triggers == nil || !s.Triggers.HasTriggers(t, event) {
 		return nw, nil
 	}
@@ -54,8 +54,10 @@ func (s *State) fireBefore(ctx context.Context, x *txn.Txn, t *storage.Table, ev
 	if err != nil || out == nil {
 		return out, err
 	}
+	// A value a trigger set is stored as MariaDB stores SET NEW.col: its
+	// errors and warnings say row 0.
 	for c := range out {
-		if out[c], err = s.coerceColumn(t.Def, c, out[c], rowNum); err != nil {
+		if out[c], err = s.coerceColumn(t.Def, c, out[c], 0); err != nil {
 			return nil, err
 		}
 	}

@@ -170,7 +170,7 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 				return nil, err
 			}
 		}
-		if nv, err = s.fireBefore(ctx, x, t, "UPDATE", r.Vals, nv, ri+1); err != nil {
+		if nv, err = s.fireBefore(ctx, x, t, "UPDATE", r.Vals, nv); err != nil {
 			return nil, err
 		}
 		if pl.check != nil {
