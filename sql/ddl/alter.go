@@ -119,7 +119,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	if err := b.Copy(); err != nil {
 		return nil, err
 	}
-	gate, err := txns.LockTables(ctx, old.Def.ID)
+	gate, err := txns.LockTables(ctx, append([]uint64{old.Def.ID}, p.cons.parentIDs(cat, old)...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +139,9 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	b.Finish()
 	if idx, vals, dup := b.Duplicate(); dup {
 		return nil, dupEntry(def, idx, vals)
+	}
+	if err := p.checkRows(ctx, cat, b.New); err != nil {
+		return nil, err
 	}
 	auto := b.SetAutoIncFrom(p.autoInc)
 	rec := &txn.DDLRecord{Op: "alter_table", DB: old.Def.DB, Name: old.Def.Name, Def: def, Shape: shape, AutoInc: auto}

@@ -24,8 +24,15 @@ func (p *alterPlan) carryConstraints(cat *storage.Catalog, def *storage.TableDef
 		}
 	}
 	renamed := !strings.EqualFold(def.Name, old.Name) || !strings.EqualFold(def.DB, old.DB)
+	drops, err := p.cons.dropSet(old)
+	if err != nil {
+		return err
+	}
 	def.ForeignKeys = nil
 	for _, fk := range old.ForeignKeys {
+		if drops[strings.ToLower(fk.Name)] {
+			continue
+		}
 		nk := fk
 		nk.Cols = make([]int, len(fk.Cols))
 		nk.RefCols = append([]string(nil), fk.RefCols...)
@@ -78,13 +85,16 @@ func (p *alterPlan) carryConstraints(cat *storage.Catalog, def *storage.TableDef
 			return notYet("dropping the index other tables' FOREIGN KEYs reference")
 		}
 	}
-	return p.carryChecks(def, newPos)
+	if err := p.carryChecks(def, newPos, drops); err != nil {
+		return err
+	}
+	return p.addConstraints(cat, def)
 }
 
 // carryChecks keeps the CHECKs whose columns keep their names and types;
 // a column-level check goes with its column when that is dropped, as in
 // MariaDB.
-func (p *alterPlan) carryChecks(def *storage.TableDef, newPos map[int]int) error {
+func (p *alterPlan) carryChecks(def *storage.TableDef, newPos map[int]int, drops map[string]bool) error {
 	old := p.old.Def
 	changed := map[string]bool{} // old names of the columns dropped, renamed or retyped
 	for i, c := range old.Columns {
@@ -95,6 +105,9 @@ func (p *alterPlan) carryChecks(def *storage.TableDef, newPos map[int]int) error
 	}
 	def.Checks = nil
 	for _, ck := range old.Checks {
+		if ck.Column == "" && drops[strings.ToLower(ck.Name)] {
+			continue
+		}
 		if ck.Column != "" {
 			oc := old.ColumnIndex(ck.Column)
 			if _, ok := newPos[oc]; !ok {

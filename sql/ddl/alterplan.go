@@ -33,7 +33,8 @@ type alterPlan struct {
 	dropped   []string // columns dropped (shrinkKeys)
 	keysSpec  bool     // DISABLE / ENABLE KEYS among the specs
 	keysAdded bool
-	inline    []planKey // keys declared in a column definition, to add once it is placed
+	inline    []planKey  // keys declared in a column definition, to add once it is placed
+	cons      consChange // FOREIGN KEYs and CHECKs dropped and added (altercons.go)
 }
 
 // addInline adds the keys the last column definitions declared.
@@ -192,9 +193,17 @@ func (p *alterPlan) apply(sp *ast.AlterTableSpec) error {
 		p.note(sqlerr.ErIllegalHaCreateOption, "Storage engine InnoDB of the table `%s`.`%s` doesn't have this option", p.old.Def.DB, p.old.Def.Name)
 		return nil
 	case ast.AlterTableDropForeignKey:
-		return notYet("ALTER TABLE ... DROP FOREIGN KEY")
-	case ast.AlterTableDropCheck, ast.AlterTableAlterCheck:
-		return notYet("ALTER TABLE ... CHECK")
+		p.rebuild = true
+		p.cons.drops = append(p.cons.drops, consDrop{name: sp.Name, fk: true})
+		return nil
+	case ast.AlterTableDropCheck:
+		// DROP CONSTRAINT (MariaDB) or DROP CHECK (MySQL 8): the parser
+		// gives both as one; either drops a CHECK or a FOREIGN KEY.
+		p.rebuild = true
+		p.cons.drops = append(p.cons.drops, consDrop{name: sp.Constraint.Name})
+		return nil
+	case ast.AlterTableAlterCheck:
+		return notYet("ALTER TABLE ... ALTER CHECK")
 	}
 	return notYet("this ALTER TABLE clause")
 }
