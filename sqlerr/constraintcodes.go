@@ -36,4 +36,7 @@ const (
 	ErFKColumnCannotDropCh uint16 = 1829 // dropping a column a child's foreign key references
 	ErFKColumnCannotChange uint16 = 1832 // changing the type of a foreign key's column
 	ErFKColumnCannotChgCh  uint16 = 1833 // changing the type of a column a child references
+	ErAlterOperationNotSup uint16 = 1845 // ALGORITHM= / LOCK= an operation cannot have, no reason given (ADD CHECK)
 )
+
+func init() { states[ErAlterOperationNotSup] = "0A000" }

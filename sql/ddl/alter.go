@@ -52,6 +52,15 @@ func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.Al
 // wait only for the switch), so what is refused is what MariaDB would do
 // by copying rows under a shared lock.
 func (p *alterPlan) checkAlgorithm() error {
+	if len(p.cons.addChecks) > 0 {
+		// ADD CHECK copies the rows to check them; MariaDB gives no reason
+		switch {
+		case p.algorithm == ast.AlgorithmTypeInplace || p.algorithm == ast.AlgorithmTypeInstant:
+			return sqlerr.New(sqlerr.ErAlterOperationNotSup, "ALGORITHM=%s is not supported for this operation. Try ALGORITHM=COPY", p.algorithm)
+		case p.lockNone:
+			return sqlerr.New(sqlerr.ErAlterOperationNotSup, "LOCK=NONE is not supported for this operation. Try LOCK=SHARED")
+		}
+	}
 	why := p.copyWhy
 	if p.algorithm == ast.AlgorithmTypeCopy {
 		if p.lockNone {
