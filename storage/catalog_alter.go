@@ -90,7 +90,7 @@ func (c *Catalog) RenameTables(steps []Rename, check bool) *RenameFailure {
 		}
 		def := *t.Def
 		def.DB, def.Name = c.dbName[strings.ToLower(st.To.DB)], st.To.Name
-		nt := &Table{Def: &def, tableData: t.tableData}
+		nt := &Table{Def: &def, tableData: t.tableData, rebuiltAt: t.rebuiltAt}
 		delete(fts, fk)
 		tts[tk] = nt
 		c.byID[def.ID] = nt
@@ -103,7 +103,41 @@ func (c *Catalog) RenameTables(steps []Rename, check bool) *RenameFailure {
 	for _, u := range done {
 		u.old.MarkDropped()
 	}
+	c.repointLocked(steps)
 	return nil
+}
+
+// repointLocked makes the FOREIGN KEYs that referenced a renamed table
+// reference its new name, step by step (so RENAME TABLE a TO tmp, b TO a,
+// tmp TO b swaps them right), as InnoDB does. A child gets a new Table
+// over the same rows with its new definition (definitions are never
+// changed in place: writers read them unlocked); the caller has closed
+// the children's write gates. Replay runs the same steps, so it gets the
+// same keys.
+func (c *Catalog) repointLocked(steps []Rename) {
+	for _, st := range steps {
+		to := TableRef{DB: c.dbName[strings.ToLower(st.To.DB)], Name: st.To.Name}
+		for id, t := range c.byID {
+			var fks []ForeignKey
+			for i := range t.Def.ForeignKeys {
+				if t.Def.ForeignKeys[i].References(st.From.DB, st.From.Name) {
+					if fks == nil {
+						fks = append([]ForeignKey(nil), t.Def.ForeignKeys...)
+					}
+					fks[i].RefDB, fks[i].RefTable = to.DB, to.Name
+				}
+			}
+			if fks == nil {
+				continue
+			}
+			def := *t.Def
+			def.ForeignKeys = fks
+			nt := &Table{Def: &def, tableData: t.tableData, rebuiltAt: t.rebuiltAt}
+			c.dbs[strings.ToLower(def.DB)][strings.ToLower(def.Name)] = nt
+			c.byID[id] = nt
+			t.MarkDropped()
+		}
+	}
 }
 
 // Redefined is a new Table over t's rows with definition def (same id,

@@ -304,18 +304,3 @@ func refuseTemporary(t *storage.Table) error {
 	}
 	return nil
 }
-
-// refuseConstrained refuses a RENAME of a temporary table, or of a table
-// with FOREIGN KEYs or CHECKs or that other tables' FOREIGN KEYs
-// reference: the children's REFERENCES would have to follow the parent
-// in the same record, which is not built yet (1235, never a key left
-// naming a table that is gone).
-func refuseConstrained(cat *storage.Catalog, t *storage.Table) error {
-	if err := refuseTemporary(t); err != nil {
-		return err
-	}
-	if len(t.Def.ForeignKeys) > 0 || len(t.Def.Checks) > 0 || len(cat.ReferencingFKs(t.Def.DB, t.Def.Name)) > 0 {
-		return notYet("RENAME of a table with FOREIGN KEY or CHECK constraints")
-	}
-	return nil
-}
