@@ -3,6 +3,8 @@ package ddl
 import (
 	"strings"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
+
 	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -91,16 +93,22 @@ func (p *alterPlan) carryConstraints(cat *storage.Catalog, def *storage.TableDef
 	return p.addConstraints(cat, def)
 }
 
-// carryChecks keeps the CHECKs whose columns keep their names and types;
-// a column-level check goes with its column when that is dropped, as in
-// MariaDB.
+// carryChecks keeps the CHECKs as MariaDB does: their text follows a
+// renamed column; a column's own check goes when its column is dropped or
+// redefined (MODIFY / CHANGE give the whole definition again), a table
+// check that names only dropped columns goes with them, and one that names
+// a dropped column and others is 1054.
 func (p *alterPlan) carryChecks(def *storage.TableDef, newPos map[int]int, drops map[string]bool) error {
 	old := p.old.Def
-	changed := map[string]bool{} // old names of the columns dropped, renamed or retyped
+	renamed := map[string]string{}
+	gone := map[string]bool{}
 	for i, c := range old.Columns {
 		np, ok := newPos[i]
-		if !ok || !strings.EqualFold(def.Columns[np].Name, c.Name) || def.Columns[np].Type != c.Type {
-			changed[strings.ToLower(c.Name)] = true
+		switch {
+		case !ok:
+			gone[strings.ToLower(c.Name)] = true
+		case def.Columns[np].Name != c.Name:
+			renamed[strings.ToLower(c.Name)] = def.Columns[np].Name
 		}
 	}
 	def.Checks = nil
@@ -109,22 +117,64 @@ func (p *alterPlan) carryChecks(def *storage.TableDef, newPos map[int]int, drops
 			continue
 		}
 		if ck.Column != "" {
-			oc := old.ColumnIndex(ck.Column)
-			if _, ok := newPos[oc]; !ok {
-				continue // dropped with its column
+			np, ok := newPos[old.ColumnIndex(ck.Column)]
+			if !ok || p.cols[np].redefined {
+				continue
 			}
 		}
 		e, err := constraint.ParseCheck(ck.Expr)
 		if err != nil {
 			return err
 		}
-		if firstColumnIn(e, changed) != "" {
-			return notYet("ALTER TABLE of a column a CHECK constraint names")
+		v := &columnRenamer{to: renamed, gone: gone}
+		e.Accept(v)
+		if v.lost != "" {
+			if !v.kept {
+				continue // it named only dropped columns
+			}
+			return sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'CHECK'", v.lost)
+		}
+		if v.changed {
+			ck.Expr = CheckText(e)
+			if ck.Column != "" {
+				// MariaDB keeps the check's name (4025 says `t.a` after a TO a2)
+				ck.Column = def.Columns[newPos[old.ColumnIndex(ck.Column)]].Name
+			}
 		}
 		def.Checks = append(def.Checks, ck)
 	}
 	return nil
 }
+
+// columnRenamer renames a CHECK's columns as the ALTER renames them and
+// notes the dropped ones it names.
+type columnRenamer struct {
+	to            map[string]string
+	gone          map[string]bool
+	lost          string // a dropped column the check names
+	kept, changed bool
+}
+
+func (v *columnRenamer) Enter(n ast.Node) (ast.Node, bool) {
+	c, ok := n.(*ast.ColumnNameExpr)
+	if !ok {
+		return n, false
+	}
+	switch l := c.Name.Name.L; {
+	case v.gone[l]:
+		if v.lost == "" {
+			v.lost = c.Name.Name.O
+		}
+	case v.to[l] != "":
+		c.Name.Name = ast.NewCIStr(v.to[l])
+		v.kept, v.changed = true, true
+	default:
+		v.kept = true
+	}
+	return n, true
+}
+
+func (v *columnRenamer) Leave(n ast.Node) (ast.Node, bool) { return n, true }
 
 // fkIndexName is the index InnoDB would name in 1553: the old table's
 // first index on the key's columns, else the key's own name.

@@ -56,6 +56,7 @@ type planCol struct {
 	// altered by MODIFY, CHANGE or RENAME COLUMN, defaulted by ALTER
 	// COLUMN (MariaDB: 1054 for a second change).
 	altered, defaulted bool
+	redefined          bool // by MODIFY or CHANGE: a column-level CHECK of the old definition goes
 }
 
 type planKey struct {
@@ -365,7 +366,7 @@ func (p *alterPlan) modifyColumn(oldName string, cd *ast.ColumnDef, pos *ast.Col
 		p.copyWhy = "Cannot change column type"
 	}
 	p.renameInKeys(was.Name, newName)
-	if err := p.place(planCol{Column: col, src: was.src, altered: true, defaulted: was.defaulted}, i, pos); err != nil {
+	if err := p.place(planCol{Column: col, src: was.src, altered: true, defaulted: was.defaulted, redefined: true}, i, pos); err != nil {
 		return err
 	}
 	return p.addInline()
