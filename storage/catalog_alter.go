@@ -27,6 +27,60 @@ func (c *Catalog) SwapTable(old, nt *Table) bool {
 	return true
 }
 
+// SwapAltered is SwapTable for ALTER TABLE (and its replay): the other
+// tables' FOREIGN KEYs that reference old follow its renamed columns (by
+// shape: a column from the same old column under a new name) and its new
+// name, as InnoDB's do; each such child gets a new Table over its rows
+// (the caller has closed their write gates).
+func (c *Catalog) SwapAltered(old, nt *Table, shape *Reshape) bool {
+	if !c.SwapTable(old, nt) {
+		return false
+	}
+	renamed := map[string]string{}
+	if shape != nil {
+		for i, src := range shape.Source {
+			if src >= 0 && src < len(old.Def.Columns) && old.Def.Columns[src].Name != nt.Def.Columns[i].Name {
+				renamed[strings.ToLower(old.Def.Columns[src].Name)] = nt.Def.Columns[i].Name
+			}
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, t := range c.byID {
+		if t == nt {
+			continue // its own keys are in its new definition
+		}
+		var fks []ForeignKey
+		for i := range t.Def.ForeignKeys {
+			fk := &t.Def.ForeignKeys[i]
+			if !fk.References(old.Def.DB, old.Def.Name) {
+				continue
+			}
+			if fks == nil {
+				fks = append([]ForeignKey(nil), t.Def.ForeignKeys...)
+			}
+			nk := &fks[i]
+			nk.RefDB, nk.RefTable = nt.Def.DB, nt.Def.Name
+			nk.RefCols = append([]string(nil), fk.RefCols...)
+			for j, n := range nk.RefCols {
+				if to, ok := renamed[strings.ToLower(n)]; ok {
+					nk.RefCols[j] = to
+				}
+			}
+		}
+		if fks == nil {
+			continue
+		}
+		def := *t.Def
+		def.ForeignKeys = fks
+		ct := &Table{Def: &def, tableData: t.tableData, rebuiltAt: t.rebuiltAt}
+		c.dbs[strings.ToLower(def.DB)][strings.ToLower(def.Name)] = ct
+		c.byID[id] = ct
+		t.MarkDropped()
+	}
+	return true
+}
+
 func (c *Catalog) installTableLocked(ts map[string]*Table, k string, t *Table) {
 	if t.Def.ID > c.nextID {
 		c.nextID = t.Def.ID

@@ -128,7 +128,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	if err := b.Copy(); err != nil {
 		return nil, err
 	}
-	gate, err := txns.LockTables(ctx, append([]uint64{old.Def.ID}, p.cons.parentIDs(cat, old)...)...)
+	gate, err := txns.LockTables(ctx, p.gateIDs(cat)...)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +156,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	rec := &txn.DDLRecord{Op: "alter_table", DB: old.Def.DB, Name: old.Def.Name, Def: def, Shape: shape, AutoInc: auto}
 	err = txns.LogDDL(ctx, rec, func() error {
 		b.Publish(txns.DDLLSN())
-		if !cat.SwapTable(old, b.New) {
+		if !cat.SwapAltered(old, b.New, shape) {
 			return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
 		}
 		// Before the gate opens: a writer that waited at it re-plans
@@ -264,7 +264,7 @@ func redefine(ctx context.Context, s *exec.State, txns *txn.Manager, p *alterPla
 	cat := txns.Catalog()
 	old := p.old
 	def.ID = old.Def.ID
-	gate, err := txns.LockTables(ctx, old.Def.ID)
+	gate, err := txns.LockTables(ctx, p.gateIDs(cat)...)
 	if err != nil {
 		return nil, err
 	}
@@ -283,7 +283,7 @@ func redefine(ctx context.Context, s *exec.State, txns *txn.Manager, p *alterPla
 	err = txns.LogDDL(ctx, rec, func() error {
 		nt := old.Redefined(def)
 		nt.SetAutoInc(auto)
-		if !cat.SwapTable(old, nt) {
+		if !cat.SwapAltered(old, nt, shape) {
 			return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
 		}
 		s.SchemaChanged()

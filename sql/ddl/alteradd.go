@@ -25,6 +25,19 @@ type consChange struct {
 	newFKs    []storage.ForeignKey // the added keys, resolved (carryConstraints)
 	newChecks []storage.Check
 	gated     []uint64 // the parents whose write gates are closed (parentIDs)
+	children  []uint64 // the tables whose keys reference this one (SwapAltered repoints them)
+}
+
+// gateIDs are the tables whose writers wait for the switch: the table,
+// the parents of its added keys, and its children.
+func (p *alterPlan) gateIDs(cat *storage.Catalog) []uint64 {
+	ids := append([]uint64{p.old.Def.ID}, p.cons.parentIDs(cat, p.old)...)
+	for _, id := range p.cons.children {
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
 }
 
 type consDrop struct {

@@ -55,8 +55,14 @@ func (p *alterPlan) carryConstraints(cat *storage.Catalog, def *storage.TableDef
 	}
 	for _, ch := range cat.ReferencingFKs(old.DB, old.Name) {
 		self := ch.Child == p.old
-		if renamed {
-			return notYet("RENAME of a table other tables' FOREIGN KEYs reference")
+		if !self {
+			p.cons.children = append(p.cons.children, ch.Child.Def.ID)
+		} else if renamed {
+			for j := range def.ForeignKeys {
+				if def.ForeignKeys[j].Name == ch.FK.Name {
+					def.ForeignKeys[j].RefDB, def.ForeignKeys[j].RefTable = def.DB, def.Name
+				}
+			}
 		}
 		var refs []int
 		for i, name := range ch.FK.RefCols {
@@ -71,10 +77,8 @@ func (p *alterPlan) carryConstraints(cat *storage.Catalog, def *storage.TableDef
 			if !sameKeyType(def.Columns[np], old.Columns[oc]) {
 				return sqlerr.New(sqlerr.ErFKColumnCannotChgCh, "Cannot change column '%s': used in a foreign key constraint '%s' of table '%s.%s'", old.Columns[oc].Name, ch.FK.Name, ch.Child.Def.DB, ch.Child.Def.Name)
 			}
-			if !strings.EqualFold(def.Columns[np].Name, old.Columns[oc].Name) {
-				if !self {
-					return notYet("renaming a column other tables' FOREIGN KEYs reference")
-				}
+			if self && !strings.EqualFold(def.Columns[np].Name, old.Columns[oc].Name) {
+				// other children follow in SwapAltered
 				for j := range def.ForeignKeys {
 					if def.ForeignKeys[j].Name == ch.FK.Name {
 						def.ForeignKeys[j].RefCols[i] = def.Columns[np].Name
