@@ -22,6 +22,7 @@ type consChange struct {
 	drops     []consDrop
 	addFKs    []*ast.Constraint
 	addChecks []*ast.Constraint
+	colChecks []*ast.ColumnDef     // column definitions with a CHECK (ADD, MODIFY, CHANGE)
 	newFKs    []storage.ForeignKey // the added keys, resolved (carryConstraints)
 	newChecks []storage.Check
 	gated     []uint64 // the parents whose write gates are closed (parentIDs)
@@ -76,6 +77,12 @@ func (c *consChange) dropSet(old *storage.TableDef) (map[string]bool, error) {
 // against their parents (errno 150 / 121).
 func (p *alterPlan) addConstraints(cat *storage.Catalog, def *storage.TableDef) error {
 	c := &p.cons
+	if len(c.colChecks) > 0 {
+		// a column's own check: not checked against the rows, as in MariaDB
+		if err := buildChecks(def, &ast.CreateTableStmt{Cols: c.colChecks}, p.s.Functions()); err != nil {
+			return err
+		}
+	}
 	if len(c.addChecks) > 0 {
 		n := len(def.Checks)
 		if err := buildChecks(def, &ast.CreateTableStmt{Constraints: c.addChecks}, p.s.Functions()); err != nil {

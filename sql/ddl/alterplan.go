@@ -295,8 +295,12 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 			col.OnUpdateNow = true
 		case ast.ColumnOptionComment:
 			col.Comment = expr.RestoreString(o.Expr)
-		case ast.ColumnOptionCheck, ast.ColumnOptionReference:
-			return col, notYet("ALTER TABLE ... column CHECK/REFERENCES")
+		case ast.ColumnOptionCheck:
+			// built once the columns are placed (addConstraints); MariaDB
+			// checks no existing row against a column's check
+			p.cons.colChecks = append(p.cons.colChecks, cd)
+		case ast.ColumnOptionReference:
+			return col, notYet("ALTER TABLE ... column REFERENCES")
 		}
 	}
 	return col, nil
