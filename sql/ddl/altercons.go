@@ -87,8 +87,8 @@ func (p *alterPlan) carryConstraints(cat *storage.Catalog, def *storage.TableDef
 			}
 			refs = append(refs, np)
 		}
-		if len(refs) == len(ch.FK.RefCols) && !hasIndexOn(def.Indexes, refs) {
-			return notYet("dropping the index other tables' FOREIGN KEYs reference")
+		if len(refs) == len(ch.FK.RefCols) && !hasIndexOn(def.Indexes, refs) && p.s.ForeignKeyChecks() {
+			return p.parentIndexDropped(ch.FK)
 		}
 	}
 	if err := p.carryChecks(def, newPos, drops); err != nil {
@@ -179,6 +179,29 @@ func (v *columnRenamer) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (v *columnRenamer) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// parentIndexDropped is MariaDB's error for an ALTER that leaves a
+// child's key without the parent index it finds rows by: 1553 naming the
+// index, or, for the primary key, InnoDB's refusal of the copy (1025,
+// errno 150; MariaDB names its copy `#sql-alter-<pid>-<n>`, plrun by the
+// table's id). foreign_key_checks=0 allows it, as in MariaDB.
+func (p *alterPlan) parentIndexDropped(fk *storage.ForeignKey) error {
+	old := p.old.Def
+	var cols []int
+	for _, n := range fk.RefCols {
+		cols = append(cols, old.ColumnIndex(n))
+	}
+	for _, ix := range old.Indexes {
+		if !hasIndexOn([]storage.IndexDef{ix}, cols) {
+			continue
+		}
+		if ix.Primary {
+			return sqlerr.New(sqlerr.ErErrorOnRename, "Error on rename of './%s/#sql-alter-%x' to './%s/%s' (errno: 150 \"%s\")", old.DB, old.ID, old.DB, old.Name, sqlerr.ErFKIncorrectlyFormed)
+		}
+		return sqlerr.New(sqlerr.ErDropIndexFK, "Cannot drop index '%s': needed in a foreign key constraint", ix.Name)
+	}
+	return sqlerr.New(sqlerr.ErDropIndexFK, "Cannot drop index '%s': needed in a foreign key constraint", fk.Name)
+}
 
 // fkIndexName is the index InnoDB would name in 1553: the old table's
 // first index on the key's columns, else the key's own name.
