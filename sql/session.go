@@ -16,6 +16,7 @@ import (
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/infoschema"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -98,6 +99,7 @@ func (db *Database) NewSession() *Session {
 	s := &Session{database: db, id: db.nextSess.Add(1), user: "root", host: "localhost",
 		vars: map[string]string{}, command: "Sleep", since: time.Now()}
 	s.State = exec.NewState(expr.NewEnv(s, "test"), db.Txns, &db.schemaEpoch)
+	s.State.Virtual = &infoschema.Schema{Src: infoschemaOf{s}}
 	db.Engine.Register(s)
 	return s
 }
@@ -128,6 +130,10 @@ func (s *Session) CurrentDB() string { return s.DB }
 
 // UseDB changes the default database.
 func (s *Session) UseDB(name string) error {
+	if s.IsVirtual(name) {
+		s.DB = infoschema.Name
+		return nil
+	}
 	if !s.database.Txns.Catalog().HasDatabase(name) {
 		return sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", name)
 	}

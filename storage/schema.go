@@ -38,6 +38,10 @@ type TableDef struct {
 	Charset string
 	Collate string
 	Comment string
+	// Created is when CREATE TABLE (or TRUNCATE) made the table, in Unix
+	// seconds: information_schema.TABLES.CREATE_TIME. 0 for a table
+	// created before plrun kept it.
+	Created int64 `json:",omitempty"`
 }
 
 // ColumnIndex returns the position of the named column (case-insensitive).

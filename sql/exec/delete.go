@@ -28,7 +28,7 @@ func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.ResolveTable(tn)
+	t, err := s.ResolveTarget(tn)
 	if err != nil {
 		return nil, err
 	}

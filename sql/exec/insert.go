@@ -48,7 +48,7 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.ResolveTable(tn)
+	t, err := s.ResolveTarget(tn)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package exec
 
 import (
+	"strings"
 	"sync/atomic"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -19,6 +20,26 @@ type State struct {
 	expr.Env
 	txns  *txn.Manager
 	epoch *atomic.Uint64
+	// Virtual serves the read-only schema information_schema
+	// (sql/infoschema); nil where there is none.
+	Virtual VirtualSchema
+	// virtualBuilds counts the virtual tables built: a plan that built
+	// one holds that execution's rows and is never cached.
+	virtualBuilds uint64
+}
+
+// VirtualSchema is a read-only schema whose tables are built afresh for
+// each statement that reads them.
+type VirtualSchema interface {
+	// Name is the schema's name as SHOW DATABASES lists it.
+	Name() string
+	// Table builds the named table now; nil if there is none.
+	Table(name string) *storage.Table
+}
+
+// IsVirtual reports whether db names the virtual schema.
+func (s *State) IsVirtual(db string) bool {
+	return s.Virtual != nil && strings.EqualFold(db, s.Virtual.Name())
 }
 
 // SchemaChanged drops the plans built for the old schema (after DDL).
@@ -42,9 +63,13 @@ func (s *State) PlanFor(p *parse.Stmt, build func() (any, error)) (any, error) {
 	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
 		return c.Plan, nil
 	}
+	builds := s.virtualBuilds
 	pl, err := build()
 	if err != nil {
 		return nil, err
+	}
+	if s.virtualBuilds != builds {
+		return pl, nil // it holds this execution's information_schema rows
 	}
 	p.Cached.Store(&parse.PlanEntry{Plan: pl, Epoch: epoch, DB: s.DB, Mode: mode})
 	return pl, nil
@@ -68,11 +93,37 @@ func (s *State) ResolveTable(tn *ast.TableName) (*storage.Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.IsVirtual(db) {
+		t := s.Virtual.Table(tn.Name.O)
+		if t == nil {
+			return nil, sqlerr.New(sqlerr.ErUnknownTable, "Unknown table '%s' in %s", tn.Name.O, s.Virtual.Name())
+		}
+		s.virtualBuilds++
+		return t, nil
+	}
 	t := s.txns.Catalog().Table(db, tn.Name.O)
 	if t == nil {
 		return nil, sqlerr.New(sqlerr.ErNoSuchTable, "Table '%s.%s' doesn't exist", db, tn.Name.O)
 	}
 	return t, nil
+}
+
+// ResolveTarget is ResolveTable for a table a statement writes: the
+// virtual schema's are refused (1044), as MariaDB refuses them.
+func (s *State) ResolveTarget(tn *ast.TableName) (*storage.Table, error) {
+	db, err := s.DBFor(tn.Schema.O)
+	if err != nil {
+		return nil, err
+	}
+	if s.IsVirtual(db) {
+		return nil, s.AccessDenied()
+	}
+	return s.ResolveTable(tn)
+}
+
+// AccessDenied is 1044 for a write to the virtual schema.
+func (s *State) AccessDenied() error {
+	return sqlerr.New(sqlerr.ErDBAccessDenied, "Access denied for user %s to database '%s'", s.Account(), s.Virtual.Name())
 }
 
 // planModes are the flags a plan's build depends on: a plan built under

@@ -34,7 +34,7 @@ func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 	if n.MultipleTable {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support multi-table UPDATE")
 	}
-	t, err := s.ResolveTable(tn)
+	t, err := s.ResolveTarget(tn)
 	if err != nil {
 		return nil, err
 	}

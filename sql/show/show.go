@@ -9,6 +9,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/infoschema"
 	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -28,12 +29,7 @@ type Source interface {
 }
 
 // SessionInfo is one SHOW PROCESSLIST row.
-type SessionInfo struct {
-	ID                      uint64
-	User, Host, DB, Command string
-	Time                    int64
-	State, Info             string
-}
+type SessionInfo = infoschema.SessionInfo
 
 func StringRows(cols []string, rows [][]string) *exec.Result {
 	r := &exec.Result{}

@@ -1,0 +1,127 @@
+package infoschema
+
+import (
+	"sort"
+
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/types"
+)
+
+// The tables about keys: STATISTICS, TABLE_CONSTRAINTS, KEY_COLUMN_USAGE,
+// REFERENTIAL_CONSTRAINTS.
+
+func init() {
+	register(&table{name: "STATISTICS", cols: []column{
+		{"TABLE_CATALOG", varchar(512), true}, {"TABLE_SCHEMA", varchar(64), true}, {"TABLE_NAME", varchar(64), true},
+		{"NON_UNIQUE", bigint(1), true}, {"INDEX_SCHEMA", varchar(64), true}, {"INDEX_NAME", varchar(64), true},
+		{"SEQ_IN_INDEX", types.ColType{Base: types.TInt, Unsigned: true, Length: 2}, true}, {"COLUMN_NAME", varchar(64), true},
+		{"COLLATION", varchar(1), false}, {"CARDINALITY", bigint(21), false}, {"SUB_PART", bigint(3), false},
+		{"PACKED", varchar(10), false}, {"NULLABLE", varchar(3), true}, {"INDEX_TYPE", varchar(16), true},
+		{"COMMENT", varchar(16), false}, {"INDEX_COMMENT", varchar(1024), true}, {"IGNORED", varchar(3), true},
+	}, rows: statisticsRows})
+	register(&table{name: "TABLE_CONSTRAINTS", cols: []column{
+		{"CONSTRAINT_CATALOG", varchar(512), true}, {"CONSTRAINT_SCHEMA", varchar(64), true}, {"CONSTRAINT_NAME", varchar(64), true},
+		{"TABLE_SCHEMA", varchar(64), true}, {"TABLE_NAME", varchar(64), true}, {"CONSTRAINT_TYPE", varchar(64), true},
+	}, rows: tableConstraintsRows})
+	register(&table{name: "KEY_COLUMN_USAGE", cols: []column{
+		{"CONSTRAINT_CATALOG", varchar(512), true}, {"CONSTRAINT_SCHEMA", varchar(64), true}, {"CONSTRAINT_NAME", varchar(64), true},
+		{"TABLE_CATALOG", varchar(512), true}, {"TABLE_SCHEMA", varchar(64), true}, {"TABLE_NAME", varchar(64), true},
+		{"COLUMN_NAME", varchar(64), true}, {"ORDINAL_POSITION", bigint(10), true}, {"POSITION_IN_UNIQUE_CONSTRAINT", bigint(10), false},
+		{"REFERENCED_TABLE_SCHEMA", varchar(64), false}, {"REFERENCED_TABLE_NAME", varchar(64), false},
+		{"REFERENCED_COLUMN_NAME", varchar(64), false},
+	}, rows: keyColumnUsageRows})
+	// plrun has no FOREIGN KEY yet: REFERENTIAL_CONSTRAINTS is empty.
+	register(&table{name: "REFERENTIAL_CONSTRAINTS", cols: []column{
+		{"CONSTRAINT_CATALOG", varchar(512), true}, {"CONSTRAINT_SCHEMA", varchar(64), true}, {"CONSTRAINT_NAME", varchar(64), true},
+		{"UNIQUE_CONSTRAINT_CATALOG", varchar(512), true}, {"UNIQUE_CONSTRAINT_SCHEMA", varchar(64), true},
+		{"UNIQUE_CONSTRAINT_NAME", varchar(64), false}, {"MATCH_OPTION", varchar(64), true}, {"UPDATE_RULE", varchar(64), true},
+		{"DELETE_RULE", varchar(64), true}, {"TABLE_NAME", varchar(64), true}, {"REFERENCED_TABLE_NAME", varchar(64), false},
+	}, rows: func(Source) [][]types.Value { return nil }})
+}
+
+// IndexOrder is def's indexes as MariaDB ranks them: the primary key, the
+// unique keys, then the others, each group in the order defined.
+func IndexOrder(def *storage.TableDef) []*storage.IndexDef {
+	out := make([]*storage.IndexDef, len(def.Indexes))
+	for i := range def.Indexes {
+		out[i] = &def.Indexes[i]
+	}
+	rank := func(ix *storage.IndexDef) int {
+		switch {
+		case ix.Primary:
+			return 0
+		case ix.Unique:
+			return 1
+		}
+		return 2
+	}
+	sort.SliceStable(out, func(i, j int) bool { return rank(out[i]) < rank(out[j]) })
+	return out
+}
+
+// eachTable calls fn for every table of the catalog.
+func eachTable(cat *storage.Catalog, fn func(t *storage.Table)) {
+	for _, db := range cat.Databases() {
+		for _, t := range cat.Tables(db) {
+			fn(t)
+		}
+	}
+}
+
+func statisticsRows(src Source) [][]types.Value {
+	var out [][]types.Value
+	eachTable(src.Catalog(), func(t *storage.Table) {
+		def := t.Def
+		card := i64(int64(t.RowCount()))
+		for _, ix := range IndexOrder(def) {
+			nonUnique := int64(1)
+			if ix.Unique {
+				nonUnique = 0
+			}
+			for seq, c := range ix.Cols {
+				nullable := ""
+				if !def.Columns[c].NotNull {
+					nullable = "YES"
+				}
+				out = append(out, []types.Value{str("def"), str(def.DB), str(def.Name), i64(nonUnique), str(def.DB), str(ix.Name),
+					u64(uint64(seq + 1)), str(def.Columns[c].Name), str("A"), card, null, null, str(nullable), str("BTREE"),
+					str(""), str(""), str("NO")})
+			}
+		}
+	})
+	return out
+}
+
+func tableConstraintsRows(src Source) [][]types.Value {
+	var out [][]types.Value
+	eachTable(src.Catalog(), func(t *storage.Table) {
+		for _, ix := range IndexOrder(t.Def) {
+			kind := "UNIQUE"
+			switch {
+			case ix.Primary:
+				kind = "PRIMARY KEY"
+			case !ix.Unique:
+				continue
+			}
+			out = append(out, []types.Value{str("def"), str(t.Def.DB), str(ix.Name), str(t.Def.DB), str(t.Def.Name), str(kind)})
+		}
+	})
+	return out
+}
+
+func keyColumnUsageRows(src Source) [][]types.Value {
+	var out [][]types.Value
+	eachTable(src.Catalog(), func(t *storage.Table) {
+		def := t.Def
+		for _, ix := range IndexOrder(def) {
+			if !ix.Unique {
+				continue
+			}
+			for seq, c := range ix.Cols {
+				out = append(out, []types.Value{str("def"), str(def.DB), str(ix.Name), str("def"), str(def.DB), str(def.Name),
+					str(def.Columns[c].Name), i64(int64(seq + 1)), null, null, null, null})
+			}
+		}
+	})
+	return out
+}

@@ -1,0 +1,22 @@
+package sql
+
+import (
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/infoschema"
+	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/storage"
+)
+
+// infoschemaOf is a session as information_schema reads it
+// (infoschema.Source).
+type infoschemaOf struct{ s *Session }
+
+func (o infoschemaOf) Catalog() *storage.Catalog                { return o.s.database.Txns.Catalog() }
+func (o infoschemaOf) Procs() *procs.Catalog                    { return o.s.database.Procs }
+func (o infoschemaOf) SysVar(d *sysvar.Def, global bool) string { return o.s.getVar(d, global) }
+func (o infoschemaOf) Status(global bool) [][2]string           { return o.s.database.Engine.Status() }
+func (o infoschemaOf) Processlist() []infoschema.SessionInfo {
+	return o.s.database.Engine.Processlist()
+}
+func (o infoschemaOf) Locks() []infoschema.LockInfo       { return nil }
+func (o infoschemaOf) Transactions() []infoschema.TrxInfo { return nil }

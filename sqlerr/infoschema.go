@@ -1,0 +1,7 @@
+package sqlerr
+
+// ErDBAccessDenied is MySQL's 1044: a write to a read-only schema
+// (information_schema), as MariaDB refuses it.
+const ErDBAccessDenied uint16 = 1044
+
+func init() { states[ErDBAccessDenied] = "42000" }
