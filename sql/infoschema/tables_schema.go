@@ -56,9 +56,7 @@ var tablesColumns = []column{
 func tablesRows(src Source) [][]types.Value {
 	var out [][]types.Value
 	for _, name := range TableNames() {
-		out = append(out, []types.Value{str("def"), str(Name), str(name), str("SYSTEM VIEW"), str("MEMORY"), u64(11),
-			str("Fixed"), null, u64(0), u64(0), u64(0), u64(0), u64(0), null, null, null, null,
-			str("utf8mb4_general_ci"), null, str(""), str(""), u64(0), str("Y")})
+		out = append(out, append([]types.Value{str("def"), str(Name), str(name), str("SYSTEM VIEW")}, SystemStatusRow(name)[1:]...))
 	}
 	cat := src.Catalog()
 	for _, db := range cat.Databases() {
@@ -178,4 +176,11 @@ func columnRowsOf(out [][]types.Value, def *storage.TableDef) [][]types.Value {
 			str("select,insert,update,references"), str(c.Comment), str("NEVER"), null})
 	}
 	return out
+}
+
+// SystemStatusRow is SHOW TABLE STATUS's row of an information_schema
+// table.
+func SystemStatusRow(name string) []types.Value {
+	return []types.Value{str(name), str("MEMORY"), u64(11), str("Fixed"), null, u64(0), u64(0), u64(0), u64(0), u64(0),
+		null, null, null, null, str("utf8mb4_general_ci"), null, str(""), str(""), u64(0), str("Y")}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/infoschema"
@@ -21,6 +22,7 @@ import (
 // Source is what SHOW reads of the session and the database around it.
 type Source interface {
 	Catalog() *storage.Catalog
+	Procs() *procs.Catalog
 	SysVar(d *sysvar.Def, global bool) string
 	Status() [][2]string
 	Processlist() []SessionInfo
@@ -54,13 +56,23 @@ func likeFilter(p *ast.PatternLikeOrIlikeExpr) func(string) bool {
 	return func(s string) bool { return expr.LikeMatch(pat, s) }
 }
 
+// Exec answers SHOW n; its WHERE, if any, keeps the rows for which it is
+// true, naming the result's columns, as MariaDB's SHOW ... WHERE does.
 func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.ShowStmt) (*exec.Result, error) {
+	r, err := rows(ctx, s, src, x, n)
+	if err != nil || n.Where == nil {
+		return r, err
+	}
+	return filterWhere(ctx, s, x, r, n.Where)
+}
+
+func rows(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.ShowStmt) (*exec.Result, error) {
 	cat := src.Catalog()
 	match := likeFilter(n.Pattern)
 	switch n.Tp {
 	case ast.ShowDatabases:
 		var rows [][]string
-		for _, d := range cat.Databases() {
+		for _, d := range infoschema.Databases(cat) {
 			if match(d) {
 				rows = append(rows, []string{d})
 			}
@@ -70,6 +82,9 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 		db, err := s.DBFor(n.DBName)
 		if err != nil {
 			return nil, err
+		}
+		if s.IsVirtual(db) {
+			return virtualTables(n, match), nil
 		}
 		if !cat.HasDatabase(db) {
 			return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
@@ -94,7 +109,17 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 		if err != nil {
 			return nil, err
 		}
+		if n.Full {
+			return describeFull(t, match), nil
+		}
 		return describe(t, match), nil
+	case ast.ShowProcedureStatus:
+		// the LIKE form is parse.KindShowProcStatus; this is the WHERE one
+		return ProcStatus(cat, src.Procs(), ""), nil
+	case ast.ShowFunctionStatus:
+		return FuncStatus(cat, src.Procs(), ""), nil
+	case ast.ShowCreateDatabase:
+		return createDatabase(s, cat, n)
 	case ast.ShowCreateTable:
 		t, err := s.ResolveTable(n.Table)
 		if err != nil {
@@ -180,77 +205,32 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 	case ast.ShowCollation:
 		return StringRows([]string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"}, [][]string{{"utf8mb4_general_ci", "utf8mb4", "45", "Yes", "Yes", "1"}}), nil
 	case ast.ShowTableStatus:
-		db, err := s.DBFor(n.DBName)
-		if err != nil {
-			return nil, err
-		}
-		var rows [][]string
-		for _, t := range cat.Tables(db) {
-			if match(t.Def.Name) {
-				rows = append(rows, []string{t.Def.Name, t.Def.Engine, "10", "Dynamic", strconv.Itoa(t.RowCount()), strconv.FormatUint(t.AutoInc()+1, 10), t.Def.Collate, t.Def.Comment})
-			}
-		}
-		return StringRows([]string{"Name", "Engine", "Version", "Row_format", "Rows", "Auto_increment", "Collation", "Comment"}, rows), nil
+		return tableStatus(s, cat, n, match)
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SHOW statement")
 }
 
 func describe(t *storage.Table, match func(string) bool) *exec.Result {
-	var rows [][]string
-	keyOf := func(c int) string {
-		// every column of the primary key is PRI, as in MySQL
-		for _, ix := range t.Def.Indexes {
-			for _, ic := range ix.Cols {
-				if ix.Primary && ic == c {
-					return "PRI"
-				}
-			}
-		}
-		for _, ix := range t.Def.Indexes {
-			if len(ix.Cols) > 0 && ix.Cols[0] == c {
-				switch {
-				case ix.Primary:
-					return "PRI"
-				case ix.Unique && len(ix.Cols) == 1:
-					return "UNI"
-				default:
-					return "MUL"
-				}
-			}
-		}
-		return ""
-	}
 	r := &exec.Result{}
 	for _, c := range []string{"Field", "Type", "Null", "Key", "Default", "Extra"} {
 		r.Columns = append(r.Columns, exec.Column{Name: c, Type: expr.TVarchar})
 	}
-	for i, c := range t.Def.Columns {
+	for i := range t.Def.Columns {
+		c := &t.Def.Columns[i]
 		if !match(c.Name) {
 			continue
 		}
-		null := "YES"
-		if c.NotNull {
-			null = "NO"
-		}
-		def := types.Null
-		switch {
-		case c.DefaultNow:
-			def = types.StringValue("current_timestamp()")
-		case c.HasDefault && !c.Default.IsNull():
-			def = types.StringValue(c.Default.String())
-		}
-		extra := ""
-		if c.AutoIncrement {
-			extra = "auto_increment"
-		}
-		if c.OnUpdateNow {
-			extra = "on update current_timestamp()"
-		}
-		r.Rows = append(r.Rows, []types.Value{types.StringValue(c.Name), types.StringValue(c.Type.SQL()), types.StringValue(null),
-			types.StringValue(keyOf(i)), def, types.StringValue(extra)})
+		r.Rows = append(r.Rows, []types.Value{types.StringValue(c.Name), types.StringValue(c.Type.SQL()), types.StringValue(nullable(c)),
+			types.StringValue(infoschema.ColumnKey(t.Def, i)), infoschema.ShowDefault(c), types.StringValue(infoschema.Extra(c))})
 	}
-	_ = rows
 	return r
+}
+
+func nullable(c *storage.Column) string {
+	if c.NotNull {
+		return "NO"
+	}
+	return "YES"
 }
 
 func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
