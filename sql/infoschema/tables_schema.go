@@ -1,6 +1,7 @@
 package infoschema
 
 import (
+	"strings"
 	"time"
 
 	"github.com/plrun/plrun/storage"
@@ -34,10 +35,21 @@ func Databases(cat *storage.Catalog) []string {
 	return append([]string{Name}, cat.Databases()...)
 }
 
+// SchemaCharset is a database's default character set and collation:
+// plrun's one, utf8mb4_general_ci, and for information_schema MariaDB's
+// utf8mb3_general_ci, as MariaDB reports it.
+func SchemaCharset(db string) (charset, collation string) {
+	if strings.EqualFold(db, Name) {
+		return "utf8mb3", "utf8mb3_general_ci"
+	}
+	return "utf8mb4", "utf8mb4_general_ci"
+}
+
 func schemataRows(src Source) [][]types.Value {
 	var out [][]types.Value
 	for _, db := range Databases(src.Catalog()) {
-		out = append(out, []types.Value{str("def"), str(db), str("utf8mb4"), str("utf8mb4_general_ci"), null, str("")})
+		charset, collation := SchemaCharset(db)
+		out = append(out, []types.Value{str("def"), str(db), str(charset), str(collation), null, str("")})
 	}
 	return out
 }
@@ -100,8 +112,12 @@ func TableStatus(t *storage.Table) []types.Value {
 	if def.Created > 0 {
 		created = types.TimeValue(time.Unix(def.Created, 0))
 	}
+	updated := null
+	if u := t.Updated(); u > 0 {
+		updated = types.TimeValue(time.Unix(u, 0))
+	}
 	return []types.Value{str(def.Name), str("BASE TABLE"), str(def.Engine), u64(10), str("Dynamic"), u64(rows), u64(avg),
-		u64(dataLen), u64(0), u64(indexLen), u64(0), auto, created, null, null, str(def.Collate), null, str(""),
+		u64(dataLen), u64(0), u64(indexLen), u64(0), auto, created, updated, null, str(def.Collate), null, str(""),
 		str(def.Comment), u64(0), str("N")}
 }
 

@@ -56,6 +56,15 @@ func likeFilter(p *ast.PatternLikeOrIlikeExpr) func(string) bool {
 	return func(s string) bool { return expr.LikeMatch(pat, s) }
 }
 
+// likeSuffix is what MariaDB adds to the first column's name of SHOW
+// DATABASES and SHOW TABLES with LIKE: " (pattern)".
+func likeSuffix(n *ast.ShowStmt) string {
+	if n.Pattern == nil {
+		return ""
+	}
+	return " (" + expr.RestoreString(n.Pattern.Pattern) + ")"
+}
+
 // Exec answers SHOW n; its WHERE, if any, keeps the rows for which it is
 // true, naming the result's columns, as MariaDB's SHOW ... WHERE does.
 func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.ShowStmt) (*exec.Result, error) {
@@ -77,7 +86,7 @@ func rows(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 				rows = append(rows, []string{d})
 			}
 		}
-		return StringRows([]string{"Database"}, rows), nil
+		return StringRows([]string{"Database" + likeSuffix(n)}, rows), nil
 	case ast.ShowTables:
 		db, err := s.DBFor(n.DBName)
 		if err != nil {
@@ -99,7 +108,7 @@ func rows(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 				rows = append(rows, row)
 			}
 		}
-		cols := []string{"Tables_in_" + cat.DatabaseName(db)}
+		cols := []string{"Tables_in_" + cat.DatabaseName(db) + likeSuffix(n)}
 		if n.Full {
 			cols = append(cols, "Table_type")
 		}

@@ -55,7 +55,8 @@ func createDatabase(s *exec.State, cat *storage.Catalog, n *ast.ShowStmt) (*exec
 	if n.IfNotExists {
 		text += "/*!32312 IF NOT EXISTS*/ "
 	}
-	text += quoteName(name) + " /*!40100 DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci */"
+	charset, collation := infoschema.SchemaCharset(name)
+	text += quoteName(name) + " /*!40100 DEFAULT CHARACTER SET " + charset + " COLLATE " + collation + " */"
 	return StringRows([]string{"Database", "Create Database"}, [][]string{{name, text}}), nil
 }
 
@@ -94,7 +95,7 @@ func virtualTables(n *ast.ShowStmt, match func(string) bool) *exec.Result {
 			rows = append(rows, row)
 		}
 	}
-	cols := []string{"Tables_in_" + infoschema.Name}
+	cols := []string{"Tables_in_" + infoschema.Name + likeSuffix(n)}
 	if n.Full {
 		cols = append(cols, "Table_type")
 	}
