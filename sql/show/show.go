@@ -207,16 +207,26 @@ func rows(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 		}
 		return r, nil
 	case ast.ShowEngines:
-		return StringRows([]string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"},
-			[][]string{{"InnoDB", "DEFAULT", "plrun in-memory tables with a write-ahead log", "YES", "NO", "YES"}}), nil
+		return StringRows([]string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"}, infoschema.Engines), nil
 	case ast.ShowCharset:
-		return StringRows([]string{"Charset", "Description", "Default collation", "Maxlen"}, [][]string{{"utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", "4"}}), nil
+		return StringRows([]string{"Charset", "Description", "Default collation", "Maxlen"}, filterFirst(infoschema.CharacterSets, match)), nil
 	case ast.ShowCollation:
-		return StringRows([]string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"}, [][]string{{"utf8mb4_general_ci", "utf8mb4", "45", "Yes", "Yes", "1"}}), nil
+		return StringRows([]string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"}, filterFirst(infoschema.Collations, match)), nil
 	case ast.ShowTableStatus:
 		return tableStatus(s, cat, n, match)
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SHOW statement")
+}
+
+// filterFirst keeps the rows whose first column LIKE matches.
+func filterFirst(rows [][]string, match func(string) bool) [][]string {
+	var out [][]string
+	for _, r := range rows {
+		if match(r[0]) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func describe(t *storage.Table, match func(string) bool) *exec.Result {
