@@ -18,5 +18,16 @@ func (o infoschemaOf) Status(global bool) [][2]string           { return o.s.dat
 func (o infoschemaOf) Processlist() []infoschema.SessionInfo {
 	return o.s.database.Engine.Processlist()
 }
-func (o infoschemaOf) Locks() []infoschema.LockInfo       { return nil }
-func (o infoschemaOf) Transactions() []infoschema.TrxInfo { return nil }
+
+func (o infoschemaOf) Locks() []infoschema.LockInfo {
+	held := o.s.database.Txns.Locks.Locks()
+	out := make([]infoschema.LockInfo, 0, len(held))
+	for _, h := range held {
+		l := infoschema.LockInfo{Key: string(h.Key), Holder: uint64(h.Holder)}
+		for _, w := range h.Waiters {
+			l.Waiters = append(l.Waiters, infoschema.WaiterInfo{TrxID: uint64(w.Txn), Since: w.Since})
+		}
+		out = append(out, l)
+	}
+	return out
+}

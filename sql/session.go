@@ -85,6 +85,7 @@ type Session struct {
 	command string
 	since   time.Time
 	query   string
+	live    []liveTxn // transactions begun and maybe not ended (PLRUN_TRX)
 	killed  atomic.Bool
 	closed  bool
 	onKill  func() // see OnKill
@@ -159,7 +160,7 @@ func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: s.command,
-		Time: int64(time.Since(s.since).Seconds()), State: "", Info: s.query}
+		Time: int64(time.Since(s.since).Seconds()), State: "", Info: s.query, Trx: s.liveTrxLocked()}
 }
 
 // Interrupt stops the running statement, as KILL QUERY (queryOnly) or

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/plrun/plrun/asynccommit"
 	"github.com/plrun/plrun/lockmgr"
@@ -63,7 +64,7 @@ func (m *Manager) Catalog() *storage.Catalog { return m.catalog.Load() }
 
 // Begin starts a transaction.
 func (m *Manager) Begin() *Txn {
-	return &Txn{ID: m.nextTxn.Add(1), m: m}
+	return &Txn{ID: m.nextTxn.Add(1), m: m, started: time.Now()}
 }
 
 // WaitDurable blocks until lsn is durable (0 returns at once). A wait for

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
+	"sync/atomic"
+	"time"
 
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/storage"
@@ -31,7 +33,24 @@ type Txn struct {
 	hasView    bool
 	hasLocks   bool
 	done       bool
+
+	// What others may read while the transaction runs (PLRUN_TRX): when
+	// it began, the rows it has changed, whether it has ended.
+	started time.Time
+	rows    atomic.Int32
+	ended   atomic.Bool
 }
+
+// Started is when the transaction began. Safe from any goroutine.
+func (x *Txn) Started() time.Time { return x.started }
+
+// RowsChanged is how many rows the transaction has written so far. Safe
+// from any goroutine.
+func (x *Txn) RowsChanged() int { return int(x.rows.Load()) }
+
+// Ended reports whether the transaction has committed or rolled back.
+// Safe from any goroutine.
+func (x *Txn) Ended() bool { return x.ended.Load() }
 
 type undoRec struct {
 	t     *storage.Table
@@ -183,6 +202,7 @@ func (x *Txn) Write(t *storage.Table, r *storage.Row, vals []types.Value) {
 	if !seen {
 		x.touched[r] = t
 		x.order = append(x.order, r)
+		x.rows.Store(int32(len(x.order)))
 	}
 	if vals != nil && t.HasSecondary() {
 		t.IndexRow(r, vals)
@@ -210,6 +230,7 @@ func (x *Txn) RollbackTo(mark int) {
 			}
 		}
 		x.order = kept
+		x.rows.Store(int32(len(x.order)))
 	}
 }
 
@@ -271,6 +292,7 @@ func (x *Txn) Rollback() {
 		return
 	}
 	x.done = true
+	defer x.ended.Store(true)
 	x.endSnapshots()
 	x.RollbackTo(0)
 	if x.hasLocks {
@@ -295,6 +317,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		return x.readLSN, nil
 	}
 	x.done = true
+	defer x.ended.Store(true)
 	if len(x.order) == 0 {
 		x.endSnapshots()
 		if x.hasLocks {

@@ -16,10 +16,10 @@ type Source interface {
 	// Status is SHOW [GLOBAL] STATUS's rows.
 	Status(global bool) [][2]string
 	Processlist() []SessionInfo
-	// Locks are the row locks held and waited for, Transactions the open
-	// transactions (PLRUN_LOCKS, PLRUN_LOCK_WAITS, PLRUN_TRX).
+	// Locks are the row locks held and waited for (PLRUN_LOCKS,
+	// PLRUN_LOCK_WAITS); the open transactions (PLRUN_TRX) are the
+	// sessions' (SessionInfo.Trx).
 	Locks() []LockInfo
-	Transactions() []TrxInfo
 }
 
 // SessionInfo is one PROCESSLIST row (SHOW PROCESSLIST).
@@ -28,26 +28,30 @@ type SessionInfo struct {
 	User, Host, DB, Command string
 	Time                    int64
 	State, Info             string
-	// TrxID is the session's open transaction, 0 if none.
-	TrxID uint64
+	// Trx are the session's open transactions (PLRUN_TRX).
+	Trx []TrxInfo
 }
 
-// LockInfo is one row lock request: held, or waited for since Since.
+// LockInfo is one held row lock and the transactions waiting for it, in
+// the order they will get it.
 type LockInfo struct {
-	TableID uint64
-	Key     string // the primary-key encoding, as the lock manager keys it
-	TrxID   uint64
-	Waiting bool
-	Since   time.Time // when the wait began (Waiting only)
-	// BlockedBy is, for a waiter, the transaction holding the lock.
-	BlockedBy uint64
+	// Key is the lock manager's key: "<table id>/<primary key>" for a row,
+	// "<table id>/u<index>/<key>" for a unique-key value.
+	Key     string
+	Holder  uint64
+	Waiters []WaiterInfo
+}
+
+// WaiterInfo is a transaction waiting for a lock since Since.
+type WaiterInfo struct {
+	TrxID uint64
+	Since time.Time
 }
 
 // TrxInfo is one open transaction.
 type TrxInfo struct {
 	ID          uint64
 	Session     uint64
-	State       string // RUNNING, LOCK WAIT, COMMITTING
 	Started     time.Time
 	RowsChanged int
 	ReadOnly    bool

@@ -1,0 +1,45 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/plrun/plrun/sql/infoschema"
+	"github.com/plrun/plrun/txn"
+)
+
+// liveTxn is a transaction the session began, as PLRUN_TRX lists it
+// while it has not ended. Its Txn is read only through the methods that
+// are safe from any goroutine.
+type liveTxn struct {
+	x         *txn.Txn
+	isolation string
+	readOnly  bool
+}
+
+// publishTxn lists x among the session's transactions for
+// information_schema.PLRUN_TRX, dropping the ones that have ended.
+func (s *Session) publishTxn(x *txn.Txn, isolation string, readOnly bool) {
+	s.mu.Lock()
+	kept := s.live[:0]
+	for _, l := range s.live {
+		if !l.x.Ended() {
+			kept = append(kept, l)
+		}
+	}
+	s.live = append(kept, liveTxn{x: x, isolation: strings.ReplaceAll(isolation, "-", " "), readOnly: readOnly})
+	s.mu.Unlock()
+}
+
+// liveTrxLocked are the session's transactions that have not ended;
+// s.mu is held.
+func (s *Session) liveTrxLocked() []infoschema.TrxInfo {
+	var out []infoschema.TrxInfo
+	for _, l := range s.live {
+		if l.x.Ended() {
+			continue
+		}
+		out = append(out, infoschema.TrxInfo{ID: l.x.ID, Session: s.id, Started: l.x.Started(),
+			RowsChanged: l.x.RowsChanged(), ReadOnly: l.readOnly, Isolation: l.isolation})
+	}
+	return out
+}
