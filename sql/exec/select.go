@@ -89,7 +89,12 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 		return nil, err
 	}
 	if tn != nil {
-		if pl.t, err = s.ResolveTable(tn); err != nil {
+		if s.IsVirtual(tn.Schema.O) || (tn.Schema.O == "" && s.IsVirtual(s.DB)) {
+			s.buildEq = s.equalities(n.Where, tn, alias)
+		}
+		pl.t, err = s.ResolveTable(tn)
+		s.buildEq = nil
+		if err != nil {
 			return nil, err
 		}
 		sc.Table, sc.Alias = pl.t, alias

@@ -45,7 +45,9 @@ type outRow struct {
 }
 
 func (s *State) ExecSelect(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.SelectStmt, args []types.Value) (*Result, error) {
+	s.buildArgs = args // a virtual table may use WHERE's ? values (virtual.go)
 	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildSelect(n) })
+	s.buildArgs = nil
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,6 @@
 package exec
 
 import (
-	"strings"
 	"sync/atomic"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -11,6 +10,7 @@ import (
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
 )
 
 // State is what statements (SELECT, INSERT, UPDATE, DELETE) need of the
@@ -26,20 +26,10 @@ type State struct {
 	// virtualBuilds counts the virtual tables built: a plan that built
 	// one holds that execution's rows and is never cached.
 	virtualBuilds uint64
-}
-
-// VirtualSchema is a read-only schema whose tables are built afresh for
-// each statement that reads them.
-type VirtualSchema interface {
-	// Name is the schema's name as SHOW DATABASES lists it.
-	Name() string
-	// Table builds the named table now; nil if there is none.
-	Table(name string) *storage.Table
-}
-
-// IsVirtual reports whether db names the virtual schema.
-func (s *State) IsVirtual(db string) bool {
-	return s.Virtual != nil && strings.EqualFold(db, s.Virtual.Name())
+	// While a plan is built: the statement's arguments, and the WHERE
+	// equalities of the single table being resolved (virtual.go).
+	buildArgs []types.Value
+	buildEq   Equalities
 }
 
 // SchemaChanged drops the plans built for the old schema (after DDL).
@@ -94,7 +84,7 @@ func (s *State) ResolveTable(tn *ast.TableName) (*storage.Table, error) {
 		return nil, err
 	}
 	if s.IsVirtual(db) {
-		t := s.Virtual.Table(tn.Name.O)
+		t := s.Virtual.Table(tn.Name.O, s.buildEq)
 		if t == nil {
 			return nil, sqlerr.New(sqlerr.ErUnknownTable, "Unknown table '%s' in %s", tn.Name.O, s.Virtual.Name())
 		}

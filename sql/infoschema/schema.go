@@ -23,8 +23,47 @@ type column struct {
 type table struct {
 	name string
 	cols []column
-	rows func(src Source) [][]types.Value
+	rows func(src Source, f filter) [][]types.Value
 	def  *storage.TableDef // built once from cols
+	// schemaCol and nameCol are the columns naming the database and table
+	// a row is about, if any: a WHERE equality on them narrows the
+	// catalog walk (filter).
+	schemaCol, nameCol string
+}
+
+// filter is what a statement's WHERE equalities leave of the catalog:
+// the rows about other databases or tables are not built.
+type filter struct{ schema, table *string }
+
+func (t *table) filterOf(eq map[string]string) filter {
+	var f filter
+	if v, ok := eq[t.schemaCol]; ok && t.schemaCol != "" {
+		f.schema = &v
+	}
+	if v, ok := eq[t.nameCol]; ok && t.nameCol != "" {
+		f.table = &v
+	}
+	return f
+}
+
+// keeps reports whether rows about db.name may match.
+func (f filter) keeps(db, name string) bool {
+	return (f.schema == nil || types.CompareStrings(db, *f.schema) == 0) &&
+		(f.table == nil || name == "" || types.CompareStrings(name, *f.table) == 0)
+}
+
+// eachTable calls fn for every table of the catalog f keeps.
+func eachTable(cat *storage.Catalog, f filter, fn func(t *storage.Table)) {
+	for _, db := range cat.Databases() {
+		if !f.keeps(db, "") {
+			continue
+		}
+		for _, t := range cat.Tables(db) {
+			if f.keeps(db, t.Def.Name) {
+				fn(t)
+			}
+		}
+	}
 }
 
 // tables are information_schema's tables by upper-case name; every
@@ -41,22 +80,19 @@ func register(t *table) {
 }
 
 // Schema is information_schema as one session sees it (exec.VirtualSchema).
-type Schema struct {
-	Src Source
-	// DB is the session's current database (SHOW TABLE STATUS's default).
-	DB func() string
-}
+type Schema struct{ Src Source }
 
 // Name is information_schema.
 func (s *Schema) Name() string { return Name }
 
-// Table builds the named table's rows now; nil if there is no such table.
-func (s *Schema) Table(name string) *storage.Table {
+// Table builds the named table's rows now; nil if there is no such
+// table. eq are the statement's WHERE equalities (exec.Equalities).
+func (s *Schema) Table(name string, eq map[string]string) *storage.Table {
 	t := tables[strings.ToUpper(name)]
 	if t == nil {
 		return nil
 	}
-	return Build(t.def, t.rows(s.Src))
+	return Build(t.def, t.rows(s.Src, t.filterOf(eq)))
 }
 
 // TableNames lists information_schema's tables, sorted (SHOW TABLES).

@@ -18,25 +18,25 @@ func init() {
 		{"COLLATION", varchar(1), false}, {"CARDINALITY", bigint(21), false}, {"SUB_PART", bigint(3), false},
 		{"PACKED", varchar(10), false}, {"NULLABLE", varchar(3), true}, {"INDEX_TYPE", varchar(16), true},
 		{"COMMENT", varchar(16), false}, {"INDEX_COMMENT", varchar(1024), true}, {"IGNORED", varchar(3), true},
-	}, rows: statisticsRows})
+	}, rows: statisticsRows, schemaCol: "TABLE_SCHEMA", nameCol: "TABLE_NAME"})
 	register(&table{name: "TABLE_CONSTRAINTS", cols: []column{
 		{"CONSTRAINT_CATALOG", varchar(512), true}, {"CONSTRAINT_SCHEMA", varchar(64), true}, {"CONSTRAINT_NAME", varchar(64), true},
 		{"TABLE_SCHEMA", varchar(64), true}, {"TABLE_NAME", varchar(64), true}, {"CONSTRAINT_TYPE", varchar(64), true},
-	}, rows: tableConstraintsRows})
+	}, rows: tableConstraintsRows, schemaCol: "TABLE_SCHEMA", nameCol: "TABLE_NAME"})
 	register(&table{name: "KEY_COLUMN_USAGE", cols: []column{
 		{"CONSTRAINT_CATALOG", varchar(512), true}, {"CONSTRAINT_SCHEMA", varchar(64), true}, {"CONSTRAINT_NAME", varchar(64), true},
 		{"TABLE_CATALOG", varchar(512), true}, {"TABLE_SCHEMA", varchar(64), true}, {"TABLE_NAME", varchar(64), true},
 		{"COLUMN_NAME", varchar(64), true}, {"ORDINAL_POSITION", bigint(10), true}, {"POSITION_IN_UNIQUE_CONSTRAINT", bigint(10), false},
 		{"REFERENCED_TABLE_SCHEMA", varchar(64), false}, {"REFERENCED_TABLE_NAME", varchar(64), false},
 		{"REFERENCED_COLUMN_NAME", varchar(64), false},
-	}, rows: keyColumnUsageRows})
+	}, rows: keyColumnUsageRows, schemaCol: "TABLE_SCHEMA", nameCol: "TABLE_NAME"})
 	// plrun has no FOREIGN KEY yet: REFERENTIAL_CONSTRAINTS is empty.
 	register(&table{name: "REFERENTIAL_CONSTRAINTS", cols: []column{
 		{"CONSTRAINT_CATALOG", varchar(512), true}, {"CONSTRAINT_SCHEMA", varchar(64), true}, {"CONSTRAINT_NAME", varchar(64), true},
 		{"UNIQUE_CONSTRAINT_CATALOG", varchar(512), true}, {"UNIQUE_CONSTRAINT_SCHEMA", varchar(64), true},
 		{"UNIQUE_CONSTRAINT_NAME", varchar(64), false}, {"MATCH_OPTION", varchar(64), true}, {"UPDATE_RULE", varchar(64), true},
 		{"DELETE_RULE", varchar(64), true}, {"TABLE_NAME", varchar(64), true}, {"REFERENCED_TABLE_NAME", varchar(64), false},
-	}, rows: func(Source) [][]types.Value { return nil }})
+	}, rows: func(Source, filter) [][]types.Value { return nil }})
 }
 
 // IndexOrder is def's indexes as MariaDB ranks them: the primary key, the
@@ -59,18 +59,9 @@ func IndexOrder(def *storage.TableDef) []*storage.IndexDef {
 	return out
 }
 
-// eachTable calls fn for every table of the catalog.
-func eachTable(cat *storage.Catalog, fn func(t *storage.Table)) {
-	for _, db := range cat.Databases() {
-		for _, t := range cat.Tables(db) {
-			fn(t)
-		}
-	}
-}
-
-func statisticsRows(src Source) [][]types.Value {
+func statisticsRows(src Source, f filter) [][]types.Value {
 	var out [][]types.Value
-	eachTable(src.Catalog(), func(t *storage.Table) {
+	eachTable(src.Catalog(), f, func(t *storage.Table) {
 		def := t.Def
 		card := i64(int64(t.RowCount()))
 		for _, ix := range IndexOrder(def) {
@@ -92,9 +83,9 @@ func statisticsRows(src Source) [][]types.Value {
 	return out
 }
 
-func tableConstraintsRows(src Source) [][]types.Value {
+func tableConstraintsRows(src Source, f filter) [][]types.Value {
 	var out [][]types.Value
-	eachTable(src.Catalog(), func(t *storage.Table) {
+	eachTable(src.Catalog(), f, func(t *storage.Table) {
 		for _, ix := range IndexOrder(t.Def) {
 			kind := "UNIQUE"
 			switch {
@@ -109,9 +100,9 @@ func tableConstraintsRows(src Source) [][]types.Value {
 	return out
 }
 
-func keyColumnUsageRows(src Source) [][]types.Value {
+func keyColumnUsageRows(src Source, f filter) [][]types.Value {
 	var out [][]types.Value
-	eachTable(src.Catalog(), func(t *storage.Table) {
+	eachTable(src.Catalog(), f, func(t *storage.Table) {
 		def := t.Def
 		for _, ix := range IndexOrder(def) {
 			if !ix.Unique {

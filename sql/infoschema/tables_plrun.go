@@ -120,7 +120,7 @@ func waitCols(since time.Time, now time.Time) (types.Value, types.Value) {
 	return types.TimeValue(since.Truncate(time.Second)), u64(uint64(max(0, now.Sub(since)/time.Second)))
 }
 
-func locksRows(src Source) [][]types.Value {
+func locksRows(src Source, f filter) [][]types.Value {
 	sess, _ := sessionsOfTrx(src)
 	cat, now := src.Catalog(), time.Now()
 	var out [][]types.Value
@@ -139,7 +139,7 @@ func locksRows(src Source) [][]types.Value {
 	return out
 }
 
-func lockWaitsRows(src Source) [][]types.Value {
+func lockWaitsRows(src Source, f filter) [][]types.Value {
 	sess, _ := sessionsOfTrx(src)
 	cat, now := src.Catalog(), time.Now()
 	var out [][]types.Value
@@ -155,7 +155,7 @@ func lockWaitsRows(src Source) [][]types.Value {
 	return out
 }
 
-func trxRows(src Source) [][]types.Value {
+func trxRows(src Source, f filter) [][]types.Value {
 	_, ps := sessionsOfTrx(src)
 	cat, now := src.Catalog(), time.Now()
 	type wait struct {

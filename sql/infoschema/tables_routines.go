@@ -29,7 +29,7 @@ func init() {
 		{"LAST_ALTERED", datetime, true}, {"SQL_MODE", varchar(8192), true}, {"ROUTINE_COMMENT", longtext, true},
 		{"DEFINER", varchar(384), true}, {"CHARACTER_SET_CLIENT", varchar(32), true}, {"COLLATION_CONNECTION", varchar(64), true},
 		{"DATABASE_COLLATION", varchar(64), true},
-	}, rows: routinesRows})
+	}, rows: routinesRows, schemaCol: "ROUTINE_SCHEMA", nameCol: "ROUTINE_NAME"})
 	register(&table{name: "PARAMETERS", cols: []column{
 		{"SPECIFIC_CATALOG", varchar(512), true}, {"SPECIFIC_SCHEMA", varchar(64), true}, {"SPECIFIC_NAME", varchar(64), true},
 		{"ORDINAL_POSITION", i21, true}, {"PARAMETER_MODE", varchar(5), false}, {"PARAMETER_NAME", varchar(64), false},
@@ -37,7 +37,7 @@ func init() {
 		{"NUMERIC_PRECISION", i21, false}, {"NUMERIC_SCALE", i21, false}, {"DATETIME_PRECISION", ubigint(21), false},
 		{"CHARACTER_SET_NAME", varchar(64), false}, {"COLLATION_NAME", varchar(64), false}, {"DTD_IDENTIFIER", longtext, true},
 		{"ROUTINE_TYPE", varchar(9), true},
-	}, rows: parametersRows})
+	}, rows: parametersRows, schemaCol: "SPECIFIC_SCHEMA", nameCol: "SPECIFIC_NAME"})
 }
 
 // routine is one procedure or function of a database.
@@ -55,17 +55,24 @@ func (r routine) kind() string {
 
 // eachRoutine calls fn for every routine, by database, procedures then
 // functions, each sorted by name.
-func eachRoutine(src Source, fn func(r routine)) {
+func eachRoutine(src Source, f filter, fn func(r routine)) {
 	pc := src.Procs()
 	if pc == nil {
 		return
 	}
 	for _, db := range src.Catalog().Databases() {
+		if !f.keeps(db, "") {
+			continue
+		}
 		for _, d := range pc.ListIn(db) {
-			fn(routine{db, d})
+			if f.keeps(db, d.Name) {
+				fn(routine{db, d})
+			}
 		}
 		for _, d := range pc.ListFunctionsIn(db) {
-			fn(routine{db, d})
+			if f.keeps(db, d.Name) {
+				fn(routine{db, d})
+			}
 		}
 	}
 }
@@ -142,10 +149,10 @@ func stamp(s string) types.Value {
 	return types.TimeValue(t)
 }
 
-func routinesRows(src Source) [][]types.Value {
+func routinesRows(src Source, f filter) [][]types.Value {
 	var out [][]types.Value
 	globalMode := src.SysVar(sysvar.Defs["sql_mode"], true)
-	eachRoutine(src, func(r routine) {
+	eachRoutine(src, f, func(r routine) {
 		d := r.def
 		dataTyp, ls, dtd := str(""), []types.Value{null, null, null, null, null, null, null}, null
 		mode := globalMode
@@ -172,9 +179,9 @@ func routinesRows(src Source) [][]types.Value {
 	return out
 }
 
-func parametersRows(src Source) [][]types.Value {
+func parametersRows(src Source, f filter) [][]types.Value {
 	var out [][]types.Value
-	eachRoutine(src, func(r routine) {
+	eachRoutine(src, f, func(r routine) {
 		d := r.def
 		head := []types.Value{str("def"), str(r.db), str(d.Name)}
 		if d.Func != nil {

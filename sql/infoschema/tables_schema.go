@@ -15,8 +15,8 @@ func init() {
 		{"CATALOG_NAME", varchar(512), true}, {"SCHEMA_NAME", varchar(64), true},
 		{"DEFAULT_CHARACTER_SET_NAME", varchar(32), true}, {"DEFAULT_COLLATION_NAME", varchar(64), true},
 		{"SQL_PATH", varchar(512), false}, {"SCHEMA_COMMENT", varchar(1024), true},
-	}, rows: schemataRows})
-	register(&table{name: "TABLES", cols: tablesColumns, rows: tablesRows})
+	}, rows: schemataRows, schemaCol: "SCHEMA_NAME"})
+	register(&table{name: "TABLES", cols: tablesColumns, rows: tablesRows, schemaCol: "TABLE_SCHEMA", nameCol: "TABLE_NAME"})
 	register(&table{name: "COLUMNS", cols: []column{
 		{"TABLE_CATALOG", varchar(512), true}, {"TABLE_SCHEMA", varchar(64), true}, {"TABLE_NAME", varchar(64), true},
 		{"COLUMN_NAME", varchar(64), true}, {"ORDINAL_POSITION", ubigint(21), true}, {"COLUMN_DEFAULT", longtext, false},
@@ -26,7 +26,7 @@ func init() {
 		{"CHARACTER_SET_NAME", varchar(32), false}, {"COLLATION_NAME", varchar(64), false}, {"COLUMN_TYPE", longtext, true},
 		{"COLUMN_KEY", varchar(3), true}, {"EXTRA", varchar(80), true}, {"PRIVILEGES", varchar(80), true},
 		{"COLUMN_COMMENT", varchar(1024), true}, {"IS_GENERATED", varchar(6), true}, {"GENERATION_EXPRESSION", longtext, false},
-	}, rows: columnsRows})
+	}, rows: columnsRows, schemaCol: "TABLE_SCHEMA", nameCol: "TABLE_NAME"})
 }
 
 // Databases are the catalog's databases and information_schema, as SHOW
@@ -45,9 +45,12 @@ func SchemaCharset(db string) (charset, collation string) {
 	return "utf8mb4", "utf8mb4_general_ci"
 }
 
-func schemataRows(src Source) [][]types.Value {
+func schemataRows(src Source, f filter) [][]types.Value {
 	var out [][]types.Value
 	for _, db := range Databases(src.Catalog()) {
+		if !f.keeps(db, "") {
+			continue
+		}
 		charset, collation := SchemaCharset(db)
 		out = append(out, []types.Value{str("def"), str(db), str(charset), str(collation), null, str("")})
 	}
@@ -65,17 +68,16 @@ var tablesColumns = []column{
 	{"MAX_INDEX_LENGTH", ubigint(21), false}, {"TEMPORARY", varchar(1), false},
 }
 
-func tablesRows(src Source) [][]types.Value {
+func tablesRows(src Source, f filter) [][]types.Value {
 	var out [][]types.Value
 	for _, name := range TableNames() {
-		out = append(out, append([]types.Value{str("def"), str(Name), str(name), str("SYSTEM VIEW")}, SystemStatusRow(name)[1:]...))
-	}
-	cat := src.Catalog()
-	for _, db := range cat.Databases() {
-		for _, t := range cat.Tables(db) {
-			out = append(out, append([]types.Value{str("def"), str(t.Def.DB)}, TableStatus(t)...))
+		if f.keeps(Name, name) {
+			out = append(out, append([]types.Value{str("def"), str(Name), str(name), str("SYSTEM VIEW")}, SystemStatusRow(name)[1:]...))
 		}
 	}
+	eachTable(src.Catalog(), f, func(t *storage.Table) {
+		out = append(out, append([]types.Value{str("def"), str(t.Def.DB)}, TableStatus(t)...))
+	})
 	return out
 }
 
@@ -159,17 +161,14 @@ func rowWidth(def *storage.TableDef) uint64 {
 	return w
 }
 
-func columnsRows(src Source) [][]types.Value {
+func columnsRows(src Source, f filter) [][]types.Value {
 	var out [][]types.Value
 	for _, name := range TableNames() {
-		out = columnRowsOf(out, tables[name].def)
-	}
-	cat := src.Catalog()
-	for _, db := range cat.Databases() {
-		for _, t := range cat.Tables(db) {
-			out = columnRowsOf(out, t.Def)
+		if f.keeps(Name, name) {
+			out = columnRowsOf(out, tables[name].def)
 		}
 	}
+	eachTable(src.Catalog(), f, func(t *storage.Table) { out = columnRowsOf(out, t.Def) })
 	return out
 }
 

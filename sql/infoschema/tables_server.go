@@ -26,11 +26,11 @@ func init() {
 	register(&table{name: "ENGINES", cols: []column{
 		{"ENGINE", varchar(64), true}, {"SUPPORT", varchar(8), true}, {"COMMENT", varchar(160), true},
 		{"TRANSACTIONS", varchar(3), false}, {"XA", varchar(3), false}, {"SAVEPOINTS", varchar(3), false},
-	}, rows: func(Source) [][]types.Value { return strRows(Engines) }})
+	}, rows: func(Source, filter) [][]types.Value { return strRows(Engines) }})
 	register(&table{name: "CHARACTER_SETS", cols: []column{
 		{"CHARACTER_SET_NAME", varchar(32), true}, {"DEFAULT_COLLATE_NAME", varchar(64), true},
 		{"DESCRIPTION", varchar(60), true}, {"MAXLEN", bigint(3), true},
-	}, rows: func(Source) [][]types.Value {
+	}, rows: func(Source, filter) [][]types.Value {
 		var out [][]types.Value
 		for _, c := range CharacterSets {
 			out = append(out, []types.Value{str(c[0]), str(c[2]), str(c[1]), i64(int64(bytesPerChar))})
@@ -40,7 +40,7 @@ func init() {
 	register(&table{name: "COLLATIONS", cols: []column{
 		{"COLLATION_NAME", varchar(64), true}, {"CHARACTER_SET_NAME", varchar(32), false}, {"ID", bigint(11), false},
 		{"IS_DEFAULT", varchar(3), false}, {"IS_COMPILED", varchar(3), true}, {"SORTLEN", bigint(3), true},
-	}, rows: func(Source) [][]types.Value {
+	}, rows: func(Source, filter) [][]types.Value {
 		var out [][]types.Value
 		for _, c := range Collations {
 			id, _ := strconv.ParseInt(c[2], 10, 64)
@@ -56,7 +56,7 @@ func init() {
 	}{{"SESSION_VARIABLES", false, false}, {"GLOBAL_VARIABLES", true, false}, {"SESSION_STATUS", false, true}, {"GLOBAL_STATUS", true, true}} {
 		v := v
 		register(&table{name: v.name, cols: []column{{"VARIABLE_NAME", varchar(64), true}, {"VARIABLE_VALUE", varchar(4096), true}},
-			rows: func(src Source) [][]types.Value {
+			rows: func(src Source, _ filter) [][]types.Value {
 				if v.status {
 					return statusRows(src, v.global)
 				}
@@ -87,7 +87,7 @@ func strRows(rows [][]string) [][]types.Value {
 	return out
 }
 
-func processlistRows(src Source) [][]types.Value {
+func processlistRows(src Source, f filter) [][]types.Value {
 	var out [][]types.Value
 	for _, p := range src.Processlist() {
 		ms, _, _ := apd.NewFromString(strconv.FormatInt(p.Time*1000, 10) + ".000")
