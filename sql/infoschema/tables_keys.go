@@ -61,26 +61,60 @@ func IndexOrder(def *storage.TableDef) []*storage.IndexDef {
 
 func statisticsRows(src Source, f filter) [][]types.Value {
 	var out [][]types.Value
-	eachTable(src.Catalog(), f, func(t *storage.Table) {
-		def := t.Def
-		card := i64(int64(t.RowCount()))
-		for _, ix := range IndexOrder(def) {
-			nonUnique := int64(1)
-			if ix.Unique {
-				nonUnique = 0
-			}
-			for seq, c := range ix.Cols {
-				nullable := ""
-				if !def.Columns[c].NotNull {
-					nullable = "YES"
-				}
-				out = append(out, []types.Value{str("def"), str(def.DB), str(def.Name), i64(nonUnique), str(def.DB), str(ix.Name),
-					u64(uint64(seq + 1)), str(def.Columns[c].Name), str("A"), card, null, null, str(nullable), str("BTREE"),
-					str(""), str(""), str("NO")})
-			}
-		}
-	})
+	eachTable(src.Catalog(), f, func(t *storage.Table) { out = append(out, StatisticsOf(t)...) })
 	return out
+}
+
+// StatisticsOf is t's rows of STATISTICS (SHOW INDEX's, see IndexRow).
+func StatisticsOf(t *storage.Table) [][]types.Value {
+	var out [][]types.Value
+	def := t.Def
+	card := i64(int64(t.RowCount()))
+	for _, ix := range IndexOrder(def) {
+		nonUnique := int64(1)
+		if ix.Unique {
+			nonUnique = 0
+		}
+		for seq, c := range ix.Cols {
+			nullable := ""
+			if !def.Columns[c].NotNull {
+				nullable = "YES"
+			}
+			out = append(out, []types.Value{str("def"), str(def.DB), str(def.Name), i64(nonUnique), str(def.DB), str(ix.Name),
+				u64(uint64(seq + 1)), str(def.Columns[c].Name), str("A"), card, null, null, str(nullable), str("BTREE"),
+				str(""), str(""), str("NO")})
+		}
+	}
+	return out
+}
+
+// showIndexCols are the STATISTICS columns SHOW INDEX prints, under its
+// names.
+var showIndexCols = []struct {
+	at   int
+	name string
+}{{2, "Table"}, {3, "Non_unique"}, {5, "Key_name"}, {6, "Seq_in_index"}, {7, "Column_name"}, {8, "Collation"},
+	{9, "Cardinality"}, {10, "Sub_part"}, {11, "Packed"}, {12, "Null"}, {13, "Index_type"}, {14, "Comment"},
+	{15, "Index_comment"}, {16, "Ignored"}}
+
+// ShowIndex is SHOW INDEX FROM t: its columns and rows, as MariaDB prints
+// them (STATISTICS' rows under SHOW INDEX's names).
+func ShowIndex(t *storage.Table) ([]storage.Column, [][]types.Value) {
+	stats := tables["STATISTICS"].def.Columns
+	cols := make([]storage.Column, len(showIndexCols))
+	for i, c := range showIndexCols {
+		cols[i] = stats[c.at]
+		cols[i].Name = c.name
+	}
+	var rows [][]types.Value
+	for _, r := range StatisticsOf(t) {
+		row := make([]types.Value, len(showIndexCols))
+		for i, c := range showIndexCols {
+			row[i] = r[c.at]
+		}
+		rows = append(rows, row)
+	}
+	return cols, rows
 }
 
 func tableConstraintsRows(src Source, f filter) [][]types.Value {

@@ -3,7 +3,6 @@ package show
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -140,17 +139,12 @@ func rows(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 		if err != nil {
 			return nil, err
 		}
-		var rows [][]string
-		for _, ix := range t.Def.Indexes {
-			for i, c := range ix.Cols {
-				nonUnique := "1"
-				if ix.Unique {
-					nonUnique = "0"
-				}
-				rows = append(rows, []string{t.Def.Name, nonUnique, ix.Name, strconv.Itoa(i + 1), t.Def.Columns[c].Name, "A", "BTREE"})
-			}
+		cols, rows := infoschema.ShowIndex(t)
+		r := &exec.Result{Rows: rows}
+		for _, c := range cols {
+			r.Columns = append(r.Columns, exec.Column{Name: c.Name, Type: c.Type, NotNull: c.NotNull})
 		}
-		return StringRows([]string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Index_type"}, rows), nil
+		return r, nil
 	case ast.ShowVariables:
 		var rows [][]string
 		for _, name := range sysvar.SortedNames() {
