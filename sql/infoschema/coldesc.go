@@ -1,6 +1,7 @@
 package infoschema
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/plrun/plrun/storage"
@@ -50,9 +51,28 @@ func ShowDefault(c *storage.Column) types.Value {
 	case c.DefaultNow:
 		return str("current_timestamp()")
 	case c.HasDefault && !c.Default.IsNull():
-		return str(c.Default.String())
+		return str(defaultText(c))
 	}
 	return null
+}
+
+// defaultText is a column's default value as MariaDB prints it for the
+// column's type: a DATE without a time, a DATETIME(n) with n fractional
+// digits.
+func defaultText(c *storage.Column) string {
+	v := c.Default
+	if v.K != types.KindTime {
+		return v.String()
+	}
+	t := v.Time()
+	switch {
+	case c.Type.Base == types.TDate:
+		return t.Format("2006-01-02")
+	case c.Type.Scale > 0:
+		frac := fmt.Sprintf("%06d", t.Nanosecond()/1000)[:min(c.Type.Scale, 6)]
+		return t.Format("2006-01-02 15:04:05") + "." + frac
+	}
+	return t.Format("2006-01-02 15:04:05")
 }
 
 // ColumnDefault is COLUMNS.COLUMN_DEFAULT as MariaDB 10.2.7+ prints it: an
@@ -67,9 +87,9 @@ func ColumnDefault(c *storage.Column) types.Value {
 		return null
 	case c.HasDefault && !c.Default.IsNull():
 		if c.Type.IsString() || !c.Default.IsNumeric() {
-			return str(quote(c.Default.String()))
+			return str(quote(defaultText(c)))
 		}
-		return str(c.Default.String())
+		return str(defaultText(c))
 	case c.NotNull:
 		return null
 	}
