@@ -213,7 +213,9 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			// plrun's row locks are exclusive: LOCK IN SHARE MODE takes
 			// the same lock as FOR UPDATE (stronger than InnoDB's shared
 			// lock, never weaker), so what it read cannot change under it.
-			pl.forUpdate = true
+			// information_schema's rows are built for this statement
+			// alone: there is nothing to lock, and MariaDB locks nothing.
+			pl.forUpdate = pl.t == nil || pl.t.Def.DB != s.virtualName()
 		default:
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support NOWAIT, WAIT n or SKIP LOCKED")
 		}

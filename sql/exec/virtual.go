@@ -21,6 +21,14 @@ type VirtualSchema interface {
 	Table(name string, eq Equalities) *storage.Table
 }
 
+// virtualName is the virtual schema's name, "" if there is none.
+func (s *State) virtualName() string {
+	if s.Virtual == nil {
+		return ""
+	}
+	return s.Virtual.Name()
+}
+
 // Equalities are the `column = 'string'` conjuncts of a single-table
 // WHERE, by upper-case column name.
 type Equalities = map[string]string
