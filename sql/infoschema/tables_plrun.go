@@ -2,6 +2,7 @@ package infoschema
 
 import (
 	"fmt"
+	"github.com/cockroachdb/apd/v3"
 	"strconv"
 	"strings"
 	"time"
@@ -68,6 +69,12 @@ func placeOf(cat *storage.Catalog, key string) lockPlace {
 		p.index = "GEN_CLUST_INDEX" // InnoDB's name for the hidden row id
 	}
 	p.data = keyData(rest)
+	if p.index == "PRIMARY" && t != nil {
+		// the row's own key values, as written (the key folds case)
+		if r := t.Lookup(rest); r != nil {
+			p.data = valuesData(r.PK)
+		}
+	}
 	p.id = idText + ":" + p.index + ":" + p.data
 	return p
 }
@@ -86,15 +93,35 @@ func keyData(k string) string {
 				return fmt.Sprintf("%q", k)
 			}
 			vals, k = append(vals, "'"+k[1:1+end]+"'"), k[1+end+2:]
-		default: // 'n', 'd': the number's text
+		default: // 'n': the number's text; 'd': a decimal's, in e-notation
 			end := strings.IndexByte(k, 0)
 			if end < 0 {
 				return fmt.Sprintf("%q", k)
 			}
-			vals, k = append(vals, k[1:end]), k[end+1:]
+			text := k[1:end]
+			if d, _, err := apd.NewFromString(text); err == nil && k[0] == 'd' {
+				text = d.Text('f')
+			}
+			vals, k = append(vals, text), k[end+1:]
 		}
 	}
 	return strings.Join(vals, ",")
+}
+
+// valuesData prints key values as keyData does.
+func valuesData(vs []types.Value) string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		switch {
+		case v.IsNull():
+			out[i] = "NULL"
+		case v.K == types.KindString:
+			out[i] = "'" + v.S + "'"
+		default:
+			out[i] = v.String()
+		}
+	}
+	return strings.Join(out, ",")
 }
 
 // sessionsOfTrx maps each open transaction to its session.
