@@ -98,13 +98,13 @@ func ColumnDefault(c *storage.Column) types.Value {
 
 // quote is a SQL string literal as MariaDB prints a default: ' doubled,
 // \ escaped.
-func quote(s string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(s) + "'"
-}
+func quote(s string) string { return "'" + quoteEscapes.Replace(s) + "'" }
 
-// dataType is COLUMNS.DATA_TYPE: the type's name without its length.
-func dataType(t types.ColType) string {
-	s := t.SQL()
+var quoteEscapes = strings.NewReplacer(`\`, `\\`, `'`, `''`)
+
+// dataType is COLUMNS.DATA_TYPE: the type's name (its SQL text s)
+// without its length.
+func dataType(s string) string {
 	if i := strings.IndexAny(s, "( "); i >= 0 {
 		s = s[:i]
 	}

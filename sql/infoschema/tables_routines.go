@@ -90,7 +90,8 @@ func typeCols(written string) (dataTyp types.Value, ls []types.Value, dtd types.
 	if t.IsString() {
 		cs, co = str("utf8mb4"), str("utf8mb4_general_ci")
 	}
-	return str(dataType(t)), []types.Value{toInt(cm), toInt(oc), toInt(p), toInt(s), dp, cs, co}, str(t.SQL())
+	typ := t.SQL()
+	return str(dataType(typ)), []types.Value{toInt(cm), toInt(oc), toInt(p), toInt(s), dp, cs, co}, str(typ)
 }
 
 // toInt is an unsigned length as ROUTINES' and PARAMETERS' int(21).

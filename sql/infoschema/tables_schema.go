@@ -185,9 +185,10 @@ func columnRowsOf(out [][]types.Value, def *storage.TableDef) [][]types.Value {
 		if c.Type.IsString() {
 			charset, collation = str(def.Charset), str(def.Collate)
 		}
+		typ := c.Type.SQL()
 		out = append(out, []types.Value{str("def"), str(def.DB), str(def.Name), str(c.Name), u64(uint64(i + 1)),
-			ColumnDefault(c), str(nullable), str(dataType(c.Type)), charMax, octets, prec, scale, dtPrec,
-			charset, collation, str(c.Type.SQL()), str(ColumnKey(def, i)), str(Extra(c)),
+			ColumnDefault(c), str(nullable), str(dataType(typ)), charMax, octets, prec, scale, dtPrec,
+			charset, collation, str(typ), str(ColumnKey(def, i)), str(Extra(c)),
 			str("select,insert,update,references"), str(c.Comment), str("NEVER"), null})
 	}
 	return out
