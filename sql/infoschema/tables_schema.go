@@ -186,8 +186,12 @@ func columnRowsOf(out [][]types.Value, def *storage.TableDef) [][]types.Value {
 			charset, collation = str(def.Charset), str(def.Collate)
 		}
 		typ := c.Type.SQL()
+		deflt := ColumnDefault(c)
+		if def.DB == Name {
+			deflt = null // MariaDB's information_schema columns have none
+		}
 		out = append(out, []types.Value{str("def"), str(def.DB), str(def.Name), str(c.Name), u64(uint64(i + 1)),
-			ColumnDefault(c), str(nullable), str(dataType(typ)), charMax, octets, prec, scale, dtPrec,
+			deflt, str(nullable), str(dataType(typ)), charMax, octets, prec, scale, dtPrec,
 			charset, collation, str(typ), str(ColumnKey(def, i)), str(Extra(c)),
 			str("select,insert,update,references"), str(c.Comment), str("NEVER"), null})
 	}
@@ -198,5 +202,5 @@ func columnRowsOf(out [][]types.Value, def *storage.TableDef) [][]types.Value {
 // table.
 func SystemStatusRow(name string) []types.Value {
 	return []types.Value{str(name), str("MEMORY"), u64(11), str("Fixed"), null, u64(0), u64(0), u64(0), u64(0), u64(0),
-		null, null, null, null, str("utf8mb4_general_ci"), null, str(""), str(""), u64(0), str("Y")}
+		null, null, null, null, str("utf8mb3_general_ci"), null, str(""), str(""), u64(0), str("Y")}
 }
