@@ -8,10 +8,9 @@ import (
 )
 
 // liveTxn is a transaction the session began, as PLRUN_TRX lists it
-// while it has not ended. Its Txn is read only through the methods that
-// are safe from any goroutine.
+// while it has not ended.
 type liveTxn struct {
-	x         *txn.Txn
+	x         *txn.Live
 	isolation string
 	readOnly  bool
 }
@@ -26,7 +25,7 @@ func (s *Session) publishTxn(x *txn.Txn, isolation string, readOnly bool) {
 			kept = append(kept, l)
 		}
 	}
-	s.live = append(kept, liveTxn{x: x, isolation: strings.ReplaceAll(isolation, "-", " "), readOnly: readOnly})
+	s.live = append(kept, liveTxn{x: x.Live(), isolation: strings.ReplaceAll(isolation, "-", " "), readOnly: readOnly})
 	s.mu.Unlock()
 }
 
@@ -38,7 +37,7 @@ func (s *Session) liveTrxLocked() []infoschema.TrxInfo {
 		if l.x.Ended() {
 			continue
 		}
-		out = append(out, infoschema.TrxInfo{ID: l.x.ID, Session: s.id, Started: l.x.Started(),
+		out = append(out, infoschema.TrxInfo{ID: l.x.ID, Session: s.id, Started: l.x.Started,
 			RowsChanged: l.x.RowsChanged(), ReadOnly: l.readOnly, Isolation: l.isolation})
 	}
 	return out

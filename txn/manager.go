@@ -64,7 +64,8 @@ func (m *Manager) Catalog() *storage.Catalog { return m.catalog.Load() }
 
 // Begin starts a transaction.
 func (m *Manager) Begin() *Txn {
-	return &Txn{ID: m.nextTxn.Add(1), m: m, started: time.Now()}
+	id := m.nextTxn.Add(1)
+	return &Txn{ID: id, m: m, live: &Live{ID: id, Started: time.Now()}}
 }
 
 // WaitDurable blocks until lsn is durable (0 returns at once). A wait for

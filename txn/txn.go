@@ -34,23 +34,29 @@ type Txn struct {
 	hasLocks   bool
 	done       bool
 
-	// What others may read while the transaction runs (PLRUN_TRX): when
-	// it began, the rows it has changed, whether it has ended.
-	started time.Time
+	// live is what others may read while it runs (PLRUN_TRX).
+	live *Live
+}
+
+// Live is what other goroutines may read of a transaction while it runs
+// (information_schema.PLRUN_TRX): its methods are safe from any
+// goroutine. It is apart from the Txn so that holding it keeps none of
+// the transaction's writes alive.
+type Live struct {
+	ID      uint64
+	Started time.Time
 	rows    atomic.Int32
 	ended   atomic.Bool
 }
 
-// Started is when the transaction began. Safe from any goroutine.
-func (x *Txn) Started() time.Time { return x.started }
-
-// RowsChanged is how many rows the transaction has written so far. Safe
-// from any goroutine.
-func (x *Txn) RowsChanged() int { return int(x.rows.Load()) }
+// RowsChanged is how many rows the transaction has written so far.
+func (l *Live) RowsChanged() int { return int(l.rows.Load()) }
 
 // Ended reports whether the transaction has committed or rolled back.
-// Safe from any goroutine.
-func (x *Txn) Ended() bool { return x.ended.Load() }
+func (l *Live) Ended() bool { return l.ended.Load() }
+
+// Live is the transaction's view for other goroutines.
+func (x *Txn) Live() *Live { return x.live }
 
 type undoRec struct {
 	t     *storage.Table
@@ -202,7 +208,7 @@ func (x *Txn) Write(t *storage.Table, r *storage.Row, vals []types.Value) {
 	if !seen {
 		x.touched[r] = t
 		x.order = append(x.order, r)
-		x.rows.Store(int32(len(x.order)))
+		x.live.rows.Store(int32(len(x.order)))
 	}
 	if vals != nil && t.HasSecondary() {
 		t.IndexRow(r, vals)
@@ -230,7 +236,7 @@ func (x *Txn) RollbackTo(mark int) {
 			}
 		}
 		x.order = kept
-		x.rows.Store(int32(len(x.order)))
+		x.live.rows.Store(int32(len(x.order)))
 	}
 }
 
@@ -292,7 +298,7 @@ func (x *Txn) Rollback() {
 		return
 	}
 	x.done = true
-	defer x.ended.Store(true)
+	defer x.live.ended.Store(true)
 	x.endSnapshots()
 	x.RollbackTo(0)
 	if x.hasLocks {
@@ -317,7 +323,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		return x.readLSN, nil
 	}
 	x.done = true
-	defer x.ended.Store(true)
+	defer x.live.ended.Store(true)
 	if len(x.order) == 0 {
 		x.endSnapshots()
 		if x.hasLocks {
