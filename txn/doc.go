@@ -41,8 +41,9 @@
 // statement. A DDL added later must keep this rule: never two records for
 // one statement.
 //
-// Concurrency: a Txn belongs to one goroutine. Manager is safe for
-// concurrent use. The commit latch (Manager.latch) is taken shared by every
+// Concurrency: a Txn belongs to one goroutine; only its Live (ID, start
+// time, rows changed, ended: atomics, for information_schema.PLRUN_TRX)
+// may be read from others. Manager is safe for concurrent use. The commit latch (Manager.latch) is taken shared by every
 // commit for the Append+install step only, and exclusively by DDL and
 // checkpoints, so a checkpoint captures a state consistent at one LSN.
 // Lock order: lockmgr (row locks, waited for without other locks held) →

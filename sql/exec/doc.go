@@ -10,4 +10,10 @@
 // plans are valid for (PlanFor caches a plan in the parse.Stmt). Every
 // statement runs in a txn.Txn its caller (package sql) began and ends;
 // nothing here commits.
+//
+// A name in the virtual schema (State.Virtual: information_schema, from
+// sql/infoschema) resolves to a table built for this statement
+// (virtual.go), narrowed by a single-table WHERE's `col = 'text'`
+// equalities; a plan that built one is never cached, and writes to it are
+// 1044 (ResolveTarget).
 package exec
