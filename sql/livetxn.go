@@ -25,7 +25,7 @@ func (s *Session) publishTxn(x *txn.Txn, isolation string, readOnly bool) {
 			kept = append(kept, l)
 		}
 	}
-	s.live = append(kept, liveTxn{x: x.Live(), isolation: strings.ReplaceAll(isolation, "-", " "), readOnly: readOnly})
+	s.live = append(kept, liveTxn{x: x.Live(), isolation: isolation, readOnly: readOnly})
 	s.mu.Unlock()
 }
 
@@ -38,7 +38,7 @@ func (s *Session) liveTrxLocked() []infoschema.TrxInfo {
 			continue
 		}
 		out = append(out, infoschema.TrxInfo{ID: l.x.ID, Session: s.id, Started: l.x.Started,
-			RowsChanged: l.x.RowsChanged(), ReadOnly: l.readOnly, Isolation: l.isolation})
+			RowsChanged: l.x.RowsChanged(), ReadOnly: l.readOnly, Isolation: strings.ReplaceAll(l.isolation, "-", " ")})
 	}
 	return out
 }
