@@ -152,6 +152,7 @@ func (s *Session) Close() {
 		s.txn.Rollback()
 		s.txn = nil
 	}
+	s.DropTempTables() // a session's temporary tables end with it
 	s.database.Engine.Unregister(s)
 }
 

@@ -30,6 +30,7 @@ var sqlLayers = map[string]int{
 	"sql/parse":      1,
 	"sql/expr":       1,
 	"sql/plan":       2,
+	"sql/constraint": 2,
 	"sql/exec":       3,
 	"sql/infoschema": 3,
 	"sql/psm":        4,
