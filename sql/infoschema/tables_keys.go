@@ -30,13 +30,12 @@ func init() {
 		{"REFERENCED_TABLE_SCHEMA", varchar(64), false}, {"REFERENCED_TABLE_NAME", varchar(64), false},
 		{"REFERENCED_COLUMN_NAME", varchar(64), false},
 	}, rows: keyColumnUsageRows, schemaCol: "TABLE_SCHEMA", nameCol: "TABLE_NAME"})
-	// plrun has no FOREIGN KEY yet: REFERENTIAL_CONSTRAINTS is empty.
 	register(&table{name: "REFERENTIAL_CONSTRAINTS", cols: []column{
 		{"CONSTRAINT_CATALOG", varchar(512), true}, {"CONSTRAINT_SCHEMA", varchar(64), true}, {"CONSTRAINT_NAME", varchar(64), true},
 		{"UNIQUE_CONSTRAINT_CATALOG", varchar(512), true}, {"UNIQUE_CONSTRAINT_SCHEMA", varchar(64), true},
 		{"UNIQUE_CONSTRAINT_NAME", varchar(64), false}, {"MATCH_OPTION", varchar(64), true}, {"UPDATE_RULE", varchar(64), true},
 		{"DELETE_RULE", varchar(64), true}, {"TABLE_NAME", varchar(64), true}, {"REFERENCED_TABLE_NAME", varchar(64), false},
-	}, rows: func(Source, filter) [][]types.Value { return nil }})
+	}, rows: referentialRows, schemaCol: "CONSTRAINT_SCHEMA", nameCol: "TABLE_NAME"})
 }
 
 // IndexOrder is def's indexes as MariaDB ranks them: the primary key, the
@@ -130,6 +129,7 @@ func tableConstraintsRows(src Source, f filter) [][]types.Value {
 			}
 			out = append(out, []types.Value{str("def"), str(t.Def.DB), str(ix.Name), str(t.Def.DB), str(t.Def.Name), str(kind)})
 		}
+		out = append(out, foreignKeyConstraintRows(t)...)
 	})
 	return out
 }
@@ -147,6 +147,7 @@ func keyColumnUsageRows(src Source, f filter) [][]types.Value {
 					str(def.Columns[c].Name), i64(int64(seq + 1)), null, null, null, null})
 			}
 		}
+		out = append(out, foreignKeyColumnRows(t)...)
 	})
 	return out
 }
