@@ -4,8 +4,8 @@ import "testing"
 
 // TestSQLAlchemySchemaRoundTrip: SQLAlchemy 1.4's create_all() (which
 // asks information_schema.tables first), reflection and inspect()
-// (SHOW CREATE TABLE, information_schema) and drop_all() give what they
-// give against MariaDB 10.11.
+// (SHOW CREATE TABLE, information_schema) of columns, keys and a FOREIGN
+// KEY, and drop_all() give what they give against MariaDB 10.11.
 func TestSQLAlchemySchemaRoundTrip(t *testing.T) {
 	needPython(t, "pymysql", "sqlalchemy")
 	runScript(t, `tables ['sa_events', 'sa_users']
@@ -20,6 +20,7 @@ sa_users pk ['id']
 sa_users indexes [('email', ('email',), True)]
 sa_users unique [('email', ('email',))]
 sa_users comment people
+sa_users foreign keys []
 sa_events user_id INTEGER(display_width=11) not-null default=None  comment=None
 sa_events seq BIGINT(display_width=20) not-null default=None  comment=None
 sa_events kind VARCHAR(length=20) not-null default=None  comment=None
@@ -28,7 +29,9 @@ sa_events pk ['user_id', 'seq']
 sa_events indexes [('uq_kind_note', ('kind', 'note'), True)]
 sa_events unique [('uq_kind_note', ('kind', 'note'))]
 sa_events comment None
+sa_events foreign keys [(['user_id'], 'sa_users', ['id'], {'ondelete': 'CASCADE'})]
 reflected ['sa_events', 'sa_users']
+events references ['sa_users.id']
 users autoincrement ['id']
 after drop_all []
 `, []string{"SQLALCHEMY_SILENCE_UBER_WARNING=1"}, debianPython, repoPath(t, "testdata/server/clients/sqlalchemy_schema.py"))

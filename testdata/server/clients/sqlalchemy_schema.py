@@ -2,11 +2,11 @@
 # (which first asks information_schema whether each table exists), then
 # MetaData.reflect() and inspect() reading the tables back (columns,
 # types, defaults, autoincrement, primary keys, indexes, unique
-# constraints, comments), then drop_all(). The printed lines are what
+# constraints, foreign keys, comments), then drop_all() (children first). The printed lines are what
 # MariaDB 10.11 gives.
 # Usage: python3 sqlalchemy_schema.py HOST PORT
 import sys
-from sqlalchemy import (BigInteger, Column, DateTime, Integer, MetaData, Numeric, String, Table, Text,
+from sqlalchemy import (BigInteger, Column, DateTime, ForeignKey, Integer, MetaData, Numeric, String, Table, Text,
                         UniqueConstraint, create_engine, inspect, text)
 
 host, port = sys.argv[1], sys.argv[2]
@@ -21,7 +21,7 @@ Table("sa_users", md,
       Column("created", DateTime, server_default=text("CURRENT_TIMESTAMP")),
       comment="people")
 Table("sa_events", md,
-      Column("user_id", Integer, primary_key=True, autoincrement=False),
+      Column("user_id", Integer, ForeignKey("sa_users.id", ondelete="CASCADE"), primary_key=True, autoincrement=False),
       Column("seq", BigInteger, primary_key=True, autoincrement=False),
       Column("kind", String(20), nullable=False),
       Column("note", String(200)),
@@ -41,9 +41,12 @@ for t in ("sa_users", "sa_events"):
     print(t, "indexes", sorted((i["name"], tuple(i["column_names"]), bool(i["unique"])) for i in insp.get_indexes(t)))
     print(t, "unique", sorted((u["name"], tuple(u["column_names"])) for u in insp.get_unique_constraints(t)))
     print(t, "comment", insp.get_table_comment(t)["text"])
+    print(t, "foreign keys", [(fk["constrained_columns"], fk["referred_table"], fk["referred_columns"], fk["options"])
+                              for fk in insp.get_foreign_keys(t)])
 reflected = MetaData()
 reflected.reflect(bind=engine, only=["sa_users", "sa_events"])
 print("reflected", sorted(reflected.tables))
+print("events references", sorted(fk.target_fullname for fk in reflected.tables["sa_events"].foreign_keys))
 print("users autoincrement", [c.name for c in reflected.tables["sa_users"].columns if c.autoincrement is True])
 md.drop_all(engine)
 print("after drop_all", sorted(inspect(engine).get_table_names()))
