@@ -76,9 +76,14 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case parse.KindDoBlock:
 		return s.execDoBlock(ctx, p.Name, p.Body)
 	}
+	if err := withOnDML(p); err != nil {
+		return nil, 0, err
+	}
 	switch n := p.Node.(type) {
 	case *ast.SelectStmt:
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
+	case *ast.SetOprStmt:
+		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecQuery(ctx, x, p, n, args) })
 	case *ast.InsertStmt:
 		if err := s.checkWritableDML(n); err != nil {
 			return nil, 0, err
@@ -150,6 +155,16 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			return nil, ack, err
 		}
 		r, err := ddl.Exec(ctx, &s.State, s.database.Txns, s.database.Procs, n)
+		return r, ack, err
+	case *ast.CreateViewStmt:
+		ack, err := s.finishOpen(ctx)
+		if err != nil {
+			return nil, ack, err
+		}
+		if err := s.checkWritable(); err != nil {
+			return nil, ack, err
+		}
+		r, err := ddl.CreateView(ctx, &s.State, s.database.Txns, n, p.ViewCheck, p.ViewAlter)
 		return r, ack, err
 	case *ast.CallStmt:
 		return s.execCall(ctx, n, args)

@@ -1,9 +1,12 @@
 // Package expr compiles SQL expressions to typed closures (Expr) once per
 // statement text and evaluates them per row in a Ctx: operators (ops.go),
 // name resolution against one table, joined tables or an enclosing query
-// (resolve.go), CASE, variables, CAST, aggregates' specs, and the
-// built-in functions, a family to a file (funcs_*.go: a new function is
-// one case in one of them).
+// (resolve.go; a column of a query any number of levels out reads that
+// query's row through Ctx.Up), CASE, variables, CAST, ANY/ALL subqueries
+// (anyall.go), aggregates' specs (GROUP_CONCAT and the JSON aggregates in
+// aggconcat.go), and the built-in function families: session, control
+// and math here (funcs_*.go), the rest in sql/funcs, which registers them
+// with RegisterFamily (a new function is one case in one family).
 //
 // Compiled expressions are shared by every session running the same
 // statement: all per-execution state lives in the Ctx (parameters, the
@@ -16,6 +19,13 @@
 // written db.name) is a stored function: funcs_stored.go resolves it at
 // compile time through FunctionHost (part of Host, implemented by the
 // session; Scope.Funcs) and calls it per row through the same interface.
+//
+// Window functions compile like aggregates, into the query's WindowSet
+// (window.go), and read their per-row values from Ctx.Wins. A derived
+// table, CTE or view is planned against a placeholder table; the rows an
+// execution materialized for it are bound in Ctx.Tables (binding.go).
+// A write through a view resolves the view's columns to expressions over
+// its base table (Scope.View).
 //
 // Every loop over rows calls Ctx.Poll, which looks at the statement's
 // context every few hundred rows (KILL, max_execution_time); what a

@@ -31,6 +31,9 @@ type Ctx struct {
 	Txn     *txn.Txn
 	subq    map[Subquery][][]types.Value
 	Outer   []types.Value
+	// Up is the Ctx of the query whose row Outer is (nil at the top): a
+	// column two or more levels out is read from Up.Outer and beyond.
+	Up *Ctx
 	// Mem is what this (sub)query execution holds against the statement's
 	// memory budget; polls counts rows between looks at ctx (poll.go).
 	Mem   *MemAccount
@@ -41,6 +44,12 @@ type Ctx struct {
 	// Locals are a stored program's local variables, by the slots its
 	// Scope.Locals gave (sql/psm).
 	Locals []types.Value
+	// Tables binds the placeholder tables of derived tables and CTEs to
+	// the rows this execution materialized for them (TableOf); subqueries
+	// inherit their enclosing query's bindings.
+	Tables *TableBinding
+	// Wins are the window function values of the current row.
+	Wins []types.Value
 }
 
 // expr is a compiled expression.
@@ -53,7 +62,8 @@ type Expr struct {
 	Col     int  // table column index when the expression is a bare column, else -1
 	IsConst bool // no column, no aggregate (params and variables count as constant per execution)
 	HasAgg  bool
-	param   int // ? index when a bare placeholder, else -1
+	param   int  // ? index when a bare placeholder, else -1
+	literal bool // a literal of the statement's text (Literal)
 	text    string
 	Source  *Source // the joined table a bare column belongs to (joins only)
 }
@@ -64,6 +74,9 @@ type AggSpec struct {
 	Arg      *Expr  // nil for COUNT(*)
 	Distinct bool
 	Type     types.ColType
+	// GROUP_CONCAT (aggconcat.go): its arguments, run together per row,
+	// its ORDER BY and SEPARATOR.
+	Concat *ConcatSpec
 }
 
 // Scope resolves names while compiling.
@@ -75,6 +88,15 @@ type Scope struct {
 	// Outputs lets ORDER BY / HAVING name select-list aliases.
 	Outputs []OutputCol
 	inAgg   bool
+	// Windows is where window functions go (the select list and ORDER BY
+	// of a SELECT); nil elsewhere (4015). inWindow is set while a window
+	// function's arguments compile.
+	Windows  *WindowSet
+	inWindow bool
+	// View is set for a write through a view: its columns, as
+	// expressions over the base table (Table), named bare or qualified by
+	// the view's name; the base table's alias still names its own.
+	View *ViewColumns
 	// Clause names the part of the statement being compiled for 1054
 	// ("SELECT", "WHERE", ...), as MariaDB reports it; "" is 'field list'.
 	Clause string

@@ -63,6 +63,8 @@ type Stmt struct {
 	Like        string
 	Body        string     // DO LANGUAGE name $$ body $$ (name in name)
 	Begin       beginChars // START TRANSACTION's characteristics
+	ViewCheck   string     // CREATE VIEW's check option: NONE, CASCADED or LOCAL (view.go)
+	ViewAlter   bool       // ALTER VIEW, parsed as CREATE OR REPLACE VIEW
 
 	PlanMu sync.Mutex // serializes plan builds (they annotate the AST)
 	Cached atomic.Pointer[PlanEntry]
@@ -237,6 +239,7 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	// A fresh parser per parse: the TiDB parser reuses its node arena, so
 	// a pooled one would overwrite the trees the plan cache keeps. Parses
 	// are cached by text, so this is paid once per distinct statement.
+	s = scanViewCheck(s, p)
 	stmts, err := parseSQL(s, mode)
 	if err != nil {
 		return nil, sqlerr.New(sqlerr.ErParse, "%s", tidbSyntaxMessage(err))

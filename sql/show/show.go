@@ -98,11 +98,11 @@ func rows(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 			return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
 		}
 		var rows [][]string
-		for _, t := range cat.Tables(db) {
-			if match(t.Def.Name) {
-				row := []string{t.Def.Name}
+		for _, t := range tablesAndViews(cat, db) {
+			if match(t.name) {
+				row := []string{t.name}
 				if n.Full {
-					row = append(row, "BASE TABLE")
+					row = append(row, t.kind)
 				}
 				rows = append(rows, row)
 			}
@@ -114,6 +114,11 @@ func rows(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 		return StringRows(cols, rows), nil
 	case ast.ShowColumns:
 		t, err := s.ResolveTable(n.Table)
+		if err != nil {
+			if vt, verr := s.ViewTable(n.Table); verr != nil || vt != nil {
+				t, err = vt, verr // a view's columns
+			}
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -128,9 +133,18 @@ func rows(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 		return FuncStatus(cat, src.Procs(), ""), nil
 	case ast.ShowCreateDatabase:
 		return createDatabase(s, cat, n)
+	case ast.ShowCreateView:
+		db, err := s.DBFor(n.Table.Schema.O)
+		if err != nil {
+			return nil, err
+		}
+		return showCreateView(cat, db, n.Table.Name.O, s.DB)
 	case ast.ShowCreateTable:
 		t, err := s.ResolveTable(n.Table)
 		if err != nil {
+			if db, dberr := s.DBFor(n.Table.Schema.O); dberr == nil && cat.View(db, n.Table.Name.O) != nil {
+				return showCreateView(cat, db, n.Table.Name.O, s.DB)
+			}
 			return nil, err
 		}
 		return StringRows([]string{"Table", "Create Table"}, [][]string{{t.Def.Name, showCreateTable(t)}}), nil
@@ -263,6 +277,9 @@ func showCreateTable(t *storage.Table) string {
 	var lines []string
 	for _, c := range def.Columns {
 		l := "  " + quoteName(c.Name) + " " + c.Type.SQL()
+		if c.Type.JSON {
+			l += " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin" // as MariaDB declares JSON
+		}
 		if c.NotNull {
 			l += " NOT NULL"
 		}
@@ -288,7 +305,13 @@ func showCreateTable(t *storage.Table) string {
 		if c.Comment != "" {
 			l += " COMMENT " + quoteString(c.Comment)
 		}
-		l += columnCheck(def, c.Name)
+		check := columnCheck(def, c.Name)
+		if c.Type.JSON && check == "" {
+			// a JSON column's own check (one declared LONGTEXT ... CHECK
+			// (json_valid(c)) has it among the table's checks already)
+			check = " CHECK (json_valid(" + quoteName(c.Name) + "))"
+		}
+		l += check
 		lines = append(lines, l)
 	}
 	for _, ix := range def.Indexes {
@@ -323,6 +346,11 @@ func Explain(s *exec.State, n *ast.ExplainStmt) (*exec.Result, error) {
 	if sh, ok := n.Stmt.(*ast.ShowStmt); ok && sh.Tp == ast.ShowColumns {
 		t, err := s.ResolveTable(sh.Table)
 		if err != nil {
+			if vt, verr := s.ViewTable(sh.Table); verr != nil || vt != nil {
+				t, err = vt, verr // a view's columns
+			}
+		}
+		if err != nil {
 			return nil, err
 		}
 		return describe(t, func(string) bool { return true }), nil
@@ -333,7 +361,7 @@ func Explain(s *exec.State, n *ast.ExplainStmt) (*exec.Result, error) {
 	switch x := n.Stmt.(type) {
 	case *ast.SelectStmt:
 		if plan.IsJoin(x.From) {
-			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB, Funcs: s.Functions()}, x.From, x.Where, s.ResolveTable)
+			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB, Funcs: s.Functions()}, x.From, x.Where, s.ResolveSource)
 			if err != nil {
 				return nil, err
 			}

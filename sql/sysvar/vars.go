@@ -86,6 +86,7 @@ var Defs = func() map[string]*Def {
 		{Name: "version", Kind: varString, Def: "8.0.36-plrun", ReadOnly: true},
 		{Name: "version_comment", Kind: varString, Def: "plrun", ReadOnly: true},
 		{Name: "max_allowed_packet", Kind: KindInt, Def: "67108864", min: 1024, max: 1 << 30, Global: true, Session: true},
+		{Name: "group_concat_max_len", Kind: KindInt, Def: "1048576", min: 4, max: 1<<32 - 1, Global: true, Session: true},
 		{Name: "character_set_client", Kind: varString, Def: "utf8mb4", Global: true, Session: true},
 		{Name: "character_set_connection", Kind: varString, Def: "utf8mb4", Global: true, Session: true},
 		{Name: "character_set_results", Kind: varString, Def: "utf8mb4", Global: true, Session: true},
@@ -100,6 +101,8 @@ var Defs = func() map[string]*Def {
 		{Name: "system_time_zone", Kind: varString, Def: "UTC", ReadOnly: true},
 		{Name: "lower_case_table_names", Kind: KindInt, Def: "0", ReadOnly: true},
 		{Name: "interactive_timeout", Kind: KindInt, Def: "28800", min: 1, max: 31536000, Global: true, Session: true},
+		// A recursive CTE stops after this many iterations, with warning 1931.
+		{Name: "max_recursive_iterations", Kind: KindInt, Def: "1000", min: 0, max: 4294967295, Global: true, Session: true},
 		{Name: "max_sp_recursion_depth", Kind: KindInt, Def: "0", min: 0, max: 255, Global: true, Session: true},
 		{Name: "wait_timeout", Kind: KindInt, Def: "28800", min: 1, max: 31536000, Global: true, Session: true},
 		{Name: "net_write_timeout", Kind: KindInt, Def: "60", min: 1, max: 31536000, Global: true, Session: true},
