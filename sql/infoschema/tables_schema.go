@@ -75,9 +75,17 @@ func tablesRows(src Source, f filter) [][]types.Value {
 			out = append(out, append([]types.Value{str("def"), str(Name), str(name), str("SYSTEM VIEW")}, SystemStatusRow(name)[1:]...))
 		}
 	}
-	eachTable(src.Catalog(), f, func(t *storage.Table) {
+	cat := src.Catalog()
+	eachTable(cat, f, func(t *storage.Table) {
 		out = append(out, append([]types.Value{str("def"), str(t.Def.DB)}, TableStatus(t)...))
 	})
+	for _, db := range cat.Databases() {
+		for _, v := range cat.Views(db) {
+			if f.keeps(db, v.Name) {
+				out = append(out, append([]types.Value{str("def"), str(db)}, ViewStatus(v)...))
+			}
+		}
+	}
 	return out
 }
 
@@ -121,6 +129,23 @@ func TableStatus(t *storage.Table) []types.Value {
 	return []types.Value{str(def.Name), str("BASE TABLE"), str(def.Engine), u64(10), str("Dynamic"), u64(rows), u64(avg),
 		u64(dataLen), u64(0), u64(indexLen), u64(0), auto, created, updated, null, str(def.Collate), null, str(""),
 		str(def.Comment), u64(0), str("N")}
+}
+
+// ViewStatus is a view's row of TABLES from TABLE_NAME on, as MariaDB
+// reports a view: all NULL but its type and the comment VIEW.
+func ViewStatus(v *storage.ViewDef) []types.Value {
+	row := []types.Value{str(v.Name), str("VIEW")}
+	for len(row) < len(tablesColumns)-2 {
+		row = append(row, null)
+	}
+	row[len(row)-3] = str("VIEW") // TABLE_COMMENT
+	return row
+}
+
+// ViewStatusRow is SHOW TABLE STATUS's row of a view.
+func ViewStatusRow(v *storage.ViewDef) []types.Value {
+	r := ViewStatus(v)
+	return append(r[:1:1], r[2:]...)
 }
 
 // StatusRow is SHOW TABLE STATUS's row of t: TableStatus without

@@ -1,6 +1,8 @@
 package show
 
 import (
+	"sort"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
@@ -37,6 +39,13 @@ func tableStatus(s *exec.State, cat *storage.Catalog, n *ast.ShowStmt, match fun
 			r.Rows = append(r.Rows, infoschema.StatusRow(t))
 		}
 	}
+	for _, v := range cat.Views(db) {
+		if match(v.Name) {
+			r.Rows = append(r.Rows, infoschema.ViewStatusRow(v))
+		}
+	}
+	// by name, tables and views together, as MariaDB lists them
+	sort.SliceStable(r.Rows, func(i, j int) bool { return r.Rows[i][0].S < r.Rows[j][0].S })
 	return r, nil
 }
 
