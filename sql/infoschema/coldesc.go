@@ -118,6 +118,12 @@ const bytesPerChar = 4
 // NUMERIC_PRECISION, NUMERIC_SCALE and DATETIME_PRECISION.
 func lengths(t types.ColType) (charMax, octets, precision, scale, dtPrecision types.Value) {
 	charMax, octets, precision, scale, dtPrecision = null, null, null, null, null
+	switch {
+	case t.JSON:
+		// MariaDB's JSON is LONGTEXT
+		charMax, octets = u64(4294967295), u64(4294967295)
+		return
+	}
 	switch t.Base {
 	case types.TChar, types.TVarchar:
 		charMax, octets = u64(uint64(t.Length)), u64(uint64(t.Length*bytesPerChar))

@@ -21,7 +21,7 @@ func init() {
 func checkConstraintsRows(src Source, f filter) [][]types.Value {
 	var out [][]types.Value
 	eachTable(src.Catalog(), f, func(t *storage.Table) {
-		for _, ck := range t.Def.Checks {
+		for _, ck := range checksOf(t.Def) {
 			level := "Table"
 			if ck.Column != "" {
 				level = "Column"
@@ -29,6 +29,28 @@ func checkConstraintsRows(src Source, f filter) [][]types.Value {
 			out = append(out, []types.Value{str("def"), str(t.Def.DB), str(t.Def.Name), str(ck.Name), str(level), str(ck.Expr)})
 		}
 	})
+	return out
+}
+
+// checksOf are def's CHECK constraints as MariaDB lists them: a JSON
+// column's json_valid() (MariaDB's JSON is LONGTEXT with that CHECK),
+// then the declared ones.
+func checksOf(def *storage.TableDef) []storage.Check {
+	var out []storage.Check
+	implied := map[string]bool{}
+	for _, c := range def.Columns {
+		if c.Type.JSON {
+			ck := storage.Check{Name: c.Name, Column: c.Name, Expr: "json_valid(`" + strings.ReplaceAll(c.Name, "`", "``") + "`)"}
+			out = append(out, ck)
+			implied[strings.ToLower(ck.Column)+"\x00"+ck.Expr] = true
+		}
+	}
+	for _, ck := range def.Checks {
+		// a dump's LONGTEXT ... CHECK (json_valid(`d`)) is that same check
+		if !implied[strings.ToLower(ck.Column)+"\x00"+ck.Expr] {
+			out = append(out, ck)
+		}
+	}
 	return out
 }
 
@@ -79,7 +101,7 @@ func foreignKeyConstraintRows(t *storage.Table) [][]types.Value {
 	for _, fk := range t.Def.ForeignKeys {
 		out = append(out, []types.Value{str("def"), str(t.Def.DB), str(fk.Name), str(t.Def.DB), str(t.Def.Name), str("FOREIGN KEY")})
 	}
-	for _, ck := range t.Def.Checks {
+	for _, ck := range checksOf(t.Def) {
 		out = append(out, []types.Value{str("def"), str(t.Def.DB), str(ck.Name), str(t.Def.DB), str(t.Def.Name), str("CHECK")})
 	}
 	return out
