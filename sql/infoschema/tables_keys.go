@@ -79,8 +79,16 @@ func StatisticsOf(t *storage.Table) [][]types.Value {
 			if !def.Columns[c].NotNull {
 				nullable = "YES"
 			}
+			collation := "A"
+			if seq < len(ix.Desc) && ix.Desc[seq] {
+				collation = "D"
+			}
+			subPart := null
+			if seq < len(ix.Prefix) && ix.Prefix[seq] > 0 {
+				subPart = i64(int64(ix.Prefix[seq]))
+			}
 			out = append(out, []types.Value{str("def"), str(def.DB), str(def.Name), i64(nonUnique), str(def.DB), str(ix.Name),
-				u64(uint64(seq + 1)), str(def.Columns[c].Name), str("A"), card, null, null, str(nullable), str("BTREE"),
+				u64(uint64(seq + 1)), str(def.Columns[c].Name), str(collation), card, subPart, null, str(nullable), str("BTREE"),
 				str(""), str(""), str("NO")})
 		}
 	}
