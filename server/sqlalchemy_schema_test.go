@@ -4,7 +4,8 @@ import "testing"
 
 // TestSQLAlchemySchemaRoundTrip: SQLAlchemy 1.4's create_all() (which
 // asks information_schema.tables first), reflection and inspect()
-// (SHOW CREATE TABLE, information_schema) of columns, keys and a FOREIGN
+// (SHOW CREATE TABLE, information_schema) of columns, keys, an index (CREATE
+// INDEX) and a FOREIGN
 // KEY, and drop_all() give what they give against MariaDB 10.11.
 func TestSQLAlchemySchemaRoundTrip(t *testing.T) {
 	needPython(t, "pymysql", "sqlalchemy")
@@ -17,7 +18,7 @@ sa_users score DECIMAL(precision=10, scale=2) nullable default=0.00  comment=Non
 sa_users bio TEXT() nullable default=None  comment=about me
 sa_users created DATETIME() nullable default=current_timestamp()  comment=None
 sa_users pk ['id']
-sa_users indexes [('email', ('email',), True)]
+sa_users indexes [('email', ('email',), True), ('ix_users_name_score', ('name', 'score'), False)]
 sa_users unique [('email', ('email',))]
 sa_users comment people
 sa_users foreign keys []

@@ -6,7 +6,7 @@
 # MariaDB 10.11 gives.
 # Usage: python3 sqlalchemy_schema.py HOST PORT
 import sys
-from sqlalchemy import (BigInteger, Column, DateTime, ForeignKey, Integer, MetaData, Numeric, String, Table, Text,
+from sqlalchemy import (BigInteger, Column, DateTime, ForeignKey, Index, Integer, MetaData, Numeric, String, Table, Text,
                         UniqueConstraint, create_engine, inspect, text)
 
 host, port = sys.argv[1], sys.argv[2]
@@ -19,6 +19,7 @@ Table("sa_users", md,
       Column("score", Numeric(10, 2), server_default=text("0")),
       Column("bio", Text, comment="about me"),
       Column("created", DateTime, server_default=text("CURRENT_TIMESTAMP")),
+      Index("ix_users_name_score", "name", "score"),
       comment="people")
 Table("sa_events", md,
       Column("user_id", Integer, ForeignKey("sa_users.id", ondelete="CASCADE"), primary_key=True, autoincrement=False),
