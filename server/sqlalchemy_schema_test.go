@@ -4,9 +4,9 @@ import "testing"
 
 // TestSQLAlchemySchemaRoundTrip: SQLAlchemy 1.4's create_all() (which
 // asks information_schema.tables first), reflection and inspect()
-// (SHOW CREATE TABLE, information_schema) of columns, keys, an index (CREATE
-// INDEX) and a FOREIGN
-// KEY, and drop_all() give what they give against MariaDB 10.11.
+// (SHOW CREATE TABLE, information_schema) of columns, keys, an index
+// (CREATE INDEX) and a FOREIGN KEY, and drop_all() give what they give
+// against MariaDB 10.11.
 func TestSQLAlchemySchemaRoundTrip(t *testing.T) {
 	needPython(t, "pymysql", "sqlalchemy")
 	runScript(t, `tables ['sa_events', 'sa_users']
