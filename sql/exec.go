@@ -155,6 +155,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if err := s.checkWritable(); err != nil {
 			return nil, ack, err
 		}
+		if ct, ok := n.(*ast.CreateTableStmt); ok && ct.Select != nil {
+			return s.createSelect(ctx, p, args, ct, ack)
+		}
 		r, err := ddl.Exec(ctx, &s.State, s.database.Txns, s.database.Procs, n)
 		return r, ack, err
 	case *ast.CreateViewStmt:

@@ -16,7 +16,7 @@ func ordTable() *Table {
 	return NewTable(def)
 }
 
-func put(t *Table, id int64, kind any, at any) {
+func putEvent(t *Table, id int64, kind any, at any) {
 	pk := []types.Value{types.IntValue(id)}
 	vals := []types.Value{pk[0], types.Null, types.Null}
 	if s, ok := kind.(string); ok {
@@ -54,12 +54,12 @@ func same(a, b []int64) bool {
 // deletions drop the entries no version holds.
 func TestIndexRange(t *testing.T) {
 	tb := ordTable()
-	put(tb, 1, "open", 10)
-	put(tb, 2, "open", 20)
-	put(tb, 3, "close", 15)
-	put(tb, 4, "OPEN", 30)
-	put(tb, 5, nil, 12)
-	put(tb, 6, "open", nil)
+	putEvent(tb, 1, "open", 10)
+	putEvent(tb, 2, "open", 20)
+	putEvent(tb, 3, "close", 15)
+	putEvent(tb, 4, "OPEN", 30)
+	putEvent(tb, 5, nil, 12)
+	putEvent(tb, 6, "open", nil)
 	v := func(n int64) *types.Value { x := types.IntValue(n); return &x }
 	open := []types.Value{types.StringValue("open")}
 	for _, c := range []struct {
@@ -80,7 +80,7 @@ func TestIndexRange(t *testing.T) {
 			t.Errorf("%s: %v, want %v", c.name, got, c.want)
 		}
 	}
-	put(tb, 2, "close", 20) // moves out of 'open'
+	putEvent(tb, 2, "close", 20) // moves out of 'open'
 	tb.Apply(KeyOf([]types.Value{types.IntValue(4)}), []types.Value{types.IntValue(4)}, nil, 2)
 	if got := ids(tb.IndexRange(1, open, nil, nil)); !same(got, []int64{1, 6}) {
 		t.Errorf("after update and delete: %v, want [1 6]", got)
