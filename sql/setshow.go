@@ -17,6 +17,9 @@ func (s *Session) setSession(d *sysvar.Def, v types.Value) (*exec.Note, error) {
 	if d.ReadOnly {
 		return nil, sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.Name)
 	}
+	if d.SessionReadOnly {
+		return nil, sqlerr.New(sqlerr.ErSessionReadOnly, "SESSION variable '%s' is read-only. Use SET GLOBAL to assign the value", d.Name)
+	}
 	if !d.Session {
 		return nil, sqlerr.New(sqlerr.ErGlobalVariable, "Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", d.Name)
 	}
@@ -24,7 +27,7 @@ func (s *Session) setSession(d *sysvar.Def, v types.Value) (*exec.Note, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := sysvar.Check(d, text); err != nil {
+	if err := sysvar.CheckSession(d, text); err != nil {
 		return nil, err
 	}
 	if d.Name == "autocommit" && text == "ON" && s.txn != nil && !s.explicit {
@@ -67,6 +70,9 @@ func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, ar
 	for _, v := range n.Variables {
 		name := strings.ToLower(v.Name)
 		if name == ast.SetNames || name == ast.SetCharset {
+			if err := s.setNames(name == ast.SetNames, v); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		if name == "tx_isolation_one_shot" && oneShot {

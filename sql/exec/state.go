@@ -28,6 +28,10 @@ type State struct {
 	definingView bool
 	temps        map[string]*storage.Table // the session's temporary tables (temptables.go)
 	fkw          *constraint.Writer        // the running statement's (constraints.go)
+	// SelectLimit is the sql_select_limit the session added to the
+	// statement being planned, plus one (0: none): part of the plan
+	// cache key, since the same text is planned with and without it.
+	SelectLimit uint64
 }
 
 // SchemaChanged drops the plans built for the old schema (after DDL).
@@ -48,19 +52,19 @@ func (s *State) PlanFor(p *parse.Stmt, build func() (any, error)) (any, error) {
 	}
 	epoch := s.epoch.Load()
 	mode := s.SQLMode() & planModes
-	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
+	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode && c.Limit == s.SelectLimit {
 		return c.Plan, nil
 	}
 	p.PlanMu.Lock()
 	defer p.PlanMu.Unlock()
-	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
+	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode && c.Limit == s.SelectLimit {
 		return c.Plan, nil
 	}
 	pl, err := build()
 	if err != nil {
 		return nil, err
 	}
-	p.Cached.Store(&parse.PlanEntry{Plan: pl, Epoch: epoch, DB: s.DB, Mode: mode})
+	p.Cached.Store(&parse.PlanEntry{Plan: pl, Epoch: epoch, DB: s.DB, Mode: mode, Limit: s.SelectLimit})
 	return pl, nil
 }
 
