@@ -69,8 +69,8 @@ func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, ar
 	oneShot := reSetTransaction.MatchString(parse.StripLeading(p.Text))
 	for _, v := range n.Variables {
 		name := strings.ToLower(v.Name)
-		if name == ast.SetNames || name == ast.SetCharset {
-			if err := s.setNames(name == ast.SetNames, v); err != nil {
+		if v.Name == ast.SetNames || v.Name == ast.SetCharset {
+			if err := s.setNames(v.Name == ast.SetNames, v); err != nil {
 				return nil, err
 			}
 			continue
