@@ -62,7 +62,9 @@ var errShutdown = mysql.NewError(mysql.ER_SERVER_SHUTDOWN, "Server shutdown in p
 // counts Aborted_clients; a drain is not.
 func (c *conn) serve() (aborted bool) {
 	c.consumed = c.sock.read.Load() // the handshake
+	c.startIdleClock()
 	for {
+		c.armIdleTimeout()
 		c.lingerIfDraining()
 		packet, err := c.wire.readPacket()
 		if err != nil {
