@@ -88,8 +88,10 @@ func (c *conn) serve() (aborted bool) {
 		if runsStatement(packet) {
 			stop = c.wire.watchDisconnect(c.clientGone)
 		}
+		c.armWriteTimeout()
 		quit, err := c.dispatch(packet)
 		stop()
+		c.armWriteTimeout() // the rest of the reply: the command may have SET it
 		if err == nil {
 			err = c.wire.flush()
 		}

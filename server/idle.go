@@ -28,3 +28,13 @@ func (c *conn) armIdleTimeout() {
 	}
 	_ = c.sock.SetReadDeadline(time.Now().Add(time.Duration(secs) * time.Second))
 }
+
+// armWriteTimeout makes the command's reply writes wait at most the
+// session's net_write_timeout each for the client to read.
+func (c *conn) armWriteTimeout() {
+	secs, err := strconv.ParseInt(c.session.SysVar(sysvar.Defs["net_write_timeout"], false), 10, 64)
+	if err != nil || secs <= 0 {
+		return
+	}
+	c.sock.writeTimeout.Store(int64(time.Duration(secs) * time.Second))
+}

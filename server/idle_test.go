@@ -55,3 +55,25 @@ func expectClosed(t *testing.T, rc *rawClient) {
 		t.Fatalf("closed after %v, before wait_timeout", time.Since(start))
 	}
 }
+
+// A client that stops reading a reply is disconnected after
+// net_write_timeout, as in MariaDB: the reply's writes do not wait for
+// ever (nor hold the session's worker).
+func TestNetWriteTimeoutDropsStalledReader(t *testing.T) {
+	ts := startServer(t, Config{}, nil)
+	rc := dialRaw(t, ts.addr)
+	rc.login("root", "root", "")
+	rc.query("SET net_write_timeout = 1")
+	// ~48 MB: more than the loopback socket buffers hold
+	q := "SELECT REPEAT('x', 16000000) UNION ALL SELECT REPEAT('y', 16000000) UNION ALL SELECT REPEAT('z', 16000000)"
+	rc.pc.resetSequence()
+	rc.write(append([]byte{mysql.COM_QUERY}, q...))
+	time.Sleep(3 * time.Second) // not reading: the server's writes block
+	var err error
+	for err == nil {
+		_, err = rc.pc.readPacket()
+	}
+	if !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("stalled reader: read %v, want the server to have closed the connection", err)
+	}
+}
