@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -35,6 +36,10 @@ func (s *Session) setSession(d *sysvar.Def, v types.Value) (*exec.Note, error) {
 		if _, err := s.finishOpen(context.Background()); err != nil {
 			return nil, err
 		}
+	}
+	if d.Name == "last_insert_id" {
+		// LAST_INSERT_ID() reports it (MariaDB: one value, two names).
+		s.LastInsertID, _ = strconv.ParseUint(text, 10, 64)
 	}
 	s.vars[d.Key()] = text
 	return warn, nil
