@@ -24,8 +24,9 @@ func Check(d *Def, text string) error {
 	case "character_set_client", "character_set_connection", "character_set_results":
 		// Every text plrun sends and reads is UTF-8; utf8mb3 is its BMP
 		// subset. Another charset would need conversion plrun lacks.
-		// character_set_results NULL ("") asks for no conversion.
-		if text == "" && d.Key() == "character_set_results" {
+		// character_set_results NULL ("") asks for no conversion, and
+		// binary asks the same (mysqldump sets it around SHOW CREATE).
+		if (text == "" || strings.EqualFold(text, "binary")) && d.Key() == "character_set_results" {
 			return nil
 		}
 		if _, ok := utf8Charsets[strings.ToLower(text)]; !ok {

@@ -264,6 +264,9 @@ func Normalize(d *Def, v types.Value) (string, *sqlerr.Note, error) {
 				return CanonicalTimeZone(v.String()), nil, nil
 			}
 		case "character_set_client", "character_set_connection", "character_set_results", "collation_connection":
+			if strings.EqualFold(v.String(), "binary") {
+				return "binary", nil, nil
+			}
 			return CanonicalCharset(v.String()), nil, nil
 		}
 		return v.String(), nil, nil
