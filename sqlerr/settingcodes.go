@@ -19,3 +19,7 @@ const (
 // ErCollationCharsetMismatch: SET NAMES cs COLLATE co with a collation of
 // another charset (SQLSTATE 42000).
 const ErCollationCharsetMismatch uint16 = 1253
+
+// ErUpdateWithoutKeyInSafeMode: sql_safe_updates refused an UPDATE or
+// DELETE that finds its rows without a key and has no LIMIT.
+const ErUpdateWithoutKeyInSafeMode uint16 = 1175

@@ -141,6 +141,9 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		return nil, err
 	}
 	pl := pi.(*UpdatePlan)
+	if err := s.refuseUnsafeWrite(pl.Access, n.Limit != nil); err != nil {
+		return nil, err
+	}
 	t := pl.Table
 	s.MultiRowWrite, s.IgnoreErrors = true, n.IgnoreErr
 	defer func() { s.MultiRowWrite, s.IgnoreErrors = false, false }()

@@ -41,8 +41,8 @@ func Check(d *Def, text string) error {
 		if _, ok := generalCollations[strings.ToLower(text)]; !ok || d.Key() == "collation_server" && !strings.EqualFold(text, "utf8mb4_general_ci") {
 			return wrong()
 		}
-	case "sql_auto_is_null", "sql_safe_updates":
-		// Not built: ON would change which rows a statement touches.
+	case "sql_auto_is_null":
+		// Not built: ON would change which rows a statement returns.
 		if text == "ON" {
 			return wrong()
 		}
