@@ -99,7 +99,6 @@ var Defs = func() map[string]*Def {
 		// Every database is utf8mb4 (the mysql client's `status` reads these).
 		{Name: "character_set_database", Kind: varString, Def: "utf8mb4", ReadOnly: true},
 		{Name: "collation_database", Kind: varString, Def: "utf8mb4_general_ci", ReadOnly: true},
-		{Name: "names", Kind: varString, Def: "utf8mb4", Session: true},
 		{Name: "time_zone", Kind: varString, Def: "SYSTEM", Global: true, Session: true},
 		{Name: "system_time_zone", Kind: varString, Def: "UTC", ReadOnly: true},
 		{Name: "lower_case_table_names", Kind: KindInt, Def: "0", ReadOnly: true},
@@ -370,9 +369,6 @@ func ValueOf(d *Def, s string) types.Value {
 func SortedNames() []string {
 	names := make([]string, 0, len(Defs))
 	for n := range Defs {
-		if n == "names" {
-			continue
-		}
 		names = append(names, n)
 	}
 	sort.Strings(names)
