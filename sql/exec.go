@@ -159,6 +159,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if err := s.checkWritable(); err != nil {
 			return nil, ack, err
 		}
+		if ct, ok := n.(*ast.CreateTableStmt); ok && ct.Select != nil {
+			return s.createSelect(ctx, p, args, ct, ack)
+		}
 		r, err := ddl.Exec(ctx, &s.State, s.database.Txns, s.database.Procs, n)
 		return r, ack, err
 	case *ast.CreateViewStmt:
@@ -189,8 +192,11 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			}
 			return &exec.Result{}, nil
 		})
-	case *ast.FlushStmt, *ast.AnalyzeTableStmt:
+	case *ast.FlushStmt:
 		return &exec.Result{}, 0, nil
+	case *ast.AnalyzeTableStmt:
+		r, err := s.execAnalyze(n)
+		return r, 0, err
 	}
 	return nil, 0, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support '%s'", firstWords(p.Text))
 }
