@@ -81,8 +81,12 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	}
 	switch n := p.Node.(type) {
 	case *ast.SelectStmt:
+		n = s.withSelectLimit(n)
+		defer s.clearSelectLimit()
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
 	case *ast.SetOprStmt:
+		n = s.withSetOprLimit(n)
+		defer s.clearSelectLimit()
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecQuery(ctx, x, p, n, args) })
 	case *ast.InsertStmt:
 		if err := s.checkWritableDML(n); err != nil {
@@ -155,6 +159,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if err := s.checkWritable(); err != nil {
 			return nil, ack, err
 		}
+		if ct, ok := n.(*ast.CreateTableStmt); ok && ct.Select != nil {
+			return s.createSelect(ctx, p, args, ct, ack)
+		}
 		r, err := ddl.Exec(ctx, &s.State, s.database.Txns, s.database.Procs, n)
 		return r, ack, err
 	case *ast.CreateViewStmt:
@@ -185,8 +192,11 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			}
 			return &exec.Result{}, nil
 		})
-	case *ast.FlushStmt, *ast.AnalyzeTableStmt:
+	case *ast.FlushStmt:
 		return &exec.Result{}, 0, nil
+	case *ast.AnalyzeTableStmt:
+		r, err := s.execAnalyze(n)
+		return r, 0, err
 	}
 	return nil, 0, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support '%s'", firstWords(p.Text))
 }

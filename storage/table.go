@@ -2,6 +2,8 @@ package storage
 
 import (
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/tidwall/btree"
 
@@ -27,7 +29,8 @@ type Row struct {
 	older     *version // earlier committed versions, newest first, for snapshot reads
 	pending   *Pending
 	inTree    bool
-	indexed   [][]string // per secondary index, the keys r is listed under
+	indexed   [][]string        // per secondary index, the keys r is listed under
+	sorted    [][][]types.Value // per secondary index, the values r is listed under in its ordered side (ordered.go)
 }
 
 // version is an earlier committed state of a row, kept while a statement's
@@ -68,10 +71,15 @@ type tableData struct {
 	mu        sync.RWMutex
 	rows      map[string]*Row
 	order     *btree.BTreeG[*Row]
-	secondary []map[string][]*Row // per Def.Indexes entry: key -> rows; nil for the primary key
-	autoInc   uint64              // next AUTO_INCREMENT value to hand out - 1
+	secondary []map[string][]*Row       // per Def.Indexes entry: key -> rows; nil for the primary key
+	ordered   []*btree.BTreeG[ordEntry] // per Def.Indexes entry: (values, row) in order; nil for the primary key
+	autoInc   uint64                    // next AUTO_INCREMENT value to hand out - 1
 	hidden    uint64
 	bulk      bool // a table being built by Rebuild from rows in key order
+	// updated is when a commit last changed the table, in Unix seconds
+	// (information_schema.TABLES.UPDATE_TIME); as in InnoDB it is not
+	// kept across a restart.
+	updated atomic.Int64
 }
 
 // NewTable builds an empty table for def.
@@ -92,6 +100,7 @@ func NewTable(def *TableDef) *Table {
 		}
 		return len(a.PK) < len(b.PK)
 	}, btree.Options{NoLocks: true})
+	t.ordered = newOrdered(def)
 	t.secondary = make([]map[string][]*Row, len(def.Indexes))
 	for i, ix := range def.Indexes {
 		if !ix.Primary {
@@ -240,6 +249,7 @@ func (t *Table) placeLocked(r *Row) {
 // older than lsn, down to the newest one at or below horizon (the oldest
 // snapshot any reader holds or can still take).
 func (t *Table) InstallAll(rows []*Row, txn TxnID, lsn, horizon uint64) {
+	t.updated.Store(time.Now().Unix())
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, r := range rows {
@@ -340,6 +350,10 @@ func (t *Table) ScanRange(txn TxnID, snap uint64, lo, hi *types.Value) []ScanIte
 	}
 	return out
 }
+
+// Updated is when a commit last changed the table (Unix seconds), 0 if
+// none has since the table was opened.
+func (t *Table) Updated() int64 { return t.updated.Load() }
 
 // Len returns the number of slots (approximate row count).
 func (t *Table) Len() int {

@@ -54,20 +54,16 @@ type SelectPlan struct {
 
 // expandJoinWildcard adds the columns of * (every joined table) or t.*.
 func (pl *SelectPlan) expandJoinWildcard(only string) error {
-	found := false
-	for _, jt := range pl.join.Tables {
-		if only != "" && !strings.EqualFold(only, jt.Alias) {
-			continue
-		}
-		found = true
-		for i, c := range jt.Table.Def.Columns {
-			ce := expr.ColumnExpr(jt.Table.Def, i, jt.Off+i, &jt.Source)
-			pl.outs = append(pl.outs, expr.OutputCol{Name: c.Name, Expr: ce})
-			pl.Cols = append(pl.Cols, Column{Name: c.Name, OrgName: c.Name, Table: jt.Alias, OrgTable: jt.Table.Def.Name, DB: jt.Table.Def.DB, Type: c.Type, NotNull: c.NotNull && !jt.Left})
-		}
-	}
+	cols, found := pl.join.Star(only)
 	if !found {
 		return sqlerr.New(sqlerr.ErBadTable, "Unknown table '%s'", only)
+	}
+	for _, sc := range cols {
+		jt := pl.join.Tables[sc.Table]
+		i, c := sc.Col, jt.Table.Def.Columns[sc.Col]
+		ce := expr.ColumnExpr(jt.Table.Def, i, jt.Off+i, &jt.Source)
+		pl.outs = append(pl.outs, expr.OutputCol{Name: c.Name, Expr: ce})
+		pl.Cols = append(pl.Cols, Column{Name: c.Name, OrgName: c.Name, Table: jt.Alias, OrgTable: jt.Table.Def.Name, DB: jt.Table.Def.DB, Type: c.Type, NotNull: c.NotNull && !jt.Left})
 	}
 	return nil
 }
@@ -106,7 +102,15 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 		if pl.join, err = plan.BuildJoin(sc, n.From, n.Where, from); err != nil {
 			return nil, err
 		}
+		if n.SelectStmtOpts != nil && n.SelectStmtOpts.StraightJoin {
+			pl.join.Straight()
+		}
 	} else if ts := plan.SingleSource(n.From); ts != nil {
+		if tn, ok := ts.Source.(*ast.TableName); ok && (s.IsVirtual(tn.Schema.O) || (tn.Schema.O == "" && s.IsVirtual(s.DB))) {
+			// information_schema: WHERE's equalities narrow the rows built
+			s.buildEq = s.equalities(n.Where, tn, ts.AsName.O)
+			defer func() { s.buildEq = nil }()
+		}
 		if vt := s.mergeableView(ts); vt != nil {
 			// The view's SELECT merges into this one (view.go).
 			pl.t, alias, pl.merged = vt.base, vt.cols.Name, vt
@@ -252,11 +256,14 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			// plrun's row locks are exclusive: LOCK IN SHARE MODE takes
 			// the same lock as FOR UPDATE (stronger than InnoDB's shared
 			// lock, never weaker), so what it read cannot change under it.
-			pl.forUpdate = true
+			// information_schema's rows are built for this statement
+			// alone: there is nothing to lock, and MariaDB locks nothing.
+			pl.forUpdate = pl.t == nil || pl.t.Def.DB != s.virtualName()
 		default:
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support NOWAIT, WAIT n or SKIP LOCKED")
 		}
 	}
+	pl.serveOrderByIndex()
 	return pl, nil
 }
 
