@@ -16,6 +16,7 @@ import (
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/infoschema"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -85,6 +86,7 @@ type Session struct {
 	command string
 	since   time.Time
 	query   string
+	live    []liveTxn // transactions begun and maybe not ended (PLRUN_TRX)
 	killed  atomic.Bool
 	closed  bool
 	onKill  func() // see OnKill
@@ -100,6 +102,7 @@ func (db *Database) NewSession() *Session {
 		vars: map[string]string{}, command: "Sleep", since: time.Now()}
 	s.State = exec.NewState(expr.NewEnv(s, "test"), db.Txns, &db.schemaEpoch)
 	s.State.Triggers = triggerHost{s}
+	s.State.Virtual = &infoschema.Schema{Src: infoschemaOf{s}}
 	db.Engine.Register(s)
 	return s
 }
@@ -130,6 +133,10 @@ func (s *Session) CurrentDB() string { return s.DB }
 
 // UseDB changes the default database.
 func (s *Session) UseDB(name string) error {
+	if s.IsVirtual(name) {
+		s.DB = infoschema.Name
+		return nil
+	}
 	if !s.database.Txns.Catalog().HasDatabase(name) {
 		return sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", name)
 	}
@@ -156,7 +163,7 @@ func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: s.command,
-		Time: int64(time.Since(s.since).Seconds()), State: "", Info: s.query}
+		Time: int64(time.Since(s.since).Seconds()), State: "", Info: s.query, Trx: s.liveTrxLocked()}
 }
 
 // Interrupt stops the running statement, as KILL QUERY (queryOnly) or
@@ -196,6 +203,10 @@ func (s *Session) Client() (user, host string) {
 
 // getVar reads a system variable in the session (or global) scope.
 func (s *Session) getVar(d *sysvar.Def, global bool) string {
+	if d.Name == "last_insert_id" {
+		// the value LAST_INSERT_ID() reports, however it was set
+		return strconv.FormatUint(s.LastInsertID, 10)
+	}
 	if !global && d.Session {
 		if v, ok := s.vars[d.Key()]; ok {
 			return v
