@@ -29,6 +29,12 @@ type Source interface {
 	Warnings() []exec.Note
 }
 
+// TriggerSource is a Source that has triggers: SHOW TRIGGERS [FROM db]
+// [LIKE 'table pattern'] (the sql layer's).
+type TriggerSource interface {
+	Triggers(db, like string) (*exec.Result, error)
+}
+
 // SessionInfo is one SHOW PROCESSLIST row.
 type SessionInfo = infoschema.SessionInfo
 
@@ -222,6 +228,15 @@ func rows(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 		return StringRows([]string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"}, filterFirst(infoschema.Collations, match)), nil
 	case ast.ShowTableStatus:
 		return tableStatus(s, cat, n, match)
+	case ast.ShowTriggers:
+		// SHOW TRIGGERS ... WHERE (the other forms are sql's own statement)
+		if ts, ok := src.(TriggerSource); ok {
+			like := ""
+			if n.Pattern != nil {
+				like = expr.RestoreString(n.Pattern.Pattern)
+			}
+			return ts.Triggers(n.DBName, like)
+		}
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SHOW statement")
 }
