@@ -46,6 +46,11 @@ func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs
 			To:   storage.TableRef{DB: to, Name: p.renameTo.Name.O},
 		}})
 	}
+	if p.renameTo != nil && pc != nil && pc.HasTriggers(t.Def.DB, t.Def.Name) {
+		if to, err := s.DBFor(p.renameTo.Schema.O); err == nil && !strings.EqualFold(to, t.Def.DB) {
+			return nil, sqlerr.New(sqlerr.ErTrgInWrongSchema, "Trigger in wrong schema")
+		}
+	}
 	return rebuildOnline(ctx, s, txns, p)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/plrun/plrun/procs"
 	"slices"
+	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/exec"
@@ -41,6 +42,13 @@ func renameTables(ctx context.Context, s *exec.State, txns *txn.Manager, pc *pro
 	cat := txns.Catalog()
 	if err := renameError(cat, steps); err != nil {
 		return nil, err
+	}
+	for _, st := range steps {
+		// a table's triggers live in its database: MariaDB refuses to
+		// move a table that has any to another one
+		if pc != nil && !strings.EqualFold(st.From.DB, st.To.DB) && pc.HasTriggers(st.From.DB, st.From.Name) {
+			return nil, sqlerr.New(sqlerr.ErTrgInWrongSchema, "Trigger in wrong schema")
+		}
 	}
 	var ids []uint64
 	for _, st := range steps {
