@@ -22,7 +22,16 @@ import (
 // execParsed runs a parsed statement and returns the LSN its reply must
 // wait for.
 func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Value) (*exec.Result, uint64, error) {
+	leave, err := s.enterTables(ctx, p)
+	if err != nil {
+		return nil, 0, err
+	}
+	if leave != nil {
+		defer leave()
+	}
 	switch p.Kind {
+	case parse.KindLockTables:
+		return s.execLockTables(ctx, p)
 	case parse.KindCreateProc:
 		return s.execCreateProc(ctx, p)
 	case parse.KindDropProc:
@@ -165,7 +174,11 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			}
 			return &exec.Result{}, nil
 		})
-	case *ast.FlushStmt, *ast.AnalyzeTableStmt:
+	case *ast.UnlockTablesStmt:
+		return s.execUnlockTables(ctx)
+	case *ast.FlushStmt:
+		return s.execFlush(ctx, n)
+	case *ast.AnalyzeTableStmt:
 		return &exec.Result{}, 0, nil
 	}
 	return nil, 0, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support '%s'", firstWords(p.Text))

@@ -91,6 +91,21 @@ type Session struct {
 	// stmtTxns are the transactions the running statement began (see
 	// beginTxn): a panic rolls them back.
 	stmtTxns []*txn.Txn
+
+	// Table locks (locktables.go): the LOCK TABLES held (nil: not in
+	// LOCK TABLES mode), the global read lock, and what the running
+	// statement uses, for lockers to wait on.
+	locked     []parse.LockSpec
+	globalRead bool
+	running    atomic.Pointer[stmtUse]
+	state      string // PROCESSLIST State, guarded by mu
+}
+
+// setState sets the PROCESSLIST State of the running statement.
+func (s *Session) setState(state string) {
+	s.mu.Lock()
+	s.state = state
+	s.mu.Unlock()
 }
 
 // NewSession opens a session on database "test".
@@ -99,6 +114,7 @@ func (db *Database) NewSession() *Session {
 		vars: map[string]string{}, command: "Sleep", since: time.Now()}
 	s.State = exec.NewState(expr.NewEnv(s, "test"), db.Txns, &db.schemaEpoch)
 	db.Engine.Register(s)
+	db.locks.register(s)
 	return s
 }
 
@@ -145,6 +161,9 @@ func (s *Session) Close() {
 		s.txn.Rollback()
 		s.txn = nil
 	}
+	s.releaseTableLocks() // a disconnect ends LOCK TABLES and FTWRL, as in MySQL
+	s.releaseGlobalRead()
+	s.database.locks.unregister(s)
 	s.database.Engine.Unregister(s)
 }
 
@@ -153,7 +172,7 @@ func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: s.command,
-		Time: int64(time.Since(s.since).Seconds()), State: "", Info: s.query}
+		Time: int64(time.Since(s.since).Seconds()), State: s.state, Info: s.query}
 }
 
 // Interrupt stops the running statement, as KILL QUERY (queryOnly) or
@@ -324,6 +343,9 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if s.StmtWarnings > 0 && err == nil && res != nil {
 		res.Notes = append(res.Notes, s.StmtNotes...)
 		res.Warnings = uint16(min(int(res.Warnings)+s.StmtWarnings, 65535))
+	}
+	if res != nil && len(res.Notes) > 0 && !s.varOn("sql_notes") {
+		dropNotes(res)
 	}
 	if err != nil && ctx.Err() != nil {
 		if c := context.Cause(ctx); c != nil && !errors.Is(err, c) {
@@ -503,4 +525,20 @@ func (s *Session) rollbackOpen() {
 		s.txn.Rollback()
 	}
 	s.txn, s.explicit = nil, false
+}
+
+// dropNotes removes a result's Note-level diagnostics: under sql_notes=0
+// notes are not recorded (SHOW WARNINGS, the warning count), as in MySQL.
+func dropNotes(res *exec.Result) {
+	kept := res.Notes[:0]
+	dropped := 0
+	for _, n := range res.Notes {
+		if n.Level == "Note" {
+			dropped++
+			continue
+		}
+		kept = append(kept, n)
+	}
+	res.Notes = kept
+	res.Warnings = uint16(max(int(res.Warnings)-dropped, 0))
 }

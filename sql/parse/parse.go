@@ -37,6 +37,7 @@ const (
 	KindDropFunc
 	KindShowFuncStatus
 	KindShowCreateFunc
+	KindLockTables // LOCK TABLES (locktables.go): Locks
 )
 
 // hints are the PolarDB hot-row hints of an UPDATE.
@@ -63,6 +64,10 @@ type Stmt struct {
 	Like        string
 	Body        string     // DO LANGUAGE name $$ body $$ (name in name)
 	Begin       beginChars // START TRANSACTION's characteristics
+	Locks       []LockSpec // LOCK TABLES
+
+	refsOnce sync.Once
+	refs     []TableRef // TableRefs
 
 	PlanMu sync.Mutex // serializes plan builds (they annotate the AST)
 	Cached atomic.Pointer[PlanEntry]
@@ -154,6 +159,9 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	case reCheckpoint.MatchString(s):
 		p.Kind = KindCheckpoint
 		return p, nil
+	}
+	if ok, err := scanLockTables(s, p); ok || err != nil {
+		return p, err
 	}
 	if ok, err := scanStartTransaction(s, p); ok || err != nil {
 		return p, err
