@@ -87,6 +87,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	}
 	switch n := p.Node.(type) {
 	case *ast.SelectStmt:
+		if p.Into != nil {
+			return s.execSelectInto(ctx, p, n, args)
+		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
 	case *ast.InsertStmt:
 		if err := s.checkWritable(); err != nil {

@@ -18,3 +18,5 @@ const (
 	ErNotAllowedCommand       uint16 = 1148 // ER_NOT_ALLOWED_COMMAND (LOCAL INFILE refused)
 	ErTooManyRowsIntoOutfile  uint16 = 1172 // ER_TOO_MANY_ROWS (INTO DUMPFILE of more than one row)
 )
+
+func init() { states[ErWrongFieldTerminators] = "42000" }

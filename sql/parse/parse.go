@@ -65,6 +65,7 @@ type Stmt struct {
 	Body        string     // DO LANGUAGE name $$ body $$ (name in name)
 	Begin       beginChars // START TRANSACTION's characteristics
 	Locks       []LockSpec // LOCK TABLES
+	Into        *IntoFile  // SELECT ... INTO OUTFILE / DUMPFILE (intofile.go)
 
 	refsOnce sync.Once
 	refs     []TableRef // TableRefs
@@ -241,6 +242,10 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 			}
 			p.Hints.TargetRows = n
 		}
+	}
+	s, err := scanIntoFile(s, p)
+	if err != nil {
+		return nil, err
 	}
 	// A fresh parser per parse: the TiDB parser reuses its node arena, so
 	// a pooled one would overwrite the trees the plan cache keeps. Parses
