@@ -110,6 +110,11 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			return nil, 0, err
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecDelete(ctx, x, p, n, args) })
+	case *ast.LoadDataStmt:
+		if err := s.checkWritable(); err != nil {
+			return nil, 0, err
+		}
+		return s.execLoadData(ctx, p, n)
 	case *ast.BeginStmt:
 		return s.execBegin(ctx, p, n)
 	case *ast.CommitStmt:

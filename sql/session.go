@@ -99,6 +99,8 @@ type Session struct {
 	globalRead bool
 	running    atomic.Pointer[stmtUse]
 	state      string // PROCESSLIST State, guarded by mu
+
+	localFiles LocalFileOpener // LOAD DATA LOCAL (loaddata.go)
 }
 
 // setState sets the PROCESSLIST State of the running statement.

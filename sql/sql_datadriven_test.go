@@ -33,7 +33,8 @@ import (
 //	file name=F                 print file F of the script's file folder
 //	                            ($FILES in statements, for INTO OUTFILE and
 //	                            LOAD DATA), a Go-quoted line per line;
-//	                            "write name=F" writes the input there.
+//	                            "write name=F" writes the input there (a
+//	                            Go-quoted string: exactly its bytes).
 //
 // Sessions are opened on first use; the default one is "a".
 func TestSQLScripts(t *testing.T) {
@@ -130,7 +131,16 @@ func (h *harness) run(t *testing.T, d *datadriven.TestData) string {
 	case "write":
 		var name string
 		d.ScanArgs(t, "name", &name)
-		if err := os.WriteFile(filepath.Join(h.files(), name), []byte(d.Input+"\n"), 0o644); err != nil {
+		content := d.Input + "\n"
+		if strings.HasPrefix(d.Input, `"`) {
+			// A Go-quoted string: the bytes exactly (tabs, \r, no last newline).
+			q, err := strconv.Unquote(d.Input)
+			if err != nil {
+				t.Fatalf("%s: %v", d.Pos, err)
+			}
+			content = q
+		}
+		if err := os.WriteFile(filepath.Join(h.files(), name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		return "ok\n"

@@ -2,7 +2,8 @@ package sqlerr
 
 // Error numbers of table locks, the global read lock and files read or
 // written by statements (LOCK TABLES, FLUSH TABLES WITH READ LOCK, LOAD
-// DATA, SELECT ... INTO OUTFILE). All have SQLSTATE HY000, StateOf's default.
+// DATA, SELECT ... INTO OUTFILE). SQLSTATE HY000 (StateOf's default) but for
+// those init names.
 const (
 	ErFileExists              uint16 = 1086 // ER_FILE_EXISTS_ERROR
 	ErTableNotLockedForWrite  uint16 = 1099 // ER_TABLE_NOT_LOCKED_FOR_WRITE
@@ -12,11 +13,15 @@ const (
 	ErCantCreateFile          uint16 = 1004 // ER_CANT_CREATE_FILE
 	ErTooManyFieldsInLine     uint16 = 1262 // ER_WARN_TOO_MANY_RECORDS
 	ErTooFewFieldsInLine      uint16 = 1261 // ER_WARN_TOO_FEW_RECORDS
-	ErWarnNullToNotNull       uint16 = 1263 // ER_WARN_NULL_TO_NOTNULL
 	ErWrongFieldTerminators   uint16 = 1083 // ER_WRONG_FIELD_TERMINATORS
-	ErLoadFromFixedSizeRows   uint16 = 1409 // ER_LOAD_FROM_FIXED_SIZE_ROWS_TO_VAR
 	ErNotAllowedCommand       uint16 = 1148 // ER_NOT_ALLOWED_COMMAND (LOCAL INFILE refused)
-	ErTooManyRowsIntoOutfile  uint16 = 1172 // ER_TOO_MANY_ROWS (INTO DUMPFILE of more than one row)
+	ErUnknownCharacterSet     uint16 = 1115 // ER_UNKNOWN_CHARACTER_SET
 )
 
-func init() { states[ErWrongFieldTerminators] = "42000" }
+func init() {
+	states[ErWrongFieldTerminators] = "42000"
+	states[ErUnknownCharacterSet] = "42000"
+	states[ErNotAllowedCommand] = "42000"
+	states[ErTooFewFieldsInLine] = "01000"
+	states[ErTooManyFieldsInLine] = "01000"
+}

@@ -252,6 +252,10 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	// are cached by text, so this is paid once per distinct statement.
 	stmts, err := parseSQL(s, mode)
 	if err != nil {
+		if strings.Contains(err.Error(), "[parser:1083]") {
+			// FIELDS ENCLOSED BY / ESCAPED BY of more than one byte
+			return nil, sqlerr.New(sqlerr.ErWrongFieldTerminators, "Field separator argument is not what is expected; check the manual")
+		}
 		return nil, sqlerr.New(sqlerr.ErParse, "%s", tidbSyntaxMessage(err))
 	}
 	if len(stmts) != 1 {
