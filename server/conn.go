@@ -42,6 +42,10 @@ type conn struct {
 	stmts      map[uint32]*preparedStmt
 	nextStmtID uint32
 
+	// watchStop ends the running command's disconnect watch (nil: none
+	// or ended); LOAD DATA LOCAL ends it early to read the client's file.
+	watchStop func()
+
 	mu struct {
 		sync.Mutex
 		busy bool // between reading a command and writing its reply
@@ -82,12 +86,12 @@ func (c *conn) serve() (aborted bool) {
 		if isQuestion(packet) {
 			c.srv.questions.Add(1)
 		}
-		stop := func() {}
+		c.watchStop = nil
 		if runsStatement(packet) {
-			stop = c.wire.watchDisconnect(c.clientGone)
+			c.watchStop = c.wire.watchDisconnect(c.clientGone)
 		}
 		quit, err := c.dispatch(packet)
-		stop()
+		c.stopWatch()
 		if err == nil {
 			err = c.wire.flush()
 		}
@@ -97,6 +101,14 @@ func (c *conn) serve() (aborted bool) {
 			_ = c.wire.flush()
 			return !quit
 		}
+	}
+}
+
+// stopWatch ends the disconnect watch of the running command, once.
+func (c *conn) stopWatch() {
+	if c.watchStop != nil {
+		c.watchStop()
+		c.watchStop = nil
 	}
 }
 
