@@ -28,6 +28,11 @@ import (
 // refused (1148), as a client without local-infile is.
 type LocalFileOpener func(ctx context.Context, name string) (io.ReadCloser, error)
 
+// LocalFilesystem opens a LOCAL file from this process's file system: the
+// opener of the REPL and the Go API, where the client is this process
+// (no secure_file_priv, which bounds the server's files, as in MySQL).
+func LocalFilesystem(_ context.Context, name string) (io.ReadCloser, error) { return os.Open(name) }
+
 // SetLocalFiles sets how the session reads LOAD DATA LOCAL files.
 func (s *Session) SetLocalFiles(open LocalFileOpener) { s.localFiles = open }
 
