@@ -5,8 +5,14 @@ import "github.com/plrun/plrun/sqlerr"
 // checkSetting refuses values plrun accepts as MySQL's but does not
 // implement (transaction_isolation's READ-UNCOMMITTED and SERIALIZABLE).
 func Check(d *Def, text string) error {
-	if d.Key() == "transaction_isolation" {
+	switch d.Key() {
+	case "transaction_isolation":
 		return CheckIsolation(d.Name, text)
+	case "sql_quote_show_create":
+		// mysqldump sets it to 1; SHOW CREATE always quotes names.
+		if text == "OFF" {
+			return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support 'sql_quote_show_create = OFF' (SHOW CREATE TABLE always quotes names)")
+		}
 	}
 	return nil
 }

@@ -121,6 +121,7 @@ var Defs = func() map[string]*Def {
 		{Name: "tx_read_only", Kind: KindBool, Def: "OFF", Global: true, Session: true, store: "transaction_read_only"},
 		{Name: "session_track_gtids", Kind: varString, Def: "OFF", Global: true, Session: true},
 		{Name: "lock_wait_timeout", Kind: KindInt, Def: "86400", min: 0, max: 31536000, Global: true, Session: true},
+		{Name: "sql_quote_show_create", Kind: KindBool, Def: "ON", Global: true, Session: true},
 		{Name: "sql_notes", Kind: KindBool, Def: "ON", Global: true, Session: true},
 		{Name: "last_insert_id", Kind: KindInt, Def: "0", min: 0, max: 1<<63 - 1, Session: true},
 	}
