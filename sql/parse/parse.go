@@ -124,6 +124,33 @@ func StripLeading(s string) string {
 	}
 }
 
+// unwrapVersionComment reads a statement wholly inside MySQL's executable
+// comment, "/*!50003 DROP FUNCTION IF EXISTS `f` */" (mysqldump writes its
+// routines so), as the statement itself, so that plrun's own pre-scans
+// see it; a version past plrun's 8.0.36 makes it a comment, as MySQL
+// does. Comments inside statements are the SQL parser's.
+func unwrapVersionComment(s string) string {
+	if !strings.HasPrefix(s, "/*!") || !strings.HasSuffix(s, "*/") || strings.Index(s, "*/") != len(s)-2 {
+		return s
+	}
+	body := s[3 : len(s)-2]
+	digits := 0
+	for digits < len(body) && digits < 6 && body[digits] >= '0' && body[digits] <= '9' {
+		digits++
+	}
+	if digits == 5 || digits == 6 {
+		version := 0
+		for _, c := range body[:digits] {
+			version = version*10 + int(c-'0')
+		}
+		if version > 80036 {
+			return ""
+		}
+		body = body[digits:]
+	}
+	return strings.TrimRight(strings.TrimSpace(body), ";")
+}
+
 // parseDoBlock recognizes DO LANGUAGE lang [AS] $tag$ body $tag$ (the
 // PostgreSQL form; MySQL's DO expr goes to the SQL parser): an anonymous
 // block of procedure code, run at once.
@@ -145,7 +172,7 @@ func parseDoBlock(s string) (lang, body string, ok bool) {
 // part of a sql_mode (ANSI_QUOTES, PIPES_AS_CONCAT, IGNORE_SPACE,
 // REAL_AS_FLOAT).
 func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
-	s := strings.TrimRight(StripLeading(text), " \t\r\n;")
+	s := unwrapVersionComment(strings.TrimRight(StripLeading(text), " \t\r\n;"))
 	if s == "" {
 		return nil, sqlerr.New(sqlerr.ErEmptyQuery, "Query was empty")
 	}
