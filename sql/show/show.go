@@ -272,6 +272,8 @@ func showCreateTable(t *storage.Table) string {
 		l := "  " + quoteName(c.Name) + " " + c.Type.SQL()
 		if c.NotNull {
 			l += " NOT NULL"
+		} else if c.Type.Base == types.TTimestamp {
+			l += " NULL" // MariaDB names a nullable TIMESTAMP's NULL (its TIMESTAMP is NOT NULL unless told)
 		}
 		switch {
 		case c.AutoIncrement:
