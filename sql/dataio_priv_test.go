@@ -71,3 +71,34 @@ func TestDataFilesPriv(t *testing.T) {
 		e.Close()
 	}
 }
+
+// TestLoadDataMemoryBound: the file LOAD DATA reads whole counts against
+// plrun_max_statement_memory (3170), before it is read.
+func TestLoadDataMemoryBound(t *testing.T) {
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	s := e.NewSession()
+	defer s.Close()
+	file := filepath.Join(t.TempDir(), "big.txt")
+	line := []byte("0123456789012345678901234567890123456789\n")
+	big := make([]byte, 0, 2<<20+len(line))
+	for len(big) < 2<<20 {
+		big = append(big, line...)
+	}
+	if err := os.WriteFile(file, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustExec(t, s, "CREATE TABLE t (a VARCHAR(50))")
+	mustExec(t, s, "SET plrun_max_statement_memory = 1048576")
+	_, err = s.Exec(context.Background(), "LOAD DATA INFILE '"+file+"' INTO TABLE t", nil)
+	if se, ok := sqlerr.As(err); !ok || se.Code != 3170 {
+		t.Fatalf("LOAD DATA of 2 MiB under a 1 MiB budget: %v, want 3170", err)
+	}
+	mustExec(t, s, "SET plrun_max_statement_memory = DEFAULT")
+	if r := mustExec(t, s, "LOAD DATA INFILE '"+file+"' INTO TABLE t"); r.AffectedRows != uint64(len(big)/len(line)) {
+		t.Fatalf("LOAD DATA: %d rows, want %d", r.AffectedRows, len(big)/len(line))
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/format"
+	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
@@ -235,11 +236,22 @@ func (s *Session) readLoadFile(ctx context.Context, n *ast.LoadDataStmt) ([]byte
 			return nil, sqlerr.New(errCantGetStat, "Can't get stat of '%s' (%s)", n.Path, errnoText(err))
 		}
 		defer rc.Close()
-		return io.ReadAll(rc)
+		data, err := io.ReadAll(rc)
+		if err != nil {
+			return nil, err
+		}
+		return data, membudget.From(ctx).Grow(int64(len(data)))
 	}
 	path, err := s.database.serverFilePath(n.Path, "LOAD DATA INFILE")
 	if err != nil {
 		return nil, err
+	}
+	// The file is read whole: it counts against the statement's memory
+	// (plrun_max_statement_memory) before it is read.
+	if fi, err := os.Stat(path); err == nil {
+		if err := membudget.From(ctx).Grow(fi.Size()); err != nil {
+			return nil, err
+		}
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
