@@ -46,6 +46,9 @@ const errCantGetStat uint16 = 13
 // error undoes every row (REPLACE / IGNORE decide duplicates; LOCAL
 // implies IGNORE, as in MySQL, the file having been sent already).
 func (s *Session) execLoadData(ctx context.Context, p *parse.Stmt, n *ast.LoadDataStmt) (*exec.Result, uint64, error) {
+	if s.callDepth > 0 {
+		return nil, 0, errInRoutine("LOAD DATA")
+	}
 	format, err := loadFormat(n)
 	if err != nil {
 		return nil, 0, err

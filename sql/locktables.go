@@ -120,6 +120,9 @@ func lockUseName(spec parse.LockSpec) string {
 // then the locks, each table waiting for other sessions' conflicting
 // locks and running statements.
 func (s *Session) execLockTables(ctx context.Context, p *parse.Stmt) (*exec.Result, uint64, error) {
+	if s.callDepth > 0 {
+		return nil, 0, errInRoutine("LOCK")
+	}
 	specs := make([]parse.LockSpec, len(p.Locks))
 	seen := map[string]bool{}
 	anyWrite := false
@@ -306,6 +309,9 @@ func (s *Session) releaseGlobalRead() {
 // when tables were locked (as MySQL), and releases the table locks and
 // the global read lock.
 func (s *Session) execUnlockTables(ctx context.Context) (*exec.Result, uint64, error) {
+	if s.callDepth > 0 {
+		return nil, 0, errInRoutine("UNLOCK")
+	}
 	var ack uint64
 	if s.locked != nil {
 		var err error
@@ -447,4 +453,11 @@ func flushKind(n *ast.FlushStmt) string {
 		return "LOGS"
 	}
 	return "..."
+}
+
+// errInRoutine refuses a statement MySQL does not allow in stored
+// programs (1314); a SQL procedure is refused when created, a Lua or
+// JavaScript one when it runs the statement.
+func errInRoutine(what string) error {
+	return sqlerr.New(sqlerr.ErSPBadStatement, "%s is not allowed in stored procedures", what)
 }
