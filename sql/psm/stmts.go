@@ -68,7 +68,7 @@ func (c *compiler) compileStatement() (stmt, error) {
 		return nil, c.syntaxError()
 	case "LOCK", "UNLOCK":
 		// MariaDB refuses table locks in a routine when it is created.
-		return nil, newErr(1314, "0A000", upper(t.text)+" is not allowed in stored procedures")
+		return nil, newErr(1314, "0A000", "%s is not allowed in stored procedures", upper(t.text))
 	case "LOAD":
 		if c.peekAt(1).is("DATA") {
 			return nil, newErr(1314, "0A000", "LOAD DATA is not allowed in stored procedures")
