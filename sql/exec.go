@@ -22,12 +22,12 @@ import (
 // execParsed runs a parsed statement and returns the LSN its reply must
 // wait for.
 func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Value) (*exec.Result, uint64, error) {
-	leave, err := s.enterTables(ctx, p)
+	prevUse, entered, err := s.enterTables(ctx, p)
 	if err != nil {
 		return nil, 0, err
 	}
-	if leave != nil {
-		defer leave()
+	if entered {
+		defer s.leaveTables(prevUse)
 	}
 	switch p.Kind {
 	case parse.KindLockTables:

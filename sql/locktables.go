@@ -25,33 +25,39 @@ func (s *Session) intVar(name string) int64 {
 }
 
 // enterTables checks the statement's table uses against the session's own
-// locks and waits while other sessions' locks hold them back. leave, when
-// not nil, must run when the statement ends.
-func (s *Session) enterTables(ctx context.Context, p *parse.Stmt) (leave func(), err error) {
+// locks and waits while other sessions' locks hold them back. When
+// entered, leaveTables(prev) must run when the statement ends.
+func (s *Session) enterTables(ctx context.Context, p *parse.Stmt) (prev *stmtUse, entered bool, err error) {
 	write := p.IsWrite()
 	if _, ok := p.Node.(*ast.CommitStmt); ok {
 		write = s.txn != nil && s.txn.HasWrites()
 	}
 	refs := p.TableRefs()
 	if len(refs) == 0 && !write {
-		return nil, nil
+		return nil, false, nil
 	}
 	if s.locked != nil {
 		if err := s.checkOwnLocks(refs); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
 	if s.globalRead && write {
-		return nil, sqlerr.New(sqlerr.ErCantUpdateWithReadlock, "Can't execute the query because you have a conflicting read lock")
+		return nil, false, sqlerr.New(sqlerr.ErCantUpdateWithReadlock, "Can't execute the query because you have a conflicting read lock")
 	}
 	if s.locked != nil {
 		// Every table it uses is locked by this session, and no other
 		// session can hold a conflicting lock on it.
-		return nil, nil
+		return nil, false, nil
 	}
 	l := s.database.locks
-	u := &stmtUse{refs: refs, db: s.DB, write: write}
-	prev := s.running.Swap(u)
+	u := s.lastUse
+	if u == nil || u.stmt != p || u.db != s.DB || u.write != write {
+		// Published uses are never changed, so one is kept for the next
+		// run of the same statement (a hot loop allocates nothing).
+		u = &stmtUse{stmt: p, refs: refs, db: s.DB, write: write}
+		s.lastUse = u
+	}
+	prev = s.running.Swap(u)
 	var deadline time.Time
 	for l.active.Load() != 0 {
 		l.mu.Lock()
@@ -70,14 +76,17 @@ func (s *Session) enterTables(ctx context.Context, p *parse.Stmt) (leave func(),
 		}
 		if err := s.waitTableChange(ctx, ch, deadline); err != nil {
 			s.running.Store(prev)
-			return nil, err
+			return nil, false, err
 		}
 		s.running.Store(u)
 	}
-	return func() {
-		s.running.Store(prev)
-		l.statementDone()
-	}, nil
+	return prev, true, nil
+}
+
+// leaveTables ends a statement enterTables let in.
+func (s *Session) leaveTables(prev *stmtUse) {
+	s.running.Store(prev)
+	s.database.locks.statementDone()
 }
 
 // checkOwnLocks applies LOCK TABLES mode to a statement's uses.

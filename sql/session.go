@@ -98,7 +98,8 @@ type Session struct {
 	locked     []parse.LockSpec
 	globalRead bool
 	running    atomic.Pointer[stmtUse]
-	state      string // PROCESSLIST State, guarded by mu
+	lastUse    *stmtUse // the last published use, reused for the same statement
+	state      string   // PROCESSLIST State, guarded by mu
 
 	localFiles LocalFileOpener // LOAD DATA LOCAL (loaddata.go)
 }

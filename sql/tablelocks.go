@@ -55,6 +55,7 @@ func newTableLocks() *tableLocks {
 // stmtUse is a running statement's table uses, resolved against the
 // database it runs in.
 type stmtUse struct {
+	stmt  *parse.Stmt
 	refs  []parse.TableRef
 	db    string
 	write bool // the statement writes (global read lock)
