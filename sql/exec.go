@@ -163,6 +163,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			return nil, ack, err
 		}
 		r, err := ddl.Exec(ctx, &s.State, s.database.Txns, s.database.Procs, n)
+		if drop, ok := n.(*ast.DropTableStmt); ok && err == nil {
+			s.forgetDroppedLocks(drop)
+		}
 		return r, ack, err
 	case *ast.CallStmt:
 		return s.execCall(ctx, n, args)

@@ -470,3 +470,43 @@ func flushKind(n *ast.FlushStmt) string {
 func errInRoutine(what string) error {
 	return sqlerr.New(sqlerr.ErSPBadStatement, "%s is not allowed in stored procedures", what)
 }
+
+// forgetDroppedLocks drops the LOCK TABLES locks of tables DROP TABLE
+// removed: the session can no longer use them, as in MySQL (1100).
+func (s *Session) forgetDroppedLocks(n *ast.DropTableStmt) {
+	if s.locked == nil {
+		return
+	}
+	gone := map[string]bool{}
+	for _, t := range n.Tables {
+		db := t.Schema.O
+		if db == "" {
+			db = s.DB
+		}
+		gone[tableKey(db, t.Name.O)] = true
+	}
+	kept := make([]parse.LockSpec, 0, len(s.locked))
+	var dropped []parse.LockSpec
+	for _, spec := range s.locked {
+		if gone[tableKey(spec.Schema, spec.Name)] {
+			dropped = append(dropped, spec)
+		} else {
+			kept = append(kept, spec)
+		}
+	}
+	if len(dropped) == 0 {
+		return
+	}
+	l := s.database.locks
+	l.mu.Lock()
+	for _, spec := range dropped {
+		k := tableKey(spec.Schema, spec.Name)
+		if spec.Write && l.writer[k] == s {
+			delete(l.writer, k)
+		}
+	}
+	// s.locked stays non-nil: the session is still in LOCK TABLES mode.
+	s.locked = kept
+	l.broadcastLocked()
+	l.mu.Unlock()
+}
