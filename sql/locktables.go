@@ -333,14 +333,17 @@ func (s *Session) execUnlockTables(ctx context.Context) (*exec.Result, uint64, e
 	return &exec.Result{}, ack, nil
 }
 
-// execFlush is FLUSH TABLES [t, ...] [WITH READ LOCK] and FLUSH
-// PRIVILEGES. plrun keeps no table cache and no grant tables (logins come
-// from --user / --users-file, read at start), so FLUSH TABLES and FLUSH
-// PRIVILEGES have nothing to reload; what they check and lock is as in
-// MariaDB. The other FLUSH kinds are refused.
+// execFlush is FLUSH TABLES [t, ...] [WITH READ LOCK], FLUSH PRIVILEGES
+// and FLUSH [BINARY | ERROR | ...] LOGS. plrun keeps no table cache, no
+// grant tables (logins come from --user / --users-file, read at start) and
+// no MySQL log files, so these have nothing to reload or reopen; what they
+// check and lock is as in MariaDB. The other FLUSH kinds (STATUS, HOSTS,
+// ...) are refused.
 func (s *Session) execFlush(ctx context.Context, n *ast.FlushStmt) (*exec.Result, uint64, error) {
 	switch n.Tp {
-	case ast.FlushPrivileges:
+	case ast.FlushPrivileges, ast.FlushLogs:
+		// No grant tables to reload; no binary, error, general or slow
+		// log file to close and reopen (mysqldump --flush-logs sends it).
 		return &exec.Result{}, 0, nil
 	case ast.FlushTables:
 	default:
@@ -458,8 +461,6 @@ func flushKind(n *ast.FlushStmt) string {
 		return "STATUS"
 	case ast.FlushHosts:
 		return "HOSTS"
-	case ast.FlushLogs:
-		return "LOGS"
 	}
 	return "..."
 }
