@@ -211,6 +211,8 @@ func (c *conn) dispatch(packet []byte) (quit bool, err error) {
 		}
 		id := uint64(binary.LittleEndian.Uint32(data))
 		return false, c.reply(nil, c.srv.cfg.Engine.Kill(id, false))
+	case mysql.COM_REFRESH:
+		return false, c.reply(nil, c.refresh(data))
 	case mysql.COM_STATISTICS:
 		return false, c.wire.writePacket([]byte(c.srv.statistics()))
 	case mysql.COM_CHANGE_USER:

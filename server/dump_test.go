@@ -43,7 +43,8 @@ var dumpSchema = []string{
 var dumpTables = []string{"nums", "texts", "times", "empty_one"}
 
 // TestMysqldumpRoundTrip dumps a plrun database with mysqldump (default
-// options and --single-transaction, with and without --routines), loads
+// options and --single-transaction, with and without --routines, and
+// --lock-all-tables --flush-logs --flush-privileges), loads
 // each dump through the mysql client into a fresh plrun database and,
 // when mariadbd is installed, into a private MariaDB, and compares every
 // table's rows and SHOW CREATE TABLE (and the routines' results).
@@ -70,7 +71,11 @@ func TestMysqldumpRoundTrip(t *testing.T) {
 	}
 	maria := startMariaDB(t, client)
 	dir := t.TempDir()
-	for i, opts := range [][]string{nil, {"--single-transaction"}, {"--routines"}, {"--single-transaction", "--routines"}} {
+	// --lock-all-tables is FLUSH TABLES WITH READ LOCK; --flush-logs and
+	// --flush-privileges send COM_REFRESH and FLUSH PRIVILEGES.
+	variants := [][]string{nil, {"--single-transaction"}, {"--routines"}, {"--single-transaction", "--routines"},
+		{"--lock-all-tables", "--flush-logs", "--flush-privileges"}}
+	for i, opts := range variants {
 		name := fmt.Sprintf("dst%d", i)
 		file := filepath.Join(dir, name+".sql")
 		args := append([]string{"--protocol=TCP", "-h", host, "-P", port, "-uroot", "-proot", "--ssl=0", "-r", file}, opts...)
