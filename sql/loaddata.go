@@ -18,6 +18,7 @@ import (
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -57,10 +58,14 @@ func (s *Session) execLoadData(ctx context.Context, p *parse.Stmt, n *ast.LoadDa
 	if err != nil {
 		return nil, 0, err
 	}
+	// Without CHARACTER SET the file is in character_set_database, as in
+	// MySQL (mariadb-import sets it to binary).
+	cs := s.getVar(sysvar.Defs["character_set_database"], false)
 	if n.Charset != nil {
-		if data, err = toUTF8(data, *n.Charset); err != nil {
-			return nil, 0, err
-		}
+		cs = *n.Charset
+	}
+	if data, err = toUTF8(data, cs); err != nil {
+		return nil, 0, err
 	}
 	db := n.Table.Schema.O
 	if db == "" {

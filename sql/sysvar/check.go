@@ -1,6 +1,10 @@
 package sysvar
 
-import "github.com/plrun/plrun/sqlerr"
+import (
+	"strings"
+
+	"github.com/plrun/plrun/sqlerr"
+)
 
 // checkSetting refuses values plrun accepts as MySQL's but does not
 // implement (transaction_isolation's READ-UNCOMMITTED and SERIALIZABLE).
@@ -8,6 +12,12 @@ func Check(d *Def, text string) error {
 	switch d.Key() {
 	case "transaction_isolation":
 		return CheckIsolation(d.Name, text)
+	case "character_set_database":
+		switch strings.ToLower(text) {
+		case "utf8mb4", "utf8", "utf8mb3", "binary", "ascii", "latin1":
+		default:
+			return sqlerr.New(sqlerr.ErUnknownCharacterSet, "Unknown character set: '%s'", text)
+		}
 	case "sql_quote_show_create":
 		// mysqldump sets it to 1; SHOW CREATE always quotes names.
 		if text == "OFF" {

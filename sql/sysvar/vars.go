@@ -93,7 +93,9 @@ var Defs = func() map[string]*Def {
 		{Name: "collation_connection", Kind: varString, Def: "utf8mb4_general_ci", Global: true, Session: true},
 		{Name: "collation_server", Kind: varString, Def: "utf8mb4_general_ci", Global: true, Session: true},
 		// Every database is utf8mb4 (the mysql client's `status` reads these).
-		{Name: "character_set_database", Kind: varString, Def: "utf8mb4", ReadOnly: true},
+		// character_set_database may be set (mariadb-import sets binary):
+		// it is how LOAD DATA reads a file that names no CHARACTER SET.
+		{Name: "character_set_database", Kind: varString, Def: "utf8mb4", Global: true, Session: true},
 		{Name: "collation_database", Kind: varString, Def: "utf8mb4_general_ci", ReadOnly: true},
 		{Name: "names", Kind: varString, Def: "utf8mb4", Session: true},
 		{Name: "time_zone", Kind: varString, Def: "SYSTEM", Global: true, Session: true},
@@ -255,6 +257,9 @@ func Normalize(d *Def, v types.Value) (string, *sqlerr.Note, error) {
 	default:
 		if v.K == types.KindNull {
 			return "", nil, nil
+		}
+		if d.Name == "character_set_database" {
+			return strings.ToLower(v.String()), nil, nil // a character set's name, as MariaDB shows it
 		}
 		return v.String(), nil, nil
 	}
