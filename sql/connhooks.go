@@ -59,7 +59,8 @@ func (s *Session) ClearDB() { s.DB = "" }
 // Reset returns the session to the state of a new one, keeping its id,
 // client and default database: the open transaction is rolled back and
 // session variables, user variables, LAST_INSERT_ID() and the last
-// statement's warnings are cleared (COM_RESET_CONNECTION, COM_CHANGE_USER).
+// statement's warnings are cleared and its temporary tables dropped
+// (COM_RESET_CONNECTION, COM_CHANGE_USER).
 func (s *Session) Reset() {
 	s.rollbackOpen()
 	s.notes = nil
@@ -70,6 +71,9 @@ func (s *Session) Reset() {
 	// are session state too.
 	s.oneShot, s.txnReadOnly = txnTraits{}, false
 	s.ForgetMode()
+	s.DropTempTables() // as MariaDB's reset: a new session has none
+	s.releaseTableLocks()
+	s.releaseGlobalRead()
 }
 
 // OnKill registers fn, called on the killer's goroutine when KILL

@@ -90,3 +90,28 @@ func workersBusy(e *engine.Engine) string {
 	}
 	return "?"
 }
+
+// TestCloseAndResetDropTemporaryTables: a session's temporary tables end
+// with it (disconnect) and with Reset (COM_RESET_CONNECTION,
+// COM_CHANGE_USER): their storage is marked dropped and the name resolves
+// to nothing (or the permanent table again).
+func TestCloseAndResetDropTemporaryTables(t *testing.T) {
+	e, s := openWith(t, "CREATE TEMPORARY TABLE tt (id INT PRIMARY KEY)", "INSERT INTO tt VALUES (1)")
+	_ = e
+	tt := s.TempTable("test", "tt")
+	if tt == nil {
+		t.Fatal("no temporary table tt after CREATE TEMPORARY TABLE")
+	}
+	s.Reset()
+	if !tt.Dropped() || s.TempTable("test", "tt") != nil {
+		t.Errorf("Reset kept temporary table tt")
+	}
+	if _, err := s.Exec(context.Background(), "CREATE TEMPORARY TABLE tt (id INT)", nil); err != nil {
+		t.Fatal(err)
+	}
+	tt = s.TempTable("test", "tt")
+	s.Close()
+	if !tt.Dropped() {
+		t.Errorf("Close kept temporary table tt")
+	}
+}

@@ -92,12 +92,12 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
 	case *ast.InsertStmt:
-		if err := s.checkWritable(); err != nil {
+		if err := s.checkWritableDML(n); err != nil {
 			return nil, 0, err
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecInsert(ctx, x, p, n, args) })
 	case *ast.UpdateStmt:
-		if err := s.checkWritable(); err != nil {
+		if err := s.checkWritableDML(n); err != nil {
 			return nil, 0, err
 		}
 		if row, ok := s.hotRowOf(p, n, args); ok {
@@ -106,7 +106,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecUpdate(ctx, x, p, n, args) })
 	case *ast.DeleteStmt:
-		if err := s.checkWritable(); err != nil {
+		if err := s.checkWritableDML(n); err != nil {
 			return nil, 0, err
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecDelete(ctx, x, p, n, args) })
@@ -153,11 +153,15 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case *ast.ExplainStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return show.Explain(&s.State, n) })
 	case *ast.CreateTableStmt, *ast.DropTableStmt, *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.TruncateTableStmt:
-		// DDL commits the open transaction first, as MySQL does; then a
-		// READ ONLY session refuses it (1792), as MariaDB does.
-		ack, err := s.finishOpen(ctx)
-		if err != nil {
-			return nil, ack, err
+		// DDL commits the open transaction first, as MySQL does (not
+		// CREATE/DROP TEMPORARY TABLE); then a READ ONLY session refuses
+		// it (1792), as MariaDB does.
+		var ack uint64
+		if !ddl.KeepsTransaction(n) {
+			var err error
+			if ack, err = s.finishOpen(ctx); err != nil {
+				return nil, ack, err
+			}
 		}
 		if err := s.checkWritable(); err != nil {
 			return nil, ack, err

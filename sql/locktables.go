@@ -32,7 +32,7 @@ func (s *Session) enterTables(ctx context.Context, p *parse.Stmt) (prev *stmtUse
 	if _, ok := p.Node.(*ast.CommitStmt); ok {
 		write = s.txn != nil && s.txn.HasWrites()
 	}
-	refs := p.TableRefs()
+	refs, private := s.sharedRefs(p.TableRefs())
 	if len(refs) == 0 && !write {
 		return nil, false, nil
 	}
@@ -51,7 +51,7 @@ func (s *Session) enterTables(ctx context.Context, p *parse.Stmt) (prev *stmtUse
 	}
 	l := s.database.locks
 	u := s.lastUse
-	if u == nil || u.stmt != p || u.db != s.DB || u.write != write {
+	if u == nil || u.stmt != p || u.db != s.DB || u.write != write || private {
 		// Published uses are never changed, so one is kept for the next
 		// run of the same statement (a hot loop allocates nothing).
 		u = &stmtUse{stmt: p, refs: refs, db: s.DB, write: write}
@@ -87,6 +87,33 @@ func (s *Session) enterTables(ctx context.Context, p *parse.Stmt) (prev *stmtUse
 func (s *Session) leaveTables(prev *stmtUse) {
 	s.running.Store(prev)
 	s.database.locks.statementDone()
+}
+
+// sharedRefs leaves out the uses of the session's temporary tables: no
+// one else sees them, so no table lock covers them, and LOCK TABLES mode
+// lets the session use them unlocked, as in MySQL. private reports that
+// some were left out (the slice is then the session's own).
+func (s *Session) sharedRefs(refs []parse.TableRef) (out []parse.TableRef, private bool) {
+	for i, r := range refs {
+		db := r.Schema
+		if db == "" {
+			db = s.DB
+		}
+		if s.TempTable(db, r.Name) == nil {
+			if private {
+				out = append(out, r)
+			}
+			continue
+		}
+		if !private {
+			private = true
+			out = append(make([]parse.TableRef, 0, len(refs)), refs[:i]...)
+		}
+	}
+	if !private {
+		return refs, false
+	}
+	return out, true
 }
 
 // checkOwnLocks applies LOCK TABLES mode to a statement's uses.

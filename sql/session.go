@@ -167,6 +167,7 @@ func (s *Session) Close() {
 	s.releaseTableLocks() // a disconnect ends LOCK TABLES and FTWRL, as in MySQL
 	s.releaseGlobalRead()
 	s.database.locks.unregister(s)
+	s.DropTempTables() // a session's temporary tables end with it
 	s.database.Engine.Unregister(s)
 }
 

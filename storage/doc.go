@@ -24,6 +24,13 @@
 // order: Catalog.mu before Table.mu; no Table method calls out while
 // holding mu.
 //
+// A TableDef also carries the table's FOREIGN KEYs and CHECKs
+// (constraints.go; enforced by sql/constraint): definitions only, kept in
+// DDL records and snapshots with the rest. Catalog.ReferencingFKs finds a
+// parent's children by walking the catalog under its read lock. A
+// TableDef marked Temporary is a session's own table, built with NewTable
+// and never added to a Catalog.
+//
 // Snapshots: Catalog.WriteSnapshot/ReadSnapshot write and read every
 // table's committed rows; the caller (txn) makes the state consistent at an
 // LSN by holding the commit latch while it captures it.

@@ -38,6 +38,14 @@ type TableDef struct {
 	Charset string
 	Collate string
 	Comment string
+	// ForeignKeys are the table's FOREIGN KEYs (it is their child);
+	// Checks its CHECK constraints, in the order SHOW CREATE TABLE prints
+	// them. Both are absent from snapshots written before they existed.
+	ForeignKeys []ForeignKey `json:",omitempty"`
+	Checks      []Check      `json:",omitempty"`
+	// Temporary: a session's CREATE TEMPORARY TABLE, never in the
+	// catalog, the log or a snapshot.
+	Temporary bool `json:"-"`
 }
 
 // ColumnIndex returns the position of the named column (case-insensitive).

@@ -12,6 +12,11 @@
 //	  │  otherwise:    pipeline.WaitDurable(LSN), then lockmgr.ReleaseAll
 //	  └─ return the ack LSN = max(commit LSN, every LSN the txn read)
 //
+// Rows of temporary tables (TableDef.Temporary: a session's own, never
+// durable) are left out of the redo; a transaction that changed only
+// such rows appends nothing and installs them at LSN 0, which every
+// snapshot sees (only their session reads them), and releases its locks.
+//
 // Reads: a statement takes a snapshot (BeginStatement): the visible LSN,
 // below which every commit is fully installed (visibility.go). Plain reads
 // see the newest version at or below it, so one statement never sees part

@@ -16,12 +16,16 @@ const (
 )
 
 // encodeRedo writes every touched row's final state: table id, op,
-// primary key, values.
+// primary key, values. Rows of temporary tables are left out: a session's
+// temporary table is never durable.
 func (x *Txn) encodeRedo() []byte {
 	buf := make([]byte, 0, 64*len(x.order))
-	buf = binary.AppendUvarint(buf, uint64(len(x.order)))
+	buf = binary.AppendUvarint(buf, uint64(x.durableRows()))
 	for _, r := range x.order {
 		t := x.touched[r]
+		if t.Def.Temporary {
+			continue
+		}
 		p := t.PendingOf(r)
 		if p == nil || p.Owner != x.ID {
 			panic(fmt.Sprintf("txn %d: touched row %q has no pending write of its own", x.ID, r.Key))
@@ -37,6 +41,18 @@ func (x *Txn) encodeRedo() []byte {
 		}
 	}
 	return buf
+}
+
+// durableRows counts the touched rows that go to the log (those not of
+// temporary tables).
+func (x *Txn) durableRows() int {
+	n := 0
+	for _, r := range x.order {
+		if !x.touched[r].Def.Temporary {
+			n++
+		}
+	}
+	return n
 }
 
 var errBadRedo = errors.New("txn: malformed redo record")

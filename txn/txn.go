@@ -303,6 +303,17 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		return x.readLSN, nil
 	}
 	x.endSnapshots()
+	if x.durableRows() == 0 {
+		// Only temporary tables changed: their rows become committed
+		// without a log record (nothing of them is durable, and only
+		// their session reads them, so LSN 0 is visible to it at once).
+		x.install(0, x.m.vis.horizon())
+		if x.hasLocks {
+			x.m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
+		}
+		x.m.stats.commits.Add(1)
+		return x.readLSN, nil
+	}
 	payload := x.encodeRedo()
 	m := x.m
 	m.latch.RLock()

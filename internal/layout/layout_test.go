@@ -26,15 +26,16 @@ type rule struct {
 // sqlLayers is the order of the SQL layer's packages: one may import only
 // those of a lower rank (parse and expr are siblings).
 var sqlLayers = map[string]int{
-	"sql/sysvar": 0,
-	"sql/parse":  1,
-	"sql/expr":   1,
-	"sql/plan":   2,
-	"sql/exec":   3,
-	"sql/psm":    4,
-	"sql/show":   4,
-	"sql/ddl":    5,
-	"sql":        6,
+	"sql/sysvar":     0,
+	"sql/parse":      1,
+	"sql/expr":       1,
+	"sql/plan":       2,
+	"sql/constraint": 2,
+	"sql/exec":       3,
+	"sql/psm":        4,
+	"sql/show":       4,
+	"sql/ddl":        5,
+	"sql":            6,
 }
 
 var vmRuntimes = []string{"runtime/lua/...", "runtime/js/...", "runtime/builtin", "github.com/yuin/gopher-lua/...", "github.com/dop251/goja/..."}

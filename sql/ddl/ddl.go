@@ -43,6 +43,9 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 			}
 			return nil, sqlerr.New(sqlerr.ErDBDropExists, "Can't drop database '%s'; database doesn't exist", x.Name.O)
 		}
+		if err := refuseDropDatabase(s, cat, x.Name.O); err != nil {
+			return nil, err
+		}
 		n := len(cat.Tables(x.Name.O))
 		err := txns.LogDDL(ctx, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O}, func() error {
 			Apply(cat, pc, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O})
@@ -58,8 +61,12 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		if x.IsView {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support views")
 		}
+		tables, tempRes, err := dropTemporary(s, x)
+		if err != nil || len(tables) == 0 {
+			return tempRes, err
+		}
 		var missing []string
-		for _, tn := range x.Tables {
+		for _, tn := range tables {
 			db, err := s.DBFor(tn.Schema.O)
 			if err != nil {
 				return nil, err
@@ -74,17 +81,22 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		// One record for the whole statement: a crash leaves all of the
 		// tables or none of them.
 		rec := &txn.DDLRecord{Op: "drop_tables"}
-		for _, tn := range x.Tables {
+		for _, tn := range tables {
 			db, _ := s.DBFor(tn.Schema.O) // checked in the loop above
 			if cat.Table(db, tn.Name.O) != nil {
 				rec.Tables = append(rec.Tables, storage.TableRef{DB: db, Name: tn.Name.O})
 			}
 		}
+		var refused error
+		rec.Tables, refused = dropReferenced(s, cat, rec.Tables)
 		if len(rec.Tables) > 0 {
 			err := txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
 			if err != nil {
 				return nil, err
 			}
+		}
+		if refused != nil {
+			return nil, refused
 		}
 		res := &exec.Result{Warnings: uint16(len(missing))}
 		for _, m := range missing {
@@ -94,6 +106,15 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 	case *ast.TruncateTableStmt:
 		t, err := s.ResolveTable(x.Table)
 		if err != nil {
+			return nil, err
+		}
+		if t.Def.Temporary {
+			def := *t.Def
+			def.ID = cat.AllocTableID()
+			s.ReplaceTempTable(&def)
+			return &exec.Result{}, nil
+		}
+		if err := refuseTruncateReferenced(s, cat, t); err != nil {
 			return nil, err
 		}
 		def := *t.Def
@@ -108,12 +129,21 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 
 func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.CreateTableStmt) (*exec.Result, error) {
 	cat := txns.Catalog()
-	if x.ReferTable != nil || x.Select != nil {
+	temporary := x.TemporaryKeyword == ast.TemporaryLocal
+	if x.TemporaryKeyword == ast.TemporaryGlobal {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CREATE GLOBAL TEMPORARY TABLE")
+	}
+	if x.Select != nil || (x.ReferTable != nil && !temporary) {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CREATE TABLE ... LIKE/SELECT")
 	}
 	db, err := s.DBFor(x.Table.Schema.O)
 	if err != nil {
 		return nil, err
+	}
+	if temporary {
+		// MariaDB creates a temporary table even in a database that does
+		// not exist.
+		return createTempTable(s, cat, cat.DatabaseName(db), x)
 	}
 	if !cat.HasDatabase(db) {
 		return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
@@ -129,7 +159,13 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 	if err != nil {
 		return nil, err
 	}
+	if err := buildChecks(def, x, s.Functions()); err != nil {
+		return nil, err
+	}
 	if err := substituteEngine(s, def); err != nil {
+		return nil, err
+	}
+	if err := checkForeignKeys(cat, def, s.ForeignKeyChecks()); err != nil {
 		return nil, err
 	}
 	def.ID = cat.AllocTableID()
@@ -144,6 +180,31 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 		return nil
 	})
 	return &exec.Result{}, err
+}
+
+// createTempTable is CREATE TEMPORARY TABLE [... LIKE]: the same
+// definition rules as a table's, then the session's own table.
+func createTempTable(s *exec.State, cat *storage.Catalog, db string, x *ast.CreateTableStmt) (*exec.Result, error) {
+	var def *storage.TableDef
+	var autoStart uint64
+	var err error
+	if x.ReferTable != nil {
+		def, err = likeDef(s, db, x)
+	} else if def, autoStart, err = buildTableDef(db, x); err == nil {
+		err = buildChecks(def, x, s.Functions())
+	}
+	if err != nil {
+		return nil, err
+	}
+	def.Temporary = true
+	if err := substituteEngine(s, def); err != nil {
+		return nil, err
+	}
+	if err := checkForeignKeys(cat, def, s.ForeignKeyChecks()); err != nil {
+		return nil, err
+	}
+	def.ID = cat.AllocTableID()
+	return createTemporary(s, def, autoStart, x.IfNotExists)
 }
 
 // buildTableDef translates CREATE TABLE into a TableDef.
@@ -245,7 +306,7 @@ func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 			if err := addIndex(c.Name, c.Keys, false, false); err != nil {
 				return nil, 0, err
 			}
-		case ast.ConstraintForeignKey, ast.ConstraintCheck, ast.ConstraintFulltext:
+		case ast.ConstraintFulltext:
 			// accepted and not enforced, as MyISAM-era dumps expect
 		}
 	}
@@ -253,6 +314,9 @@ func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 		def.Indexes = append([]storage.IndexDef{*pk}, others...)
 	} else {
 		def.Indexes = others
+	}
+	if err := buildForeignKeys(def, x); err != nil {
+		return nil, 0, err
 	}
 	auto := def.AutoIncColumn()
 	if auto >= 0 {

@@ -1,7 +1,13 @@
 // Package ddl runs the schema statements plrun has — CREATE/DROP
 // DATABASE, CREATE TABLE (column types, defaults, keys, AUTO_INCREMENT,
-// ENGINE under NO_ENGINE_SUBSTITUTION), DROP TABLE, TRUNCATE TABLE — and
-// applies DDL records to the catalogs (Apply).
+// ENGINE under NO_ENGINE_SUBSTITUTION, FOREIGN KEYs validated against
+// their parents as InnoDB does, CHECK constraints), DROP TABLE, TRUNCATE
+// TABLE (both refused for a parent other tables reference, unless
+// foreign_key_checks=0) — and applies DDL records to the catalogs (Apply).
+//
+// CREATE TEMPORARY TABLE and the DROP/TRUNCATE of a temporary table are
+// the exception to the one-record rule: they write no record at all and
+// change the session's own tables (exec.State's), never the catalog.
 //
 // Invariant: every DDL statement is one log record (txn.Manager.LogDDL),
 // and the statement changes the catalogs with the same Apply that replay

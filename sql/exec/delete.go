@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
@@ -18,6 +19,7 @@ type deletePlan struct {
 	acc   *plan.Access
 	order []orderItem
 	limit *expr.Expr
+	rules *constraint.Rules
 }
 
 func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
@@ -41,10 +43,14 @@ func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
 		return nil, err
 	}
+	if pl.rules, err = s.rulesFor(t, sc); err != nil {
+		return nil, err
+	}
 	return pl, nil
 }
 
 func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.DeleteStmt, args []types.Value) (*Result, error) {
+	s.beginWrites()
 	pi, err := s.PlanFor(p, func() (any, error) { return s.buildDelete(n) })
 	if err != nil {
 		return nil, err
@@ -58,9 +64,22 @@ func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	if refs, err = orderAndLimit(ec, refs, pl.order, pl.limit); err != nil {
 		return nil, err
 	}
+	w := s.fkWriter(ctx, x, pl.rules)
+	s.IgnoreErrors = n.IgnoreErr
+	defer func() { s.IgnoreErrors = false }()
+	deleted := 0
 	for _, r := range refs {
+		mark := x.Mark()
 		x.Write(pl.t, r.Row, nil)
+		if err := pl.rules.AfterWrite(w, r.Vals, nil); err != nil {
+			if s.ignoreConstraint(err) {
+				x.RollbackTo(mark) // the row and its cascades stay
+				continue
+			}
+			return nil, err
+		}
+		deleted++
 	}
-	s.RowCount = int64(len(refs))
-	return &Result{AffectedRows: uint64(len(refs))}, nil
+	s.RowCount = int64(deleted)
+	return &Result{AffectedRows: uint64(deleted)}, nil
 }

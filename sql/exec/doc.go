@@ -9,5 +9,9 @@
 // transaction manager whose catalog names resolve in, and the schema epoch
 // plans are valid for (PlanFor caches a plan in the parse.Stmt). Every
 // statement runs in a txn.Txn its caller (package sql) began and ends;
-// nothing here commits.
+// nothing here commits. Each row write goes through the table's
+// constraint.Rules (CHECKs and FOREIGN KEYs; package constraint). State
+// also holds the session's temporary tables (temptables.go), which
+// ResolveTable finds before the catalog's; a session that has any builds
+// its own plans instead of sharing the cached ones.
 package exec

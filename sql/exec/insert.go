@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
@@ -25,6 +26,7 @@ type insertPlan struct {
 	replace bool
 	ignore  bool
 	onDup   []assignment
+	rules   *constraint.Rules // CHECKs and foreign keys; nil if none
 }
 
 type assignment struct {
@@ -102,6 +104,10 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 		}
 		pl.onDup = append(pl.onDup, assignment{col: i, e: ce})
 	}
+	sc.Clause = ""
+	if pl.rules, err = s.rulesFor(t, sc); err != nil {
+		return nil, err
+	}
 	return pl, nil
 }
 
@@ -127,6 +133,7 @@ func compileInsertValue(sc *expr.Scope, e ast.ExprNode) (*expr.Expr, error) {
 }
 
 func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.InsertStmt, args []types.Value) (*Result, error) {
+	s.beginWrites()
 	pi, err := s.PlanFor(p, func() (any, error) { return s.buildInsert(n) })
 	if err != nil {
 		return nil, err
@@ -182,8 +189,10 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 			}
 		}
 		n, err := s.insertRow(ctx, x, t, vals, pl, ec)
-		if e, ok := sqlerr.As(err); ok && pl.ignore && e.Code == sqlerr.ErDupEntry {
-			// INSERT IGNORE skips a duplicate row with a warning.
+		if e, ok := sqlerr.As(err); ok && pl.ignore && (e.Code == sqlerr.ErDupEntry || e.Code == sqlerr.ErNoReferencedRow2) {
+			// INSERT IGNORE skips a duplicate row with a warning, and a
+			// child row without its parent too (counted as a duplicate, as
+			// MariaDB counts it; it failed before anything was written).
 			dups++
 			warnings++
 			if len(notes) < expr.MaxNotes {
@@ -341,11 +350,24 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 			case pl != nil && len(pl.onDup) > 0:
 				return s.onDuplicate(ctx, x, t, slot, old.Vals, pl, ec)
 			case pl != nil && pl.replace:
-				n, err := replaceUniqueConflicts(ctx, x, t, slot, vals)
+				if err := pl.rules.Check(ec, vals); err != nil {
+					return 0, err
+				}
+				n, err := replaceUniqueConflicts(ctx, x, t, slot, vals, s.replaced(ctx, x, pl))
 				if err != nil {
 					return 0, err
 				}
 				if err := checkUnique(ctx, x, t, slot, vals, nil); err != nil {
+					return 0, err
+				}
+				// REPLACE of a row is its delete and then an insert, for
+				// the foreign keys too (as MySQL does once any references it).
+				w := s.fkWriter(ctx, x, pl.rules)
+				x.Write(t, slot, nil)
+				if err := pl.rules.AfterWrite(w, old.Vals, nil); err != nil {
+					return 0, err
+				}
+				if err := pl.rules.CheckParents(w, nil, vals); err != nil {
 					return 0, err
 				}
 				x.Write(t, slot, vals)
@@ -354,9 +376,12 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 			return 0, dupError(t, -1, vals)
 		}
 	}
+	if err := pl.rules.Check(ec, vals); err != nil {
+		return 0, err
+	}
 	var replaced uint64
 	if pl != nil && pl.replace {
-		n, err := replaceUniqueConflicts(ctx, x, t, slot, vals)
+		n, err := replaceUniqueConflicts(ctx, x, t, slot, vals, s.replaced(ctx, x, pl))
 		if err != nil {
 			return 0, err
 		}
@@ -365,13 +390,22 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 	if err := checkUnique(ctx, x, t, slot, vals, nil); err != nil {
 		return 0, err
 	}
+	if err := pl.rules.CheckParents(s.fkWriter(ctx, x, pl.rules), nil, vals); err != nil {
+		return 0, err
+	}
 	x.Write(t, slot, vals)
 	return 1 + replaced, nil
 }
 
+// replaced is what REPLACE does after deleting a conflicting row: the
+// foreign keys referencing it act as on a DELETE.
+func (s *State) replaced(ctx context.Context, x *txn.Txn, pl *insertPlan) func(old []types.Value) error {
+	return func(old []types.Value) error { return pl.rules.AfterWrite(s.fkWriter(ctx, x, pl.rules), old, nil) }
+}
+
 // replaceUniqueConflicts deletes, for REPLACE, every other row that has
 // vals' value in a UNIQUE index, as MySQL does; it returns how many.
-func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value) (uint64, error) {
+func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value, deleted func(old []types.Value) error) (uint64, error) {
 	var n uint64
 	for i, ix := range t.Def.Indexes {
 		if !ix.Unique || ix.Primary {
@@ -398,6 +432,9 @@ func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, s
 			if k, ok := t.IndexKey(i, v.Vals); ok && k == key {
 				x.Write(t, r, nil)
 				n++
+				if err := deleted(v.Vals); err != nil {
+					return n, err
+				}
 			}
 		}
 	}
@@ -419,9 +456,16 @@ func (s *State) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, s
 	if rowsEqual(old, nv) {
 		return 0, nil
 	}
+	if err := pl.rules.Check(ec, nv); err != nil {
+		return 0, err
+	}
 	if err := checkUnique(ctx, x, t, slot, nv, nil); err != nil {
 		return 0, err
 	}
+	w := s.fkWriter(ctx, x, pl.rules)
+	if err := pl.rules.CheckParents(w, old, nv); err != nil {
+		return 0, err
+	}
 	x.Write(t, slot, nv)
-	return 2, nil
+	return 2, pl.rules.AfterWrite(w, old, nv)
 }

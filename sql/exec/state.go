@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
@@ -19,6 +20,8 @@ type State struct {
 	expr.Env
 	txns  *txn.Manager
 	epoch *atomic.Uint64
+	temps map[string]*storage.Table // the session's temporary tables (temptables.go)
+	fkw   *constraint.Writer        // the running statement's (constraints.go)
 }
 
 // SchemaChanged drops the plans built for the old schema (after DDL).
@@ -32,6 +35,11 @@ func NewState(env expr.Env, txns *txn.Manager, epoch *atomic.Uint64) State {
 // PlanFor returns p's compiled plan for the session's database and the
 // current schema, building it once.
 func (s *State) PlanFor(p *parse.Stmt, build func() (any, error)) (any, error) {
+	if len(s.temps) > 0 {
+		// Plans are shared by every session, and this one's names may
+		// resolve to its own temporary tables: build its own.
+		return build()
+	}
 	epoch := s.epoch.Load()
 	mode := s.SQLMode() & planModes
 	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
@@ -68,7 +76,10 @@ func (s *State) ResolveTable(tn *ast.TableName) (*storage.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	t := s.txns.Catalog().Table(db, tn.Name.O)
+	t := s.TempTable(db, tn.Name.O)
+	if t == nil {
+		t = s.txns.Catalog().Table(db, tn.Name.O)
+	}
 	if t == nil {
 		return nil, sqlerr.New(sqlerr.ErNoSuchTable, "Table '%s.%s' doesn't exist", db, tn.Name.O)
 	}

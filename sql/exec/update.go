@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
@@ -24,6 +25,7 @@ type UpdatePlan struct {
 	order   []orderItem
 	limit   *expr.Expr
 	onNow   []int // ON UPDATE CURRENT_TIMESTAMP columns not assigned
+	rules   *constraint.Rules
 }
 
 func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
@@ -64,6 +66,9 @@ func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 		return nil, err
 	}
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
+		return nil, err
+	}
+	if pl.rules, err = s.rulesFor(t, sc); err != nil {
 		return nil, err
 	}
 	return pl, nil
@@ -115,6 +120,7 @@ func orderAndLimit(ec *expr.Ctx, refs []plan.RowRef, order []orderItem, limit *e
 }
 
 func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*Result, error) {
+	s.beginWrites()
 	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildUpdate(n) })
 	if err != nil {
 		return nil, err
@@ -132,6 +138,7 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		return nil, err
 	}
 	var changed uint64
+	matched := len(refs) // less the rows UPDATE IGNORE skips for a constraint
 	pkCols := t.Def.PrimaryKey()
 	for ri, r := range refs {
 		nv := append([]types.Value(nil), r.Vals...)
@@ -151,8 +158,16 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		for _, c := range pl.onNow {
 			nv[c] = types.TimeValue(time.Now().Truncate(time.Second))
 		}
+		mark := x.Mark()
+		if err := s.checkUpdatedRow(ctx, x, pl.rules, ec, r.Vals, nv); err != nil {
+			if s.ignoreConstraint(err) {
+				matched--
+				continue
+			}
+			return nil, err
+		}
 		slot := r.Row
-		if pkCols != nil && !rowsEqual(pkOf(t.Def, r.Vals), pkOf(t.Def, nv)) {
+		if pkCols != nil && storage.KeyOf(pkOf(t.Def, r.Vals)) != storage.KeyOf(pkOf(t.Def, nv)) { // a key equal under the collation keeps its slot
 			pk := pkOf(t.Def, nv)
 			key := storage.KeyOf(pk)
 			if err := x.Lock(ctx, t, key); err != nil {
@@ -185,10 +200,21 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 			return nil, err
 		}
 		x.Write(t, slot, nv)
+		if err := pl.rules.AfterWrite(s.fkWriter(ctx, x, pl.rules), r.Vals, nv); err != nil {
+			if s.ignoreConstraint(err) {
+				x.RollbackTo(mark)
+				if slot != r.Row {
+					t.ForgetIfEmpty(slot) // the row stays at its old key
+				}
+				matched--
+				continue
+			}
+			return nil, err
+		}
 		changed++
 	}
 	s.RowCount = int64(changed)
-	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(len(refs)) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: " + strconv.Itoa(s.StmtWarnings)}, nil
+	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(matched) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: " + strconv.Itoa(s.StmtWarnings)}, nil
 }
 
 func sortIdx(idx []int, less func(a, b int) bool) {

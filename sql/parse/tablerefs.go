@@ -107,6 +107,17 @@ func (c *refCollector) markWrite(target *ast.TableName) {
 	}
 }
 
+// drop forgets the uses of target.
+func (c *refCollector) drop(target *ast.TableName) {
+	kept := c.refs[:0]
+	for _, r := range c.refs {
+		if r.tn != target {
+			kept = append(kept, r)
+		}
+	}
+	c.refs = kept
+}
+
 // markWriteNamed marks the uses called name (alias or table name; an
 // empty name marks them all) as written.
 func (c *refCollector) markWriteNamed(name string) {
@@ -163,8 +174,15 @@ func tableRefsOf(n ast.StmtNode) []TableRef {
 		c.markWrite(x.Table)
 	case *ast.CreateTableStmt:
 		c.walk(x)
-		c.markWrite(x.Table)
+		if x.TemporaryKeyword != ast.TemporaryNone {
+			c.drop(x.Table) // the session's own: no table lock covers it
+		} else {
+			c.markWrite(x.Table)
+		}
 	case *ast.DropTableStmt:
+		if x.TemporaryKeyword != ast.TemporaryNone {
+			return nil // DROP TEMPORARY TABLE names only the session's own
+		}
 		c.walk(x)
 		c.markWriteNamed("")
 	case *ast.TruncateTableStmt:

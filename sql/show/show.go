@@ -266,7 +266,11 @@ func quoteString(s string) string {
 func showCreateTable(t *storage.Table) string {
 	def := t.Def
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE %s (\n", quoteName(def.Name))
+	kind := "TABLE"
+	if def.Temporary {
+		kind = "TEMPORARY TABLE"
+	}
+	fmt.Fprintf(&b, "CREATE %s %s (\n", kind, quoteName(def.Name))
 	var lines []string
 	for _, c := range def.Columns {
 		l := "  " + quoteName(c.Name) + " " + c.Type.SQL()
@@ -297,6 +301,7 @@ func showCreateTable(t *storage.Table) string {
 		if c.Comment != "" {
 			l += " COMMENT " + quoteString(c.Comment)
 		}
+		l += columnCheck(def, c.Name)
 		lines = append(lines, l)
 	}
 	for _, ix := range def.Indexes {
@@ -313,6 +318,7 @@ func showCreateTable(t *storage.Table) string {
 			lines = append(lines, "  KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")")
 		}
 	}
+	lines = append(lines, constraintLines(def)...)
 	b.WriteString(strings.Join(lines, ",\n"))
 	fmt.Fprintf(&b, "\n) ENGINE=%s", def.Engine)
 	if ai := t.AutoInc(); def.AutoIncColumn() >= 0 && ai > 0 {
