@@ -15,7 +15,7 @@ import (
 // dumpSchema is the database the mysqldump round trip dumps: every column
 // type plrun has, NULLs, quotes, backslashes and control characters in
 // strings, DECIMAL, dates, AUTO_INCREMENT past its rows, secondary keys, an
-// empty table, and SQL procedures and functions.
+// empty table, a FOREIGN KEY and a CHECK, and SQL procedures and functions.
 var dumpSchema = []string{
 	"CREATE TABLE nums (id INT NOT NULL AUTO_INCREMENT, ti TINYINT, si SMALLINT UNSIGNED, mi MEDIUMINT, " +
 		"bi BIGINT, ub BIGINT UNSIGNED, d DECIMAL(20,6), d0 DECIMAL(5,0), f FLOAT, db DOUBLE NOT NULL DEFAULT 1.5, " +
@@ -35,13 +35,20 @@ var dumpSchema = []string{
 	"INSERT INTO times VALUES (1, '2024-02-29 23:59:59', '1000-01-01 00:00:00.000001', '2038-01-19 03:14:07', '9999-12-31'), " +
 		"(2, NULL, NULL, NULL, '1970-01-01')",
 	"CREATE TABLE empty_one (id INT PRIMARY KEY, v VARCHAR(10))",
+	// A child that sorts (and so loads) before its parent: the dump's
+	// FOREIGN_KEY_CHECKS=0 lets it; and a CHECK constraint.
+	"CREATE TABLE a_child (id INT PRIMARY KEY, parent_code CHAR(4), " +
+		"CONSTRAINT fk_texts FOREIGN KEY (parent_code) REFERENCES texts (code) ON DELETE CASCADE)",
+	"INSERT INTO a_child VALUES (1, 'a'), (2, 'c'), (3, NULL)",
+	"CREATE TABLE checked (id INT PRIMARY KEY, n INT, CONSTRAINT n_positive CHECK (n > 0))",
+	"INSERT INTO checked VALUES (1, 5), (2, NULL)",
 	"CREATE PROCEDURE add_nums(IN n INT, OUT total DECIMAL(30,6)) BEGIN DECLARE i INT DEFAULT 0; " +
 		"SET total = 0; WHILE i < n DO SET total = total + i; SET i = i + 1; END WHILE; " +
 		"SELECT name FROM texts WHERE code = 'a'; END",
 	"CREATE FUNCTION greet(who VARCHAR(20)) RETURNS VARCHAR(40) DETERMINISTIC RETURN CONCAT('hi ''', who, '''')",
 }
 
-var dumpTables = []string{"nums", "texts", "times", "empty_one"}
+var dumpTables = []string{"nums", "texts", "times", "empty_one", "a_child", "checked"}
 
 // TestMysqldumpRoundTrip dumps a plrun database with mysqldump (default
 // options and --single-transaction, with and without --routines, and
