@@ -16,8 +16,9 @@ import (
 
 // procSnapshot is what a snapshot keeps of the procedure catalog.
 type procSnapshot struct {
-	Procs []procEntry `json:"procs"`
-	Funcs []procEntry `json:"funcs,omitempty"` // stored functions
+	Procs []procEntry        `json:"procs"`
+	Funcs []procEntry        `json:"funcs,omitempty"` // stored functions
+	Views []*storage.ViewDef `json:"views,omitempty"`
 }
 
 type procEntry struct {
@@ -66,6 +67,11 @@ func (e *Engine) recover() (*storage.Catalog, error) {
 					return nil, fmt.Errorf("restoring function %s.%s: %w", f.DB, f.Def.Name, err)
 				}
 			}
+			for _, v := range ps.Views {
+				if !cat.PutView(v) {
+					return nil, fmt.Errorf("restoring view %s.%s: no database or a table of that name", v.DB, v.Name)
+				}
+			}
 		}
 	}
 	l, err := wal.Open(filepath.Join(e.cfg.Dir, "wal"), e.cfg.WalOptions)
@@ -109,5 +115,8 @@ func (e *Engine) procsJSON() ([]byte, error) {
 			ps.Funcs = append(ps.Funcs, procEntry{DB: db, Def: d})
 		}
 	}
+	// Views ride with the procedures: both are read under the commit
+	// latch, so they match the snapshot's LSN.
+	ps.Views = e.txm.Catalog().AllViews()
 	return json.Marshal(ps)
 }

@@ -41,15 +41,15 @@ func (s *Session) Describe(query string) ([]exec.Column, error) {
 		}
 		return r.Columns, nil
 	}
-	n, ok := p.Node.(*ast.SelectStmt)
+	n, ok := p.Node.(ast.ResultSetNode)
 	if !ok {
 		return nil, nil
 	}
-	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildSelect(n) })
+	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildQuery(n) })
 	if err != nil {
 		return nil, MapError(err)
 	}
-	return pi.(*exec.SelectPlan).Cols, nil
+	return pi.(exec.QueryPlan).Columns(), nil
 }
 
 // ClearDB leaves the session without a default database (a handshake

@@ -127,7 +127,7 @@ func comOf(p *parse.Stmt) com {
 		return comOther
 	}
 	switch n := p.Node.(type) {
-	case *ast.SelectStmt:
+	case *ast.SelectStmt, *ast.SetOprStmt:
 		return comSelect
 	case *ast.InsertStmt:
 		switch {

@@ -85,12 +85,17 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case parse.KindDoBlock:
 		return s.execDoBlock(ctx, p.Name, p.Body)
 	}
+	if err := withOnDML(p); err != nil {
+		return nil, 0, err
+	}
 	switch n := p.Node.(type) {
 	case *ast.SelectStmt:
 		if p.Into != nil {
 			return s.execSelectInto(ctx, p, n, args)
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
+	case *ast.SetOprStmt:
+		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecQuery(ctx, x, p, n, args) })
 	case *ast.InsertStmt:
 		if err := s.checkWritableDML(n); err != nil {
 			return nil, 0, err
@@ -170,6 +175,16 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if drop, ok := n.(*ast.DropTableStmt); ok && err == nil {
 			s.forgetDroppedLocks(drop)
 		}
+		return r, ack, err
+	case *ast.CreateViewStmt:
+		ack, err := s.finishOpen(ctx)
+		if err != nil {
+			return nil, ack, err
+		}
+		if err := s.checkWritable(); err != nil {
+			return nil, ack, err
+		}
+		r, err := ddl.CreateView(ctx, &s.State, s.database.Txns, n, p.ViewCheck, p.ViewAlter)
 		return r, ack, err
 	case *ast.CallStmt:
 		return s.execCall(ctx, n, args)

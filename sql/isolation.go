@@ -100,6 +100,9 @@ func (s *Session) setOneShot(name string, text string) error {
 // Under REPEATABLE READ it reads the transaction's read view; every other
 // statement reads the newest committed rows.
 func isConsistentRead(n ast.StmtNode) bool {
+	if _, ok := n.(*ast.SetOprStmt); ok {
+		return true // UNION ... has no FOR UPDATE of its own
+	}
 	sel, ok := n.(*ast.SelectStmt)
 	return ok && (sel.LockInfo == nil || sel.LockInfo.LockType == ast.SelectLockNone)
 }

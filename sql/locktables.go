@@ -59,9 +59,13 @@ func (s *Session) enterTables(ctx context.Context, p *parse.Stmt) (prev *stmtUse
 	}
 	prev = s.running.Swap(u)
 	var deadline time.Time
+	var tables []usedTable
 	for l.active.Load() != 0 {
+		if tables == nil {
+			tables = s.database.tablesOf(u.refs, u.db)
+		}
 		l.mu.Lock()
-		if !l.blocksLocked(s, u) {
+		if !l.blocksLocked(s, tables, u.write) {
 			l.mu.Unlock()
 			break
 		}
@@ -139,7 +143,11 @@ func (s *Session) checkOwnLocks(refs []parse.TableRef) error {
 		}
 		used[found] = true
 		if r.Write && !s.locked[found].Write {
-			return sqlerr.New(sqlerr.ErTableNotLockedForWrite, "Table '%s' was locked with a READ lock and can't be updated", r.UseName())
+			name := r.UseName()
+			if through := s.database.tablesOf([]parse.TableRef{r}, db); len(through) > 1 {
+				_, name = splitTableKey(through[1].key) // a view: MariaDB names the table under it
+			}
+			return sqlerr.New(sqlerr.ErTableNotLockedForWrite, "Table '%s' was locked with a READ lock and can't be updated", name)
 		}
 	}
 	return nil
@@ -174,7 +182,7 @@ func (s *Session) execLockTables(ctx context.Context, p *parse.Stmt) (*exec.Resu
 			return nil, 0, sqlerr.New(sqlerr.ErNonUniqTable, "Not unique table/alias: '%s'", lockUseName(spec))
 		}
 		seen[use] = true
-		if s.database.Txns.Catalog().Table(spec.Schema, spec.Name) == nil {
+		if s.database.Txns.Catalog().Table(spec.Schema, spec.Name) == nil && s.database.Txns.Catalog().View(spec.Schema, spec.Name) == nil {
 			return nil, 0, sqlerr.New(sqlerr.ErNoSuchTable, "Table '%s.%s' doesn't exist", spec.Schema, spec.Name)
 		}
 		anyWrite = anyWrite || spec.Write
@@ -188,7 +196,7 @@ func (s *Session) execLockTables(ctx context.Context, p *parse.Stmt) (*exec.Resu
 	if err != nil {
 		return nil, ack, err
 	}
-	if err := s.acquireTables(ctx, specs); err != nil {
+	if err := s.acquireTables(ctx, s.database.viewSpecs(specs)); err != nil {
 		return nil, ack, err
 	}
 	return &exec.Result{}, ack, nil
@@ -231,18 +239,16 @@ func (s *Session) acquireTables(ctx context.Context, specs []parse.LockSpec) err
 	// ones that conflict.
 	for {
 		l.mu.Lock()
+		uses := l.runningUsesLocked(s)
+		ch := l.changed
+		l.mu.Unlock()
 		busy := false
-		for o := range l.sessions {
-			if o == s {
-				continue
-			}
-			if u := o.running.Load(); u != nil && specsConflict(specs, u) {
+		for _, u := range uses {
+			if specsConflict(specs, s.database.tablesOf(u.refs, u.db)) {
 				busy = true
 				break
 			}
 		}
-		ch := l.changed
-		l.mu.Unlock()
 		if !busy {
 			return nil
 		}
@@ -280,11 +286,10 @@ func (l *tableLocks) tablesBlockedLocked(s *Session, specs []parse.LockSpec) boo
 
 // specsConflict reports whether a running statement's use conflicts with
 // table locks about to be held.
-func specsConflict(specs []parse.LockSpec, u *stmtUse) bool {
-	for _, r := range u.refs {
-		k := u.key(r)
+func specsConflict(specs []parse.LockSpec, tables []usedTable) bool {
+	for _, t := range tables {
 		for _, spec := range specs {
-			if tableKey(spec.Schema, spec.Name) == k && (spec.Write || r.Write) {
+			if tableKey(spec.Schema, spec.Name) == t.key && (spec.Write || t.write) {
 				return true
 			}
 		}
@@ -386,7 +391,9 @@ func (s *Session) execFlush(ctx context.Context, n *ast.FlushStmt) (*exec.Result
 			var refs []parse.TableRef
 			if len(n.Tables) == 0 {
 				for _, spec := range s.locked {
-					refs = append(refs, parse.TableRef{Schema: spec.Schema, Name: spec.Name, Alias: spec.Alias, Write: true})
+					if !spec.ViaView {
+						refs = append(refs, parse.TableRef{Schema: spec.Schema, Name: spec.Name, Alias: spec.Alias, Write: true})
+					}
 				}
 			}
 			for _, t := range n.Tables {
@@ -461,18 +468,16 @@ func (s *Session) acquireGlobalRead(ctx context.Context) error {
 	}
 	for {
 		l.mu.Lock()
+		uses := l.runningUsesLocked(s)
+		ch := l.changed
+		l.mu.Unlock()
 		busy := false
-		for o := range l.sessions {
-			if o == s {
-				continue
-			}
-			if u := o.running.Load(); u != nil && u.write {
+		for _, u := range uses {
+			if u.write {
 				busy = true
 				break
 			}
 		}
-		ch := l.changed
-		l.mu.Unlock()
 		if !busy {
 			return nil
 		}

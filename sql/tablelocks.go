@@ -32,8 +32,8 @@ import (
 // transactions that used the table: here a locker waits only for their
 // running statements, and row locks order what they write).
 //
-// Lock order: tableLocks.mu is taken with no other lock held and nothing
-// is waited for under it.
+// Lock order: tableLocks.mu is taken with no other lock held, and nothing
+// else is taken or waited for under it (views are resolved outside it).
 type tableLocks struct {
 	// active counts the sessions holding any table lock or the global
 	// read lock: while it is zero a statement needs no further look.
@@ -63,13 +63,6 @@ type stmtUse struct {
 
 func tableKey(db, name string) string { return strings.ToLower(db) + "." + strings.ToLower(name) }
 
-func (u *stmtUse) key(r parse.TableRef) string {
-	if r.Schema != "" {
-		return tableKey(r.Schema, r.Name)
-	}
-	return tableKey(u.db, r.Name)
-}
-
 func (l *tableLocks) register(s *Session) {
 	l.mu.Lock()
 	l.sessions[s] = true
@@ -98,20 +91,21 @@ func (l *tableLocks) statementDone() {
 	l.mu.Unlock()
 }
 
-// blocksLocked reports whether another session's locks hold u back.
-func (l *tableLocks) blocksLocked(s *Session, u *stmtUse) bool {
+// blocksLocked reports whether another session's locks hold back a
+// statement that touches tables (views resolved: tablesOf, computed
+// before l.mu is taken) and writes if write.
+func (l *tableLocks) blocksLocked(s *Session, tables []usedTable, write bool) bool {
 	for g := range l.global {
-		if g != s && u.write {
+		if g != s && write {
 			return true
 		}
 	}
-	for _, r := range u.refs {
-		k := u.key(r)
-		if w := l.writer[k]; w != nil && w != s {
+	for _, t := range tables {
+		if w := l.writer[t.key]; w != nil && w != s {
 			return true
 		}
-		if r.Write {
-			for h := range l.readers[k] {
+		if t.write {
+			for h := range l.readers[t.key] {
 				if h != s {
 					return true
 				}
@@ -119,6 +113,21 @@ func (l *tableLocks) blocksLocked(s *Session, u *stmtUse) bool {
 		}
 	}
 	return false
+}
+
+// runningUses lists the uses other sessions' running statements have
+// published (read under l.mu; examined after it is released).
+func (l *tableLocks) runningUsesLocked(s *Session) []*stmtUse {
+	var out []*stmtUse
+	for o := range l.sessions {
+		if o == s {
+			continue
+		}
+		if u := o.running.Load(); u != nil {
+			out = append(out, u)
+		}
+	}
+	return out
 }
 
 // wait waits for the next change, bounded by deadline and ctx.

@@ -13,6 +13,7 @@ type Catalog struct {
 	dbName map[string]string            // lower(db) -> name as created
 	byID   map[uint64]*Table
 	nextID uint64
+	views  map[string]map[string]*ViewDef // lower(db) -> lower(view) -> view (views.go)
 }
 
 // NewCatalog returns a catalog holding the default database "test".
@@ -50,6 +51,7 @@ func (c *Catalog) DropDatabase(db string) bool {
 	}
 	delete(c.dbs, k)
 	delete(c.dbName, k)
+	delete(c.views, k)
 	return true
 }
 

@@ -31,6 +31,13 @@
 // TableDef marked Temporary is a session's own table, built with NewTable
 // and never added to a Catalog.
 //
+// Views (views.go) are schema objects beside the tables: a ViewDef holds
+// the stored SELECT text and its attributes; the SQL layer plans it.
+// Catalog.View, Views and AllViews list them (information_schema.VIEWS
+// reads them there). A transient table (a derived table's or CTE's rows
+// for one execution) is a Table built with NewTable and never added to
+// the catalog.
+//
 // Snapshots: Catalog.WriteSnapshot/ReadSnapshot write and read every
 // table's committed rows; the caller (txn) makes the state consistent at an
 // LSN by holding the commit latch while it captures it.

@@ -108,14 +108,17 @@ func ApplyRedo(cat *storage.Catalog, lsn uint64, payload []byte) error {
 // before or wholly after it.
 type DDLRecord struct {
 	// Op is create_db, drop_db, create_table, drop_table (one table; logs
-	// of earlier versions), drop_tables, truncate_table, create_proc, create_func, drop_func or
-	// drop_proc.
+	// of earlier versions), drop_tables, truncate_table, create_proc, create_func, drop_func,
+	// drop_proc, create_view or drop_views.
 	Op     string             `json:"op"`
 	DB     string             `json:"db,omitempty"`
 	Name   string             `json:"name,omitempty"`
 	Def    *storage.TableDef  `json:"def,omitempty"`
 	Tables []storage.TableRef `json:"tables,omitempty"` // drop_tables
 	Proc   json.RawMessage    `json:"proc,omitempty"`
+	// View is create_view's view (created or replaced); drop_views names
+	// its views in Tables.
+	View *storage.ViewDef `json:"view,omitempty"`
 }
 
 // Encode marshals the record.
@@ -150,6 +153,12 @@ func ApplyDDL(cat *storage.Catalog, r *DDLRecord) {
 		if r.Def != nil {
 			cat.ReplaceTable(r.Def)
 		}
+	case "create_view":
+		if r.View != nil {
+			cat.PutView(r.View)
+		}
+	case "drop_views":
+		cat.DropViews(r.Tables)
 	}
 }
 

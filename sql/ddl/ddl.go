@@ -46,7 +46,7 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		if err := refuseDropDatabase(s, cat, x.Name.O); err != nil {
 			return nil, err
 		}
-		n := len(cat.Tables(x.Name.O))
+		n := len(cat.Tables(x.Name.O)) + len(cat.Views(x.Name.O)) // MariaDB counts both
 		err := txns.LogDDL(ctx, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O}, func() error {
 			Apply(cat, pc, &txn.DDLRecord{Op: "drop_db", DB: x.Name.O})
 			return nil
@@ -59,17 +59,26 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		return createTable(ctx, s, txns, x)
 	case *ast.DropTableStmt:
 		if x.IsView {
-			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support views")
+			return dropViews(ctx, s, txns, x)
 		}
 		tables, tempRes, err := dropTemporary(s, x)
 		if err != nil || len(tables) == 0 {
 			return tempRes, err
 		}
-		var missing []string
+		var missing, views []string
 		for _, tn := range tables {
 			db, err := s.DBFor(tn.Schema.O)
 			if err != nil {
 				return nil, err
+			}
+			if cat.View(db, tn.Name.O) != nil && cat.Table(db, tn.Name.O) == nil {
+				// A view is not dropped by DROP TABLE: an error, or with
+				// IF EXISTS a note, as MariaDB.
+				if !x.IfExists {
+					return nil, sqlerr.New(sqlerr.ErIsView, "'%s.%s' is a view", db, tn.Name.O)
+				}
+				views = append(views, db+"."+tn.Name.O)
+				continue
 			}
 			if cat.Table(db, tn.Name.O) == nil {
 				missing = append(missing, db+"."+tn.Name.O)
@@ -98,7 +107,10 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		if refused != nil {
 			return nil, refused
 		}
-		res := &exec.Result{Warnings: uint16(len(missing))}
+		res := &exec.Result{Warnings: uint16(len(missing) + len(views))}
+		for _, v := range views {
+			res.Notes = append(res.Notes, exec.Note{Level: "Note", Code: sqlerr.ErIsView, Message: fmt.Sprintf("'%s' is a view", v)})
+		}
 		for _, m := range missing {
 			res.Notes = append(res.Notes, exec.Note{Level: "Note", Code: sqlerr.ErBadTable, Message: fmt.Sprintf("Unknown table '%s'", m)})
 		}
@@ -149,7 +161,7 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 		return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
 	}
 	db = cat.DatabaseName(db)
-	if cat.Table(db, x.Table.Name.O) != nil {
+	if cat.Table(db, x.Table.Name.O) != nil || cat.View(db, x.Table.Name.O) != nil {
 		if x.IfNotExists {
 			return exec.Noted("Note", sqlerr.ErTableExists, "Table '%s' already exists", x.Table.Name.O), nil
 		}

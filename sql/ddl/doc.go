@@ -3,7 +3,8 @@
 // ENGINE under NO_ENGINE_SUBSTITUTION, FOREIGN KEYs validated against
 // their parents as InnoDB does, CHECK constraints), DROP TABLE, TRUNCATE
 // TABLE (both refused for a parent other tables reference, unless
-// foreign_key_checks=0) — and applies DDL records to the catalogs (Apply).
+// foreign_key_checks=0), CREATE [OR REPLACE] / ALTER VIEW and DROP VIEW
+// (view.go) — and applies DDL records to the catalogs (Apply).
 //
 // CREATE TEMPORARY TABLE and the DROP/TRUNCATE of a temporary table are
 // the exception to the one-record rule: they write no record at all and

@@ -15,6 +15,16 @@ type group struct {
 }
 
 func (pl *SelectPlan) groupRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, error) {
+	ctxs, err := pl.groupContexts(ec, rows)
+	if err != nil {
+		return nil, err
+	}
+	return pl.projectContexts(ec, ctxs)
+}
+
+// groupContexts groups rows by GROUP BY, computes the aggregates and
+// keeps the groups HAVING accepts, in order of their first row.
+func (pl *SelectPlan) groupContexts(ec *expr.Ctx, rows [][]types.Value) ([]evalCtx, error) {
 	var order []string
 	groups := map[string]*group{}
 	for _, row := range rows {
@@ -51,19 +61,20 @@ func (pl *SelectPlan) groupRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, e
 		groups[""] = &group{accs: make([]aggAcc, len(pl.aggs))}
 		order = append(order, "")
 	}
-	out := make([]outRow, 0, len(order))
+	out := make([]evalCtx, 0, len(order))
 	for _, k := range order {
 		g := groups[k]
-		ec.Row = g.first
-		if ec.Row == nil && pl.join != nil {
-			ec.Row = make([]types.Value, pl.join.Width)
-		} else if ec.Row == nil && pl.t != nil {
-			ec.Row = make([]types.Value, len(pl.t.Def.Columns))
+		row := g.first
+		if row == nil && pl.join != nil {
+			row = make([]types.Value, pl.join.Width)
+		} else if row == nil && pl.t != nil {
+			row = make([]types.Value, len(pl.t.Def.Columns))
 		}
-		ec.Aggs = make([]types.Value, len(pl.aggs))
+		aggs := make([]types.Value, len(pl.aggs))
 		for i := range pl.aggs {
-			ec.Aggs[i] = g.accs[i].result(&pl.aggs[i])
+			aggs[i] = g.accs[i].result(&pl.aggs[i])
 		}
+		ec.Row, ec.Aggs = row, aggs
 		if pl.having != nil {
 			ok, err := expr.EvalBool(pl.having, ec)
 			if err != nil {
@@ -73,6 +84,24 @@ func (pl *SelectPlan) groupRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, e
 				continue
 			}
 		}
+		out = append(out, evalCtx{row: row, aggs: aggs})
+	}
+	ec.Aggs = nil
+	return out, nil
+}
+
+// evalCtx is what a result row's expressions read: a source row, and a
+// group's aggregate values.
+type evalCtx struct {
+	row  []types.Value
+	aggs []types.Value
+}
+
+// projectContexts projects each row (or group) in order.
+func (pl *SelectPlan) projectContexts(ec *expr.Ctx, ctxs []evalCtx) ([]outRow, error) {
+	out := make([]outRow, 0, len(ctxs))
+	for _, c := range ctxs {
+		ec.Row, ec.Aggs = c.row, c.aggs
 		r, err := pl.project(ec)
 		if err != nil {
 			return nil, err
@@ -97,8 +126,21 @@ func (a *aggAcc) add(spec *expr.AggSpec, ec *expr.Ctx, mem *expr.MemAccount) err
 		return nil
 	}
 	v, err := spec.Arg.Fn(ec)
-	if err != nil || v.IsNull() {
+	if err != nil {
 		return err
+	}
+	return a.addValue(spec, v, mem)
+}
+
+// addValue accumulates v, the argument's value for one row.
+func (a *aggAcc) addValue(spec *expr.AggSpec, v types.Value, mem *expr.MemAccount) error {
+	var err error
+	if spec.Arg == nil {
+		a.count++
+		return nil
+	}
+	if v.IsNull() {
+		return nil
 	}
 	if spec.Distinct {
 		if a.seen == nil {

@@ -30,20 +30,24 @@ func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.ResolveTable(tn)
+	t, view, err := s.writeTarget(tn, alias, "DELETE")
 	if err != nil {
 		return nil, err
 	}
 	pl := &deletePlan{t: t}
 	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: alias, Sub: s}
+	where := n.Where
+	if view != nil {
+		sc.Alias, sc.View, where = view.alias, view.cols, view.and(n.Where)
+	}
 	sc.Clause = "WHERE"
-	if pl.acc, err = plan.ChooseAccess(sc, t, n.Where); err != nil {
+	if pl.acc, err = plan.ChooseAccess(sc, t, where); err != nil {
 		return nil, err
 	}
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
 		return nil, err
 	}
-	if pl.rules, err = s.rulesFor(t, sc); err != nil {
+	if pl.rules, err = s.rulesFor(t, tableScope(sc)); err != nil {
 		return nil, err
 	}
 	return pl, nil

@@ -5,6 +5,15 @@
 // and MySQL's conversions of written values (strict and non-strict,
 // nonstrict.go), with ONLY_FULL_GROUP_BY's check.
 //
+// Query expressions (query.go) are a SELECT or a set operation over them
+// (setop.go: UNION, INTERSECT, EXCEPT with MariaDB's precedence and type
+// unification), behind one interface that subqueries, INSERT ... SELECT,
+// derived tables, CTEs and views share. Derived tables, CTEs (cte.go,
+// WITH RECURSIVE too) and views (view.go) are planned against placeholder
+// tables and materialized once per execution into transient tables bound
+// in the expr.Ctx (derived.go explains why plans stay shareable). Window
+// functions run after grouping, before projection (window.go).
+//
 // State is a session's statement-side state: its expr.Env, the
 // transaction manager whose catalog names resolve in, and the schema epoch
 // plans are valid for (PlanFor caches a plan in the parse.Stmt). Every

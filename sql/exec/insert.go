@@ -22,11 +22,15 @@ type insertPlan struct {
 	t       *storage.Table
 	cols    []int
 	rows    [][]*expr.Expr // nil entry = DEFAULT
-	source  *SelectPlan    // INSERT ... SELECT
+	source  queryPlan      // INSERT ... SELECT (a SELECT, UNION ..., WITH ...)
 	replace bool
 	ignore  bool
 	onDup   []assignment
 	rules   *constraint.Rules // CHECKs and foreign keys; nil if none
+	// view, check: the view inserted through and its WITH CHECK OPTION
+	// condition over the new row.
+	view  *viewTarget
+	check *expr.Expr
 }
 
 type assignment struct {
@@ -35,14 +39,10 @@ type assignment struct {
 }
 
 func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
-	var source *SelectPlan
+	var source queryPlan
 	if n.Select != nil {
-		sel, ok := n.Select.(*ast.SelectStmt)
-		if !ok {
-			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support INSERT ... SELECT of this form")
-		}
 		var err error
-		if source, err = s.BuildSelect(sel); err != nil {
+		if source, err = s.buildQuery(n.Select, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -50,15 +50,29 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.ResolveTable(tn)
+	t, view, err := s.writeTarget(tn, "", "INSERT")
 	if err != nil {
 		return nil, err
 	}
-	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr, source: source}
+	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr, source: source, view: view}
 	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: t.Def.Name, Sub: s}
+	if view != nil {
+		sc.Alias, sc.View = view.alias, view.cols
+		if pl.check, err = s.checkOption(view); err != nil {
+			return nil, err
+		}
+	}
 	def := t.Def
 	{
-		if len(n.Columns) == 0 {
+		if len(n.Columns) == 0 && view != nil {
+			for _, name := range view.def.Columns {
+				i, err := view.insertColumn(name)
+				if err != nil {
+					return nil, err
+				}
+				pl.cols = append(pl.cols, i)
+			}
+		} else if len(n.Columns) == 0 {
 			for i := range def.Columns {
 				pl.cols = append(pl.cols, i)
 			}
@@ -66,6 +80,11 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 			seen := map[int]bool{}
 			for _, c := range n.Columns {
 				i := def.ColumnIndex(c.Name.O)
+				if view != nil {
+					if i, err = view.insertColumn(c.Name.O); err != nil {
+						return nil, err
+					}
+				}
 				if i < 0 {
 					return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'INSERT INTO'", c.Name.O)
 				}
@@ -89,11 +108,16 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 			pl.rows = append(pl.rows, row)
 		}
 	}
-	if source != nil && len(source.outs) != len(pl.cols) {
+	if source != nil && len(source.Columns()) != len(pl.cols) {
 		return nil, sqlerr.New(sqlerr.ErWrongValueCountOnRow, "Column count doesn't match value count at row 1")
 	}
 	for _, a := range n.OnDuplicate {
 		i := def.ColumnIndex(a.Column.Name.O)
+		if view != nil {
+			if i, err = view.column(a.Column, "UPDATE"); err != nil {
+				return nil, err
+			}
+		}
 		if i < 0 {
 			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'UPDATE'", a.Column.Name.O)
 		}
@@ -105,7 +129,7 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 		pl.onDup = append(pl.onDup, assignment{col: i, e: ce})
 	}
 	sc.Clause = ""
-	if pl.rules, err = s.rulesFor(t, sc); err != nil {
+	if pl.rules, err = s.rulesFor(t, tableScope(sc)); err != nil {
 		return nil, err
 	}
 	return pl, nil
@@ -151,7 +175,7 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	var notes []Note
 	var selected [][]types.Value
 	if pl.source != nil {
-		r, err := runSubSelect(ctx, x, &s.Env, pl.source, args, nil, ec.Strict)
+		r, err := pl.source.run(runCtx{ctx: ctx, x: x, env: &s.Env, args: args, strict: ec.Strict})
 		if err != nil {
 			return nil, err
 		}
@@ -186,6 +210,14 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		if genID == 0 {
 			if id := givenAutoID(def, vals); id > 0 {
 				lastGiven = id
+			}
+		}
+		if pl.check != nil {
+			ec.Row = vals
+			if ok, err := expr.EvalBool(pl.check, ec); err != nil {
+				return nil, err
+			} else if !ok {
+				return nil, pl.view.checkFailed()
 			}
 		}
 		n, err := s.insertRow(ctx, x, t, vals, pl, ec)

@@ -11,8 +11,8 @@ import (
 // every run and every few thousand merged rows is a point where KILL,
 // max_execution_time or a gone client stops it (sort.SliceStable cannot
 // be interrupted, so ORDER BY over millions of rows ran to the end).
-func sortRowsStable(ec *expr.Ctx, rows []outRow, less func(a, b outRow) bool) error {
-	cmp := func(a, b outRow) int {
+func sortRowsStable[T any](ec *expr.Ctx, rows []T, less func(a, b T) bool) error {
+	cmp := func(a, b T) int {
 		switch {
 		case less(a, b):
 			return -1
@@ -31,7 +31,7 @@ func sortRowsStable(ec *expr.Ctx, rows []outRow, less func(a, b outRow) bool) er
 	if len(rows) <= run {
 		return nil
 	}
-	buf := make([]outRow, len(rows))
+	buf := make([]T, len(rows))
 	src, dst := rows, buf
 	for width := run; width < len(rows); width *= 2 {
 		for lo := 0; lo < len(src); lo += 2 * width {

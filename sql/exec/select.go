@@ -32,6 +32,19 @@ type SelectPlan struct {
 	forUpdate bool
 	distinct  bool
 	join      *plan.Join // FROM with joins (t is nil then)
+	// ctes (its WITH clause) and derived (its FROM's derived tables) are
+	// materialized, in that order, when it runs (derived.go).
+	ctes    []*cteDef
+	derived []*derivedTable
+	// windows are the window functions of the select list and ORDER BY.
+	windows *expr.WindowSet
+	// transient: the FROM reads a derived table, a view or a CTE.
+	transient bool
+	// keys are the columns its joins compare (derivedkeys.go).
+	keys joinKeys
+	// merged is the view its FROM names, merged into it (t is the view's
+	// base table then).
+	merged *viewTarget
 	// correlated: the plan names columns of an enclosing query, read from
 	// Ctx.Outer; it runs once per outer row.
 	correlated bool
@@ -71,31 +84,47 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SELECT form")
 	}
 	pl := &SelectPlan{distinct: n.Distinct}
+	if n.With != nil {
+		pop, err := s.pushWith(n.With, &pl.ctes)
+		defer pop()
+		if err != nil {
+			return nil, err
+		}
+	}
 	if n.SelectStmtOpts != nil {
 		pl.calcFoundRows = n.SelectStmtOpts.CalcFoundRows
 	}
 	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Sub: s, Outer: outer, Correlated: &pl.correlated}
-	var tn *ast.TableName
 	var alias string
 	var err error
+	from := func(ts *ast.TableSource) (*storage.Table, string, error) { return s.fromItem(pl, ts) }
 	if plan.IsJoin(n.From) {
+		pl.keys = collectJoinKeys(n.From, n.Where)
 		if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support locking reads of joins")
 		}
-		if pl.join, err = plan.BuildJoin(sc, n.From, n.Where, s.ResolveTable); err != nil {
+		if pl.join, err = plan.BuildJoin(sc, n.From, n.Where, from); err != nil {
 			return nil, err
 		}
-	} else if tn, alias, err = plan.SingleTable(n.From); err != nil {
+	} else if ts := plan.SingleSource(n.From); ts != nil {
+		if vt := s.mergeableView(ts); vt != nil {
+			// The view's SELECT merges into this one (view.go).
+			pl.t, alias, pl.merged = vt.base, vt.cols.Name, vt
+			sc.Table, sc.Alias, sc.View = vt.base, vt.alias, vt.cols
+		} else if pl.t, alias, err = from(ts); err != nil {
+			return nil, err
+		} else {
+			sc.Table, sc.Alias = pl.t, alias
+		}
+	} else if _, _, err = plan.SingleTable(n.From); err != nil {
 		return nil, err
-	}
-	if tn != nil {
-		if pl.t, err = s.ResolveTable(tn); err != nil {
-			return nil, err
-		}
-		sc.Table, sc.Alias = pl.t, alias
 	}
 	sc.Aggs = &pl.aggs
 	sc.Clause = "SELECT"
+	if pl.windows, err = expr.NewWindowSet(n.WindowSpecs); err != nil {
+		return nil, err
+	}
+	sc.Windows = pl.windows
 	if n.Fields != nil {
 		for _, f := range n.Fields.Fields {
 			if f.WildCard != nil && pl.join != nil {
@@ -110,6 +139,10 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 				}
 				if w := f.WildCard.Table.O; w != "" && !strings.EqualFold(w, alias) {
 					return nil, sqlerr.New(sqlerr.ErBadTable, "Unknown table '%s'", w)
+				}
+				if pl.merged != nil {
+					pl.expandViewWildcard(alias)
+					continue
 				}
 				for i, c := range pl.t.Def.Columns {
 					ce, _ := sc.ResolveColumn(&ast.ColumnName{Name: ast.NewCIStr(c.Name)})
@@ -142,12 +175,16 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			pl.Cols = append(pl.Cols, col)
 		}
 	}
-	sc.Aggs = nil
+	sc.Aggs, sc.Windows = nil, nil
 	sc.Clause = "WHERE"
 	if pl.join != nil {
 		// WHERE is part of the join plan.
 	} else if pl.t != nil {
-		if pl.acc, err = plan.ChooseAccess(sc, pl.t, n.Where); err != nil {
+		where := n.Where
+		if pl.merged != nil {
+			where = pl.merged.and(n.Where) // only the rows the view shows
+		}
+		if pl.acc, err = plan.ChooseAccess(sc, pl.t, where); err != nil {
 			return nil, err
 		}
 	} else if n.Where != nil {
@@ -177,6 +214,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	}
 	if n.OrderBy != nil {
 		sc.Clause = "ORDER BY"
+		sc.Windows = pl.windows
 		for _, o := range n.OrderBy.Items {
 			ce, err := s.compileOrderExpr(sc, pl, o.Expr)
 			if err != nil {
@@ -185,6 +223,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			pl.order = append(pl.order, orderItem{e: ce, desc: o.Desc})
 		}
 	}
+	sc.Windows = nil
 	pl.grouped = len(pl.aggs) > 0 || len(pl.groupBy) > 0
 	if pl.grouped && s.SQLMode()&sysvar.ModeOnlyFullGroup != 0 {
 		if err := s.checkFullGroupBy(n, pl, alias); err != nil {
@@ -205,6 +244,11 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 		switch n.LockInfo.LockType {
 		case ast.SelectLockNone:
 		case ast.SelectLockForUpdate, ast.SelectLockForShare:
+			if pl.transient {
+				// The rows are this execution's copy: there is nothing
+				// to lock, and the base rows are not locked through it.
+				return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support locking reads of derived tables, views or CTEs")
+			}
 			// plrun's row locks are exclusive: LOCK IN SHARE MODE takes
 			// the same lock as FOR UPDATE (stronger than InnoDB's shared
 			// lock, never weaker), so what it read cannot change under it.

@@ -11,19 +11,16 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// PlanSubquery plans a subquery's SELECT (SubqueryPlanner).
-func (s *State) PlanSubquery(sel *ast.SelectStmt, outer *expr.Scope) (expr.Subquery, error) {
-	return s.buildSubSelect(sel, outer)
-}
-
 // Correlated reports whether the (sub)query names an enclosing query's
 // column (Subquery).
 func (pl *SelectPlan) Correlated() bool { return pl.correlated }
 
 // ColumnTypes are the types of the select list (Subquery).
-func (pl *SelectPlan) ColumnTypes() []types.ColType {
-	out := make([]types.ColType, len(pl.Cols))
-	for i, c := range pl.Cols {
+func (pl *SelectPlan) ColumnTypes() []types.ColType { return columnTypes(pl.Cols) }
+
+func columnTypes(cols []Column) []types.ColType {
+	out := make([]types.ColType, len(cols))
+	for i, c := range cols {
 		out[i] = c.Type
 	}
 	return out
@@ -31,7 +28,7 @@ func (pl *SelectPlan) ColumnTypes() []types.ColType {
 
 // Run executes the subquery in the enclosing statement (Subquery).
 func (pl *SelectPlan) Run(c *expr.Ctx, outer []types.Value) ([][]types.Value, error) {
-	res, err := runSubSelect(c.Context, c.Txn, c.Env, pl, c.Args, outer, c.Strict)
+	res, err := pl.run(runCtxOf(c, outer))
 	if err != nil {
 		return nil, err
 	}
@@ -45,32 +42,22 @@ type outRow struct {
 }
 
 func (s *State) ExecSelect(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.SelectStmt, args []types.Value) (*Result, error) {
-	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildSelect(n) })
-	if err != nil {
-		return nil, err
-	}
-	return s.runSelect(ctx, x, pi.(*SelectPlan), args)
+	return s.ExecQuery(ctx, x, p, n, args)
 }
 
-// runSelect executes a compiled SELECT in x.
-func (s *State) runSelect(ctx context.Context, x *txn.Txn, pl *SelectPlan, args []types.Value) (*Result, error) {
-	res, err := runSubSelect(ctx, x, &s.Env, pl, args, nil, false)
-	if err == nil {
-		s.FoundRows = res.foundRows
-		s.RowCount = -1
-	}
-	return res, err
-}
-
-// runSubSelect runs a (sub)query; outer is the enclosing query's current
-// row, for a correlated subquery; strict is set when it feeds an INSERT
-// or UPDATE (strict mode's conversion errors apply).
-func runSubSelect(ctx context.Context, x *txn.Txn, env *expr.Env, pl *SelectPlan, args []types.Value, outer []types.Value, strict bool) (*Result, error) {
+// run executes a (sub)query in rc.
+func (pl *SelectPlan) run(rc runCtx) (*Result, error) {
 	var err error
-	ec := &expr.Ctx{Env: env, Args: args, Context: ctx, Txn: x, Outer: outer, Strict: strict, Mem: expr.NewMemAccount(ctx), Notes: new([]Note)}
+	ctx, x := rc.ctx, rc.x
+	ec := &expr.Ctx{Env: rc.env, Args: rc.args, Context: ctx, Txn: x, Outer: rc.outer, Strict: rc.strict, Mem: expr.NewMemAccount(ctx), Notes: new([]Note), Tables: rc.binds}
 	// What this execution buffers is charged while it runs; the rows it
 	// returns are the caller's to account for.
 	defer ec.Mem.Close()
+	// CTEs, then derived tables (which may read them), are materialized
+	// first, into this execution's own tables.
+	if err := pl.materialize(ec); err != nil {
+		return nil, err
+	}
 	var rows [][]types.Value
 	if pl.join != nil {
 		if rows, err = pl.join.Rows(ctx, x, ec); err != nil {
@@ -102,7 +89,9 @@ func runSubSelect(ctx context.Context, x *txn.Txn, env *expr.Env, pl *SelectPlan
 		}
 	}
 	var out []outRow
-	if pl.grouped {
+	if len(pl.windows.Funcs) > 0 {
+		out, err = pl.runWindows(ec, rows)
+	} else if pl.grouped {
 		out, err = pl.groupRows(ec, rows)
 	} else {
 		out, err = pl.projectRows(ec, rows)
@@ -116,16 +105,7 @@ func runSubSelect(ctx context.Context, x *txn.Txn, env *expr.Env, pl *SelectPlan
 		}
 	}
 	if len(pl.order) > 0 {
-		err := sortRowsStable(ec, out, func(a, b outRow) bool {
-			for k, o := range pl.order {
-				c := types.Compare(a.keys[k], b.keys[k])
-				if c != 0 {
-					return (c < 0) != o.desc
-				}
-			}
-			return false
-		})
-		if err != nil {
+		if err := sortRowsStable(ec, out, orderLess(pl.order)); err != nil {
 			return nil, err
 		}
 	}
@@ -149,20 +129,25 @@ func runSubSelect(ctx context.Context, x *txn.Txn, env *expr.Env, pl *SelectPlan
 	return res, nil
 }
 
-// applyLimit cuts out to LIMIT [offset,] count. Counts are unsigned and
-// saturate (LIMIT 18446744073709551615, 1 is an empty set, not a panic).
+// applyLimit cuts out to LIMIT [offset,] count.
 func (pl *SelectPlan) applyLimit(ec *expr.Ctx, out []outRow) ([]outRow, error) {
-	if pl.limit == nil {
+	return limitRows(ec, pl.limit, pl.offset, out)
+}
+
+// limitRows cuts out to LIMIT [offset,] count. Counts are unsigned and
+// saturate (LIMIT 18446744073709551615, 1 is an empty set, not a panic).
+func limitRows(ec *expr.Ctx, limitE, offsetE *expr.Expr, out []outRow) ([]outRow, error) {
+	if limitE == nil {
 		return out, nil
 	}
-	lv, err := pl.limit.Fn(ec)
+	lv, err := limitE.Fn(ec)
 	if err != nil {
 		return nil, err
 	}
 	limit, ok := expr.RowCountArg(lv)
 	offset := 0
-	if ok && pl.offset != nil {
-		ov, err := pl.offset.Fn(ec)
+	if ok && offsetE != nil {
+		ov, err := offsetE.Fn(ec)
 		if err != nil {
 			return nil, err
 		}

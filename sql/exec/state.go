@@ -20,8 +20,14 @@ type State struct {
 	expr.Env
 	txns  *txn.Manager
 	epoch *atomic.Uint64
-	temps map[string]*storage.Table // the session's temporary tables (temptables.go)
-	fkw   *constraint.Writer        // the running statement's (constraints.go)
+	// ctes are the WITH clauses around the query being planned.
+	ctes *cteScope
+	// viewDepth counts the views being expanded into the query planned;
+	// definingView is set while CREATE VIEW plans its SELECT.
+	viewDepth    int
+	definingView bool
+	temps        map[string]*storage.Table // the session's temporary tables (temptables.go)
+	fkw          *constraint.Writer        // the running statement's (constraints.go)
 }
 
 // SchemaChanged drops the plans built for the old schema (after DDL).
@@ -89,3 +95,19 @@ func (s *State) ResolveTable(tn *ast.TableName) (*storage.Table, error) {
 // planModes are the flags a plan's build depends on: a plan built under
 // other ones is rebuilt.
 var planModes = sysvar.ModeOnlyFullGroup
+
+// ResolveSource resolves a FROM item naming a stored table, with its
+// alias (plan.BuildJoin's resolver for EXPLAIN, which does not describe
+// derived tables).
+func (s *State) ResolveSource(ts *ast.TableSource) (*storage.Table, string, error) {
+	tn, ok := ts.Source.(*ast.TableName)
+	if !ok {
+		return nil, "", sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support EXPLAIN of derived tables")
+	}
+	alias := tn.Name.O
+	if ts.AsName.O != "" {
+		alias = ts.AsName.O
+	}
+	t, err := s.ResolveTable(tn)
+	return t, alias, err
+}

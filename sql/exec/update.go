@@ -26,6 +26,10 @@ type UpdatePlan struct {
 	limit   *expr.Expr
 	onNow   []int // ON UPDATE CURRENT_TIMESTAMP columns not assigned
 	rules   *constraint.Rules
+	// view, check: the view written through, and its WITH CHECK OPTION
+	// condition over the new row (view.go).
+	view  *viewTarget
+	check *expr.Expr
 }
 
 func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
@@ -36,16 +40,27 @@ func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 	if n.MultipleTable {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support multi-table UPDATE")
 	}
-	t, err := s.ResolveTable(tn)
+	t, view, err := s.writeTarget(tn, alias, "UPDATE")
 	if err != nil {
 		return nil, err
 	}
-	pl := &UpdatePlan{Table: t}
+	pl := &UpdatePlan{Table: t, view: view}
 	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: alias, Sub: s}
+	where := n.Where
+	if view != nil {
+		sc.Alias, sc.View, where = view.alias, view.cols, view.and(n.Where)
+		if pl.check, err = s.checkOption(view); err != nil {
+			return nil, err
+		}
+	}
 	assigned := map[int]bool{}
 	for _, a := range n.List {
-		i := t.Def.ColumnIndex(a.Column.Name.O)
-		if i < 0 || (a.Column.Table.O != "" && !strings.EqualFold(a.Column.Table.O, alias)) {
+		var i int
+		if view != nil {
+			if i, err = view.column(a.Column, "SET"); err != nil {
+				return nil, err
+			}
+		} else if i = t.Def.ColumnIndex(a.Column.Name.O); i < 0 || (a.Column.Table.O != "" && !strings.EqualFold(a.Column.Table.O, alias)) {
 			return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'SET'", expr.Qualified(a.Column))
 		}
 		sc.Clause = "SET"
@@ -62,13 +77,13 @@ func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 		}
 	}
 	sc.Clause = "WHERE"
-	if pl.Access, err = plan.ChooseAccess(sc, t, n.Where); err != nil {
+	if pl.Access, err = plan.ChooseAccess(sc, t, where); err != nil {
 		return nil, err
 	}
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
 		return nil, err
 	}
-	if pl.rules, err = s.rulesFor(t, sc); err != nil {
+	if pl.rules, err = s.rulesFor(t, tableScope(sc)); err != nil {
 		return nil, err
 	}
 	return pl, nil
@@ -150,6 +165,14 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 			}
 			if nv[a.col], err = s.coerceColumn(t.Def, a.col, v, ri+1); err != nil {
 				return nil, err
+			}
+		}
+		if pl.check != nil {
+			ec.Row = nv
+			if ok, err := expr.EvalBool(pl.check, ec); err != nil {
+				return nil, err
+			} else if !ok {
+				return nil, pl.view.checkFailed()
 			}
 		}
 		if rowsEqual(r.Vals, nv) {

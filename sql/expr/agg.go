@@ -38,24 +38,27 @@ func (sc *Scope) compileAgg(x *ast.AggregateFuncExpr) (*Expr, error) {
 		}
 		spec.Arg = a
 	}
-	switch name {
-	case "count":
-		spec.Type = TBigInt
-	case "sum", "avg":
-		if spec.Arg.Type.Base == types.TDouble || spec.Arg.Type.Base == types.TFloat {
-			spec.Type = tDouble
-		} else {
-			scale := spec.Arg.Type.Scale
-			if name == "avg" {
-				scale += types.DivPrecisionIncrement
-			}
-			spec.Type = types.ColType{Base: types.TDecimal, Length: 65, Scale: scale}
-		}
-	default:
-		spec.Type = spec.Arg.Type
-	}
+	spec.Type = aggType(name, spec.Arg)
 	idx := len(*sc.Aggs)
 	*sc.Aggs = append(*sc.Aggs, spec)
 	return &Expr{Fn: func(c *Ctx) (types.Value, error) { return c.Aggs[idx], nil },
 		Type: spec.Type, Col: -1, HasAgg: true, param: -1}, nil
+}
+
+// aggType is the result type of an aggregate over arg (nil: COUNT(*)).
+func aggType(name string, arg *Expr) types.ColType {
+	switch name {
+	case "count":
+		return TBigInt
+	case "sum", "avg":
+		if arg.Type.Base == types.TDouble || arg.Type.Base == types.TFloat {
+			return tDouble
+		}
+		scale := arg.Type.Scale
+		if name == "avg" {
+			scale += types.DivPrecisionIncrement
+		}
+		return types.ColType{Base: types.TDecimal, Length: 65, Scale: scale}
+	}
+	return arg.Type
 }

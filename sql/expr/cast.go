@@ -164,3 +164,10 @@ func castUnsigned(v types.Value) types.Value {
 	}
 	return types.UintValue(math.MaxUint64)
 }
+
+// UnifyTypes is unifyTypes for the result columns of a set operation
+// (UNION, INTERSECT, EXCEPT), which MariaDB aggregates the same way.
+func UnifyTypes(ts ...types.ColType) types.ColType { return unifyTypes(ts...) }
+
+// Conform is conform for a set operation's rows.
+func Conform(v types.Value, t types.ColType) types.Value { return conform(v, t) }

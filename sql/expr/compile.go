@@ -135,6 +135,8 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 		return sc.compileFunc(x)
 	case *ast.AggregateFuncExpr:
 		return sc.compileAgg(x)
+	case *ast.WindowFuncExpr:
+		return sc.compileWindow(x)
 	case *ast.FuncCastExpr:
 		return sc.compileCast(x)
 	case *ast.CaseExpr:

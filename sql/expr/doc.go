@@ -17,6 +17,13 @@
 // compile time through FunctionHost (part of Host, implemented by the
 // session; Scope.Funcs) and calls it per row through the same interface.
 //
+// Window functions compile like aggregates, into the query's WindowSet
+// (window.go), and read their per-row values from Ctx.Wins. A derived
+// table, CTE or view is planned against a placeholder table; the rows an
+// execution materialized for it are bound in Ctx.Tables (binding.go).
+// A write through a view resolves the view's columns to expressions over
+// its base table (Scope.View).
+//
 // Every loop over rows calls Ctx.Poll, which looks at the statement's
 // context every few hundred rows (KILL, max_execution_time); what a
 // statement buffers is charged to its MemAccount (membudget,

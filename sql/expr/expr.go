@@ -41,6 +41,12 @@ type Ctx struct {
 	// Locals are a stored program's local variables, by the slots its
 	// Scope.Locals gave (sql/psm).
 	Locals []types.Value
+	// Tables binds the placeholder tables of derived tables and CTEs to
+	// the rows this execution materialized for them (TableOf); subqueries
+	// inherit their enclosing query's bindings.
+	Tables *TableBinding
+	// Wins are the window function values of the current row.
+	Wins []types.Value
 }
 
 // expr is a compiled expression.
@@ -75,6 +81,15 @@ type Scope struct {
 	// Outputs lets ORDER BY / HAVING name select-list aliases.
 	Outputs []OutputCol
 	inAgg   bool
+	// Windows is where window functions go (the select list and ORDER BY
+	// of a SELECT); nil elsewhere (4015). inWindow is set while a window
+	// function's arguments compile.
+	Windows  *WindowSet
+	inWindow bool
+	// View is set for a write through a view: its columns, as
+	// expressions over the base table (Table), named bare or qualified by
+	// the view's name; the base table's alias still names its own.
+	View *ViewColumns
 	// Clause names the part of the statement being compiled for 1054
 	// ("SELECT", "WHERE", ...), as MariaDB reports it; "" is 'field list'.
 	Clause string

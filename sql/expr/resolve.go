@@ -87,6 +87,12 @@ func (sc *Scope) ResolveColumn(cn *ast.ColumnName) (*Expr, error) {
 // resolveLocal finds a column among the scope's own table(s).
 func (sc *Scope) resolveLocal(cn *ast.ColumnName) (*Expr, error) {
 	name := cn.Name.O
+	if v := sc.View; v != nil && cn.Schema.L == "" && (cn.Table.L == "" || strings.EqualFold(cn.Table.O, v.Name)) {
+		if e := v.Cols[strings.ToLower(name)]; e != nil {
+			return e, nil
+		}
+		return nil, sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in '%s'", Qualified(cn), sc.ClauseName())
+	}
 	if sc.Joined != nil {
 		return sc.resolveJoined(cn)
 	}

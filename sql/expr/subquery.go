@@ -26,7 +26,7 @@ type Subquery interface {
 
 // SubqueryPlanner plans the SELECT of a subquery in the scope outer.
 type SubqueryPlanner interface {
-	PlanSubquery(sel *ast.SelectStmt, outer *Scope) (Subquery, error)
+	PlanSubquery(q ast.ResultSetNode, outer *Scope) (Subquery, error)
 }
 
 // compileSubquery plans the SELECT of a subquery expression.
@@ -35,11 +35,10 @@ func (sc *Scope) compileSubquery(n ast.ExprNode) (Subquery, error) {
 	if !ok {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this subquery")
 	}
-	sel, ok := sub.Query.(*ast.SelectStmt)
-	if !ok || sc.Sub == nil {
+	if sc.Sub == nil {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this subquery")
 	}
-	return sc.Sub.PlanSubquery(sel, sc)
+	return sc.Sub.PlanSubquery(sub.Query, sc)
 }
 
 // subqueryRows runs pl: once per statement execution if uncorrelated,

@@ -10,6 +10,9 @@ import (
 type LockSpec struct {
 	Schema, Name, Alias string
 	Write               bool
+	// ViaView: a table locked because a view over it was (sql/lockviews.go);
+	// the session may use it by name too, as in MariaDB.
+	ViaView bool
 }
 
 // scanLockTables recognizes LOCK TABLE[S] tbl [[AS] alias] {READ [LOCAL] |

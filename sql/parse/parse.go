@@ -64,6 +64,8 @@ type Stmt struct {
 	Like        string
 	Body        string     // DO LANGUAGE name $$ body $$ (name in name)
 	Begin       beginChars // START TRANSACTION's characteristics
+	ViewCheck   string     // CREATE VIEW's check option: NONE, CASCADED or LOCAL (view.go)
+	ViewAlter   bool       // ALTER VIEW, parsed as CREATE OR REPLACE VIEW
 	Locks       []LockSpec // LOCK TABLES
 	Into        *IntoFile  // SELECT ... INTO OUTFILE / DUMPFILE (intofile.go)
 
@@ -277,6 +279,7 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	// A fresh parser per parse: the TiDB parser reuses its node arena, so
 	// a pooled one would overwrite the trees the plan cache keeps. Parses
 	// are cached by text, so this is paid once per distinct statement.
+	s = scanViewCheck(s, p)
 	stmts, err := parseSQL(s, mode)
 	if err != nil {
 		if strings.Contains(err.Error(), "[parser:1083]") {

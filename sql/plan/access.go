@@ -285,7 +285,10 @@ func KeyValues(ec *expr.Ctx, t *storage.Table, cols []int, exprs []*expr.Expr) (
 // each row is locked (exclusive) before it is read, so the values returned
 // are the newest and stay so until the transaction ends.
 func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) ([]RowRef, error) {
-	t := a.t
+	t := ec.TableOf(a.t)
+	if t != a.t {
+		lock = false // a derived table's rows are this execution's own: nothing to lock
+	}
 	var out []RowRef
 	// Plain reads see the statement's snapshot; locking reads the newest
 	// committed version, which the lock keeps stable.
@@ -449,7 +452,7 @@ func (a *Access) bounds(ec *expr.Ctx) (lo, hi *types.Value, empty bool, err erro
 // scan reads every row at the statement's snapshot and keeps those the
 // filter accepts (locking them first when lock is set).
 func (a *Access) scan(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error)) ([]RowRef, error) {
-	return a.scanItems(x.Scan(a.t), x, ec, lock, match)
+	return a.scanItems(x.Scan(ec.TableOf(a.t)), x, ec, lock, match)
 }
 
 // scanItems keeps the scanned rows the filter accepts.
@@ -504,4 +507,14 @@ func sortRefs(t *storage.Table, refs []RowRef) {
 		return false
 	}
 	sort.SliceStable(refs, func(i, j int) bool { return less(refs[i], refs[j]) })
+}
+
+// SingleSource is the one item of a FROM clause without joins (nil
+// without FROM): a table name or a derived table.
+func SingleSource(refs *ast.TableRefsClause) *ast.TableSource {
+	if refs == nil || refs.TableRefs == nil || refs.TableRefs.Right != nil {
+		return nil
+	}
+	ts, _ := refs.TableRefs.Left.(*ast.TableSource)
+	return ts
 }

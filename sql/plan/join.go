@@ -86,25 +86,19 @@ func IsJoin(refs *ast.TableRefsClause) bool {
 }
 
 // BuildJoin resolves the tables and compiles ON conditions and lookups;
-// sc becomes the scope of the combined row.
-func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, resolve func(*ast.TableName) (*storage.Table, error)) (*Join, error) {
+// sc becomes the scope of the combined row. resolve gives a FROM item's
+// table and alias: a stored table, or the placeholder of a derived table
+// or CTE whose rows each execution binds in its expr.Ctx (TableOf).
+func BuildJoin(sc *expr.Scope, refs *ast.TableRefsClause, where ast.ExprNode, resolve func(*ast.TableSource) (*storage.Table, string, error)) (*Join, error) {
 	sources, joins, err := flattenJoin(refs.TableRefs)
 	if err != nil {
 		return nil, err
 	}
 	jp := &Join{}
 	for i, src := range sources {
-		tn, ok := src.Source.(*ast.TableName)
-		if !ok {
-			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support derived tables")
-		}
-		t, err := resolve(tn)
+		t, alias, err := resolve(src)
 		if err != nil {
 			return nil, err
-		}
-		alias := tn.Name.O
-		if src.AsName.O != "" {
-			alias = src.AsName.O
 		}
 		for _, o := range jp.Tables {
 			if strings.EqualFold(o.Alias, alias) {
@@ -349,7 +343,7 @@ func (jp *Join) Rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]types.V
 // key lookup when planned, else every row (read once per statement).
 func (jp *Join) candidates(x *txn.Txn, ec *expr.Ctx, row []types.Value, k int, scans [][]storage.ScanItem) ([][]types.Value, error) {
 	jt := jp.Tables[k]
-	t := jt.Table
+	t := ec.TableOf(jt.Table) // a derived table: this execution's rows
 	if jt.Lookup != nil {
 		ec.Row = row
 		cols := t.Def.PrimaryKey()

@@ -34,6 +34,9 @@ func (c *compiler) compileStatement() (stmt, error) {
 		}
 		return nil, c.syntaxError()
 	}
+	if t.kind == tokPunct && t.text == "(" {
+		return c.compileSelect() // (SELECT ...) UNION (SELECT ...)
+	}
 	if t.kind != tokWord {
 		return nil, c.syntaxError()
 	}
@@ -62,7 +65,7 @@ func (c *compiler) compileStatement() (stmt, error) {
 		return c.compileReturn()
 	case "START", "COMMIT", "ROLLBACK", "SAVEPOINT", "RELEASE":
 		return c.compileTxn()
-	case "SELECT":
+	case "SELECT", "WITH": // WITH ... SELECT ... INTO too
 		return c.compileSelect()
 	case "END", "ELSE", "ELSEIF", "WHEN", "UNTIL", "THEN", "DO":
 		return nil, c.syntaxError()

@@ -79,11 +79,11 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 			return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
 		}
 		var rows [][]string
-		for _, t := range cat.Tables(db) {
-			if match(t.Def.Name) {
-				row := []string{t.Def.Name}
+		for _, t := range tablesAndViews(cat, db) {
+			if match(t.name) {
+				row := []string{t.name}
 				if n.Full {
-					row = append(row, "BASE TABLE")
+					row = append(row, t.kind)
 				}
 				rows = append(rows, row)
 			}
@@ -96,12 +96,26 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 	case ast.ShowColumns:
 		t, err := s.ResolveTable(n.Table)
 		if err != nil {
+			if vt, verr := s.ViewTable(n.Table); verr != nil || vt != nil {
+				t, err = vt, verr // a view's columns
+			}
+		}
+		if err != nil {
 			return nil, err
 		}
 		return describe(t, match), nil
+	case ast.ShowCreateView:
+		db, err := s.DBFor(n.Table.Schema.O)
+		if err != nil {
+			return nil, err
+		}
+		return showCreateView(cat, db, n.Table.Name.O, s.DB)
 	case ast.ShowCreateTable:
 		t, err := s.ResolveTable(n.Table)
 		if err != nil {
+			if db, dberr := s.DBFor(n.Table.Schema.O); dberr == nil && cat.View(db, n.Table.Name.O) != nil {
+				return showCreateView(cat, db, n.Table.Name.O, s.DB)
+			}
 			return nil, err
 		}
 		return StringRows([]string{"Table", "Create Table"}, [][]string{{t.Def.Name, showCreateTable(t)}}), nil
@@ -336,6 +350,11 @@ func Explain(s *exec.State, n *ast.ExplainStmt) (*exec.Result, error) {
 	if sh, ok := n.Stmt.(*ast.ShowStmt); ok && sh.Tp == ast.ShowColumns {
 		t, err := s.ResolveTable(sh.Table)
 		if err != nil {
+			if vt, verr := s.ViewTable(sh.Table); verr != nil || vt != nil {
+				t, err = vt, verr // a view's columns
+			}
+		}
+		if err != nil {
 			return nil, err
 		}
 		return describe(t, func(string) bool { return true }), nil
@@ -346,7 +365,7 @@ func Explain(s *exec.State, n *ast.ExplainStmt) (*exec.Result, error) {
 	switch x := n.Stmt.(type) {
 	case *ast.SelectStmt:
 		if plan.IsJoin(x.From) {
-			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB, Funcs: s.Functions()}, x.From, x.Where, s.ResolveTable)
+			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB, Funcs: s.Functions()}, x.From, x.Where, s.ResolveSource)
 			if err != nil {
 				return nil, err
 			}

@@ -102,6 +102,8 @@ var Defs = func() map[string]*Def {
 		{Name: "system_time_zone", Kind: varString, Def: "UTC", ReadOnly: true},
 		{Name: "lower_case_table_names", Kind: KindInt, Def: "0", ReadOnly: true},
 		{Name: "interactive_timeout", Kind: KindInt, Def: "28800", min: 1, max: 31536000, Global: true, Session: true},
+		// A recursive CTE stops after this many iterations, with warning 1931.
+		{Name: "max_recursive_iterations", Kind: KindInt, Def: "1000", min: 0, max: 4294967295, Global: true, Session: true},
 		{Name: "max_sp_recursion_depth", Kind: KindInt, Def: "0", min: 0, max: 255, Global: true, Session: true},
 		{Name: "wait_timeout", Kind: KindInt, Def: "28800", min: 1, max: 31536000, Global: true, Session: true},
 		{Name: "net_write_timeout", Kind: KindInt, Def: "60", min: 1, max: 31536000, Global: true, Session: true},

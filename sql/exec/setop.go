@@ -1,0 +1,307 @@
+package exec
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/types"
+)
+
+// setOpPlan is UNION, INTERSECT and EXCEPT [ALL | DISTINCT] over query
+// expressions, with the ORDER BY and LIMIT of the whole. The operands
+// form a tree built with MariaDB's precedence: INTERSECT binds tighter
+// than UNION and EXCEPT, which associate to the left.
+type setOpPlan struct {
+	root *setNode
+	Cols []Column
+	// result is a table of the result columns: ORDER BY compiles against
+	// it, reading the result row.
+	result     *storage.TableDef
+	ctes       []*cteDef
+	order      []orderItem
+	limit      *expr.Expr
+	offset     *expr.Expr
+	correlated bool
+}
+
+// setNode is an operand (leaf) or an operation on two.
+type setNode struct {
+	leaf queryPlan
+	op   ast.SetOprType
+	l, r *setNode
+}
+
+func (sp *setOpPlan) Columns() []Column            { return sp.Cols }
+func (sp *setOpPlan) Correlated() bool             { return sp.correlated }
+func (sp *setOpPlan) ColumnTypes() []types.ColType { return columnTypes(sp.Cols) }
+
+// Run executes it as a subquery (expr.Subquery).
+func (sp *setOpPlan) Run(c *expr.Ctx, outer []types.Value) ([][]types.Value, error) {
+	res, err := sp.run(runCtxOf(c, outer))
+	if err != nil {
+		return nil, err
+	}
+	return res.Rows, nil
+}
+
+// buildSetOp plans [WITH ...] operand op operand ... [ORDER BY] [LIMIT].
+func (s *State) buildSetOp(n *ast.SetOprStmt, outer *expr.Scope) (queryPlan, error) {
+	var ctes []*cteDef
+	if n.With != nil {
+		var err error
+		pop, err := s.pushWith(n.With, &ctes)
+		defer pop()
+		if err != nil {
+			return nil, err
+		}
+	}
+	sp, err := s.buildSetOpList(n.SelectList, outer)
+	if err != nil {
+		return nil, err
+	}
+	if n.OrderBy != nil || n.Limit != nil {
+		if sp.order != nil || sp.limit != nil {
+			// (a UNION b ORDER BY x LIMIT 2) ORDER BY y: the outer sorts
+			// the inner's result.
+			sp = &setOpPlan{root: &setNode{leaf: sp}, Cols: sp.Cols, result: sp.result, correlated: sp.correlated}
+		}
+		if err := s.orderAndLimit(sp, n.OrderBy, n.Limit); err != nil {
+			return nil, err
+		}
+	}
+	sp.ctes = ctes
+	return sp, nil
+}
+
+// buildSetOpList plans the operands and their operators.
+func (s *State) buildSetOpList(list *ast.SetOprSelectList, outer *expr.Scope) (*setOpPlan, error) {
+	var terms []*setNode
+	var ops []ast.SetOprType
+	for i, part := range list.Selects {
+		q, err := s.buildQuery(part, outer)
+		if err != nil {
+			return nil, err
+		}
+		leaf := &setNode{leaf: q}
+		if i == 0 {
+			terms = append(terms, leaf)
+			continue
+		}
+		op := ast.Union
+		switch p := part.(type) {
+		case *ast.SelectStmt:
+			if p.AfterSetOperator != nil {
+				op = *p.AfterSetOperator
+			}
+		case *ast.SetOprSelectList:
+			if p.AfterSetOperator != nil {
+				op = *p.AfterSetOperator
+			}
+		}
+		if op == ast.Intersect || op == ast.IntersectAll {
+			last := len(terms) - 1
+			terms[last] = &setNode{op: op, l: terms[last], r: leaf}
+			continue
+		}
+		terms = append(terms, leaf)
+		ops = append(ops, op)
+	}
+	root := terms[0]
+	for i, op := range ops {
+		root = &setNode{op: op, l: root, r: terms[i+1]}
+	}
+	sp := &setOpPlan{root: root}
+	if err := sp.unifyColumns(); err != nil {
+		return nil, err
+	}
+	if err := s.orderAndLimit(sp, list.OrderBy, list.Limit); err != nil {
+		return nil, err
+	}
+	return sp, nil
+}
+
+// unifyColumns names the result columns after the first operand's and
+// gives each the type of all operands' (1222 if their counts differ).
+func (sp *setOpPlan) unifyColumns() error {
+	var leaves []queryPlan
+	var walk func(n *setNode)
+	walk = func(n *setNode) {
+		if n.leaf != nil {
+			leaves = append(leaves, n.leaf)
+			sp.correlated = sp.correlated || n.leaf.Correlated()
+			return
+		}
+		walk(n.l)
+		walk(n.r)
+	}
+	walk(sp.root)
+	first := leaves[0].Columns()
+	for _, q := range leaves[1:] {
+		if len(q.Columns()) != len(first) {
+			return sqlerr.New(sqlerr.ErWrongNumberOfColumnsInSelect, "The used SELECT statements have a different number of columns")
+		}
+	}
+	sp.Cols = make([]Column, len(first))
+	for i, c := range first {
+		col := Column{Name: c.Name, Type: c.Type, NotNull: c.NotNull}
+		for _, q := range leaves[1:] {
+			o := q.Columns()[i]
+			col.Type = unifyColumnType(col.Type, o.Type)
+			col.NotNull = col.NotNull && o.NotNull
+		}
+		sp.Cols[i] = col
+	}
+	sp.result = resultDef(sp.Cols, "")
+	return nil
+}
+
+// unifyColumnType is the type of a result column two operands give, as
+// MariaDB aggregates them: one type keeps its widest length (DECIMAL:
+// the most integer digits and the largest scale), a string with anything
+// is a VARCHAR long enough for both, an integer with a DECIMAL is a
+// DECIMAL holding both, and the rest aggregate as CASE does.
+func unifyColumnType(a, b types.ColType) types.ColType {
+	switch {
+	case a.Base == 0:
+		return b
+	case b.Base == 0:
+		return a
+	case a.Base == b.Base && a.Unsigned == b.Unsigned:
+		if a.Base == types.TDecimal {
+			return decimalOf(max(a.Length-a.Scale, b.Length-b.Scale), max(a.Scale, b.Scale))
+		}
+		a.Length, a.Scale = max(a.Length, b.Length), max(a.Scale, b.Scale)
+		return a
+	case a.IsString() || b.IsString():
+		return types.ColType{Base: types.TVarchar, Length: max(displayLength(a), displayLength(b))}
+	case a.IsInteger() && b.IsInteger():
+		if b.Base > a.Base || (b.Base == a.Base && !b.Unsigned) {
+			a, b = b, a
+		}
+		if a.Unsigned != b.Unsigned && a.Base == types.TBigInt {
+			return decimalOf(20, 0)
+		}
+		a.Unsigned = a.Unsigned && b.Unsigned
+		return a
+	case a.IsInteger() && b.Base == types.TDecimal:
+		return decimalOf(max(integerDigits(a), b.Length-b.Scale), b.Scale)
+	case b.IsInteger() && a.Base == types.TDecimal:
+		return decimalOf(max(integerDigits(b), a.Length-a.Scale), a.Scale)
+	}
+	return expr.UnifyTypes(a, b)
+}
+
+func decimalOf(intDigits, scale int) types.ColType {
+	return types.ColType{Base: types.TDecimal, Length: min(intDigits+scale, 65), Scale: scale}
+}
+
+// integerDigits is how many digits an integer type's values have.
+func integerDigits(t types.ColType) int {
+	switch t.Base {
+	case types.TTinyInt:
+		return 3
+	case types.TSmallInt:
+		return 5
+	case types.TMediumInt:
+		return 8
+	case types.TInt:
+		return 10
+	}
+	if t.Unsigned {
+		return 20
+	}
+	return 19
+}
+
+// displayLength is how many characters a value of t prints as at most.
+func displayLength(t types.ColType) int {
+	switch {
+	case t.IsString():
+		return t.Length
+	case t.IsInteger():
+		return integerDigits(t) + 1
+	case t.Base == types.TDecimal:
+		if t.Scale > 0 {
+			return t.Length + 2
+		}
+		return t.Length + 1
+	case t.Base == types.TDate:
+		return 10
+	case t.Base == types.TDatetime || t.Base == types.TTimestamp:
+		if t.Scale > 0 {
+			return 20 + t.Scale
+		}
+		return 19
+	}
+	return 22 // FLOAT, DOUBLE
+}
+
+// orderAndLimit compiles ORDER BY and LIMIT of the whole: ORDER BY names
+// result columns (or positions) only.
+func (s *State) orderAndLimit(sp *setOpPlan, order *ast.OrderByClause, limit *ast.Limit) error {
+	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: storage.NewTable(sp.result), Clause: "ORDER BY"}
+	if order != nil {
+		for _, o := range order.Items {
+			if t := qualifiedColumn(o.Expr); t != "" {
+				return sqlerr.New(sqlerr.ErTablenameNotAllowedHere, "Table '%s' from one of the SELECTs cannot be used in ORDER BY", t)
+			}
+			var e *expr.Expr
+			var err error
+			if pos, ok := o.Expr.(*ast.PositionExpr); ok {
+				if pos.N < 1 || pos.N > len(sp.Cols) {
+					return sqlerr.New(sqlerr.ErBadField, "Unknown column '%d' in 'ORDER BY'", pos.N)
+				}
+				e = expr.ColumnExpr(sp.result, pos.N-1, pos.N-1, nil)
+			} else if e, err = sc.Compile(o.Expr); err != nil {
+				return err
+			}
+			sp.order = append(sp.order, orderItem{e: e, desc: o.Desc})
+		}
+	}
+	if limit != nil {
+		var err error
+		if sp.limit, err = sc.Compile(limit.Count); err != nil {
+			return err
+		}
+		if limit.Offset != nil {
+			if sp.offset, err = sc.Compile(limit.Offset); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// qualifiedColumn is the table a column of e is qualified with, if any.
+func qualifiedColumn(e ast.ExprNode) string {
+	v := &qualifiedFinder{}
+	e.Accept(v)
+	return v.table
+}
+
+type qualifiedFinder struct{ table string }
+
+func (v *qualifiedFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch x := n.(type) {
+	case *ast.SubqueryExpr:
+		return n, true
+	case *ast.ColumnNameExpr:
+		if v.table == "" && x.Name.Table.O != "" {
+			v.table = x.Name.Table.O
+		}
+	}
+	return n, false
+}
+
+func (v *qualifiedFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// resultDef is a table definition of result columns: the placeholder of
+// a derived table or CTE, or the row a set operation's ORDER BY reads.
+func resultDef(cols []Column, name string) *storage.TableDef {
+	def := &storage.TableDef{Name: name}
+	for _, c := range cols {
+		def.Columns = append(def.Columns, storage.Column{Name: c.Name, Type: c.Type, NotNull: c.NotNull})
+	}
+	return def
+}
