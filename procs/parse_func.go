@@ -110,11 +110,14 @@ func (p *parser) functionBody(def *Definition) error {
 // attributes a return type may carry (UNSIGNED, ZEROFILL, SIGNED,
 // CHARSET x, CHARACTER SET x, COLLATE x), normalised as typeText does.
 func (p *parser) returnsType() (string, error) {
-	name := strings.ToUpper(p.peekWord())
+	word := p.peekWord()
+	name := strings.ToUpper(word)
 	if name == "" || name[0] >= '0' && name[0] <= '9' {
 		return "", p.syntaxError()
 	}
-	p.pos += len(name)
+	// the word's own length: upper-casing bytes that are no UTF-8 makes
+	// it longer (each becomes U+FFFD)
+	p.pos += len(word)
 	parts := []string{name}
 	p.skipSpace()
 	if p.peekByte() == '(' {

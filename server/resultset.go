@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/sql/datetime"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 
@@ -82,6 +83,14 @@ func field(col sql.Column) *mysql.Field {
 		f.Type = mysql.MYSQL_TYPE_DATE
 		f.Flag |= mysql.BINARY_FLAG
 		f.ColumnLength = 10
+	case types.TTime:
+		f.Type = mysql.MYSQL_TYPE_TIME
+		f.Flag |= mysql.BINARY_FLAG
+		f.ColumnLength = 10
+		if t.Scale > 0 {
+			f.ColumnLength += uint32(1 + t.Scale)
+		}
+		f.Decimal = uint8(t.Scale)
 	case types.TChar:
 		f.Type = mysql.MYSQL_TYPE_STRING
 		f.Charset = charsetUTF8MB4
@@ -194,6 +203,10 @@ func appendBinaryValue(b []byte, t types.ColType, typ uint8, v types.Value) []by
 		if v.K == types.KindTime {
 			return appendBinaryTime(b, v.Time(), typ == mysql.MYSQL_TYPE_DATE)
 		}
+	case mysql.MYSQL_TYPE_TIME:
+		if d, _, ok := datetime.ParseDuration(v.String()); ok {
+			return appendBinaryDuration(b, d)
+		}
 	}
 	return appendLenEnc(b, textValue(t, v))
 }
@@ -234,6 +247,30 @@ func appendBinaryTime(b []byte, t time.Time, dateOnly bool) []byte {
 	}
 	if n == 11 {
 		b = binary.LittleEndian.AppendUint32(b, uint32(micro))
+	}
+	return b
+}
+
+// appendBinaryDuration writes MYSQL_TYPE_TIME's binary form: a length
+// (0, 8 or 12), the sign, days, hours, minutes, seconds, microseconds.
+func appendBinaryDuration(b []byte, d time.Duration) []byte {
+	if d == 0 {
+		return append(b, 0)
+	}
+	neg := byte(0)
+	if d < 0 {
+		neg, d = 1, -d
+	}
+	micro := uint32(d / time.Microsecond % 1e6)
+	n := byte(12)
+	if micro == 0 {
+		n = 8
+	}
+	b = append(b, n, neg)
+	b = binary.LittleEndian.AppendUint32(b, uint32(d/(24*time.Hour)))
+	b = append(b, byte(d/time.Hour%24), byte(d/time.Minute%60), byte(d/time.Second%60))
+	if n == 12 {
+		b = binary.LittleEndian.AppendUint32(b, micro)
 	}
 	return b
 }

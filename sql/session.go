@@ -423,6 +423,7 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 	s.cancel = cancel
 	s.command = "Query"
 	s.since = time.Now()
+	s.StmtStart = s.since
 	s.database.Counters.running.Add(1)
 	if len(query) > 1024 {
 		query = query[:1024]

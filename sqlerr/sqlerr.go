@@ -109,6 +109,11 @@ const (
 	ErTruncatedWrongValue     uint16 = 1292
 	ErDataOutOfRange          uint16 = 1690
 	ErDivisionByZero          uint16 = 1365
+	ErDatetimeOverflow        uint16 = 1441 // date arithmetic past 9999 (a warning)
+	ErWrongValueForType       uint16 = 1411 // STR_TO_DATE text that does not match (a warning)
+	ErCutValueGroupConcat     uint16 = 1260 // GROUP_CONCAT past group_concat_max_len (a warning)
+	ErRegexp                  uint16 = 1139 // a pattern the regexp library refuses
+	ErWrongValue              uint16 = 1525 // DATE/TIME/TIMESTAMP literal text that is none
 	ErWrongArguments          uint16 = 1210
 	ErWrongValueCountOnRow    uint16 = 1136
 	ErNotSupportedYet         uint16 = 1235
@@ -226,6 +231,7 @@ var states = map[uint16]string{
 	ErCantDoThisInTxn:      "25000",
 	ErDBError:              "HY000",
 	ErTooBigPrecision:      "42000",
+	ErRegexp:               "42000",
 	ErTooBigScale:          "42000",
 	ErMBiggerThanD:         "42000",
 	ErReadOnlyVariable:     "HY000",

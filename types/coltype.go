@@ -28,12 +28,15 @@ const (
 	TDatetime
 	TTimestamp
 	TDate
+	// TTime is the type of TIME results (TIMEDIFF, CURTIME, TIME()): their
+	// values are the text MySQL prints; no column is declared TIME yet.
+	TTime
 )
 
 var baseNames = map[Base]string{
 	TTinyInt: "tinyint", TSmallInt: "smallint", TMediumInt: "mediumint", TInt: "int", TBigInt: "bigint",
 	TDecimal: "decimal", TFloat: "float", TDouble: "double", TChar: "char", TVarchar: "varchar",
-	TText: "text", TDatetime: "datetime", TTimestamp: "timestamp", TDate: "date",
+	TText: "text", TDatetime: "datetime", TTimestamp: "timestamp", TDate: "date", TTime: "time",
 }
 
 // ColType is a column's declared type.
@@ -44,6 +47,10 @@ type ColType struct {
 	// display width of integers (0 = default), the precision of DECIMAL.
 	Length int
 	Scale  int // DECIMAL scale; fractional seconds of DATETIME
+	// JSON marks a JSON column (MariaDB: LONGTEXT that must be valid
+	// JSON) or a JSON function's result: JSON_OBJECT and the like take
+	// its text as JSON, not as a string.
+	JSON bool `json:",omitempty"`
 }
 
 // IsInteger reports whether t is one of the integer types.
@@ -68,7 +75,9 @@ func (t ColType) SQL() string {
 		s = fmt.Sprintf("decimal(%d,%d)", t.Length, t.Scale)
 	case t.Base == TChar, t.Base == TVarchar:
 		s = fmt.Sprintf("%s(%d)", name, t.Length)
-	case t.Base == TDatetime, t.Base == TTimestamp:
+	case t.JSON:
+		s = "longtext"
+	case t.Base == TDatetime, t.Base == TTimestamp, t.Base == TTime:
 		s = name
 		if t.Scale > 0 {
 			s = fmt.Sprintf("%s(%d)", name, t.Scale)
@@ -160,13 +169,13 @@ func Coerce(v Value, t ColType) (Value, error) {
 		}
 		return FloatValue(f), nil
 	case t.IsString():
-		s := v.String()
-		if v.K == KindTime {
-			s = FormatTime(v.Time(), 0)
-		}
+		s := v.String() // a DATE or DATETIME(fsp) as it prints
 		limit := t.Length
 		if t.Base == TText {
 			limit = 65535
+			if t.JSON {
+				limit = 1<<32 - 1 // LONGTEXT
+			}
 			if len(s) > limit {
 				return v, &CoerceError{Code: codeTooLong, Value: s}
 			}
@@ -181,6 +190,8 @@ func Coerce(v Value, t ColType) (Value, error) {
 		return StringValue(s), nil
 	case t.Base == TDatetime, t.Base == TTimestamp, t.Base == TDate:
 		return coerceTime(v, t)
+	case t.Base == TTime:
+		return StringValue(v.String()), nil
 	}
 	return v, &CoerceError{Code: codeBadValue, Value: v.String()}
 }
@@ -316,9 +327,8 @@ func coerceTime(v Value, t ColType) (Value, error) {
 		tm = p
 	}
 	if t.Base == TDate {
-		tm = time.Date(tm.Year(), tm.Month(), tm.Day(), 0, 0, 0, 0, time.UTC)
-	} else {
-		tm = tm.Truncate(time.Duration(math.Pow10(9 - t.Scale)))
+		return DateValue(tm), nil
 	}
-	return TimeValue(tm), nil
+	tm = tm.Truncate(time.Duration(math.Pow10(9 - t.Scale)))
+	return TimeValueFsp(tm, t.Scale), nil
 }

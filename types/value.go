@@ -25,11 +25,35 @@ const (
 // Value is one SQL value.
 type Value struct {
 	K Kind
+	// P refines a KindTime value for printing and numeric use: 0-6 the
+	// fractional digits of a DATETIME, PDate a DATE. It fits in K's
+	// padding, costs no space, and is not stored (a column's type says it).
+	P uint8
 	I int64
 	F float64
 	S string
 	D *apd.Decimal
 }
+
+// PDate in Value.P marks a KindTime value that is a DATE.
+const PDate = 7
+
+// DateValue is t's calendar day as a DATE.
+func DateValue(t time.Time) Value {
+	v := TimeValue(time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC))
+	v.P = PDate
+	return v
+}
+
+// TimeValueFsp is t as a DATETIME printed with fsp fractional digits.
+func TimeValueFsp(t time.Time, fsp int) Value {
+	v := TimeValue(t)
+	v.P = uint8(fsp)
+	return v
+}
+
+// IsDate reports whether v is a DATE value.
+func (v Value) IsDate() bool { return v.K == KindTime && v.P == PDate }
 
 // Null is SQL NULL.
 var Null = Value{}
@@ -76,7 +100,10 @@ func (v Value) String() string {
 	case KindString:
 		return v.S
 	case KindTime:
-		return FormatTime(v.Time(), 0)
+		if v.P == PDate {
+			return v.Time().Format(time.DateOnly)
+		}
+		return FormatTime(v.Time(), int(v.P))
 	}
 	return "?"
 }
@@ -139,7 +166,11 @@ func (v Value) ToInt64() (int64, bool) {
 		return FloatValue(f).ToInt64()
 	case KindTime:
 		t := v.Time()
-		n, _ := strconv.ParseInt(t.Format("20060102150405"), 10, 64)
+		layout := "20060102150405"
+		if v.P == PDate {
+			layout = "20060102"
+		}
+		n, _ := strconv.ParseInt(t.Format(layout), 10, 64)
 		return n, true
 	}
 	return 0, false

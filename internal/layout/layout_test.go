@@ -27,9 +27,12 @@ type rule struct {
 // those of a lower rank (parse and expr are siblings).
 var sqlLayers = map[string]int{
 	"sql/sysvar":     0,
+	"sql/datetime":   0,
+	"sql/jsondoc":    0,
 	"sql/parse":      1,
 	"sql/expr":       1,
 	"sql/plan":       2,
+	"sql/funcs":      2,
 	"sql/constraint": 2,
 	"sql/exec":       3,
 	"sql/psm":        4,

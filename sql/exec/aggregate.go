@@ -72,7 +72,7 @@ func (pl *SelectPlan) groupContexts(ec *expr.Ctx, rows [][]types.Value) ([]evalC
 		}
 		aggs := make([]types.Value, len(pl.aggs))
 		for i := range pl.aggs {
-			aggs[i] = g.accs[i].result(&pl.aggs[i])
+			aggs[i] = g.accs[i].result(&pl.aggs[i], ec)
 		}
 		ec.Row, ec.Aggs = row, aggs
 		if pl.having != nil {
@@ -118,9 +118,16 @@ type aggAcc struct {
 	sum   types.Value
 	best  types.Value
 	seen  map[string]bool
+	cat   *expr.ConcatAcc // GROUP_CONCAT's rows
 }
 
 func (a *aggAcc) add(spec *expr.AggSpec, ec *expr.Ctx, mem *expr.MemAccount) error {
+	if spec.Concat != nil {
+		if a.cat == nil {
+			a.cat = &expr.ConcatAcc{}
+		}
+		return a.cat.Add(spec.Concat, spec.Distinct, ec)
+	}
 	if spec.Arg == nil {
 		a.count++
 		return nil
@@ -189,7 +196,13 @@ func (a *aggAcc) addValue(spec *expr.AggSpec, v types.Value, mem *expr.MemAccoun
 	return nil
 }
 
-func (a *aggAcc) result(spec *expr.AggSpec) types.Value {
+func (a *aggAcc) result(spec *expr.AggSpec, ec *expr.Ctx) types.Value {
+	if spec.Concat != nil {
+		if a.cat == nil {
+			return types.Null
+		}
+		return a.cat.Result(spec.Concat, ec)
+	}
 	switch spec.Name {
 	case "count":
 		return types.IntValue(a.count)

@@ -33,11 +33,12 @@ type runCtx struct {
 	outer  []types.Value
 	strict bool
 	binds  *expr.TableBinding
+	up     *expr.Ctx // the enclosing query's context, for columns named more than one level out
 }
 
 // runCtxOf is the execution of a subquery inside the statement c runs.
 func runCtxOf(c *expr.Ctx, outer []types.Value) runCtx {
-	return runCtx{ctx: c.Context, x: c.Txn, env: c.Env, args: c.Args, outer: outer, strict: c.Strict, binds: c.Tables}
+	return runCtx{ctx: c.Context, x: c.Txn, env: c.Env, args: c.Args, outer: outer, strict: c.Strict, binds: c.Tables, up: c}
 }
 
 // buildQuery plans any query expression; outer is the enclosing query's

@@ -49,7 +49,7 @@ func (s *State) ExecSelect(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 func (pl *SelectPlan) run(rc runCtx) (*Result, error) {
 	var err error
 	ctx, x := rc.ctx, rc.x
-	ec := &expr.Ctx{Env: rc.env, Args: rc.args, Context: ctx, Txn: x, Outer: rc.outer, Strict: rc.strict, Mem: expr.NewMemAccount(ctx), Notes: new([]Note), Tables: rc.binds}
+	ec := &expr.Ctx{Env: rc.env, Args: rc.args, Context: ctx, Txn: x, Outer: rc.outer, Up: rc.up, Strict: rc.strict, Mem: expr.NewMemAccount(ctx), Notes: new([]Note), Tables: rc.binds}
 	// What this execution buffers is charged while it runs; the rows it
 	// returns are the caller's to account for.
 	defer ec.Mem.Close()

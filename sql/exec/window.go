@@ -286,7 +286,7 @@ func framed(ec *expr.Ctx, w *expr.WindowFunc, part []*windowInput, peer func(a, 
 					return nil, err
 				}
 			}
-			out[k] = running.result(w.Agg)
+			out[k] = running.result(w.Agg, ec)
 			continue
 		}
 		var acc aggAcc
@@ -295,7 +295,7 @@ func framed(ec *expr.Ctx, w *expr.WindowFunc, part []*windowInput, peer func(a, 
 				return nil, err
 			}
 		}
-		out[k] = acc.result(w.Agg)
+		out[k] = acc.result(w.Agg, ec)
 	}
 	return out, nil
 }

@@ -24,6 +24,9 @@ func (s *State) coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum
 		}
 		return v, nil
 	}
+	if err := checkJSON(def, col, v); err != nil {
+		return v, err
+	}
 	if !s.strictWrites() {
 		return s.coerceLoose(def, c, v, rowNum)
 	}

@@ -16,6 +16,12 @@ func (sc *Scope) compileAgg(x *ast.AggregateFuncExpr) (*Expr, error) {
 	name := strings.ToLower(x.F)
 	spec := AggSpec{Name: name, Distinct: x.Distinct}
 	switch name {
+	case "group_concat":
+		return sc.compileGroupConcat(x, spec)
+	case "json_arrayagg", "json_objectagg":
+		return sc.compileJSONAgg(x, spec)
+	}
+	switch name {
 	case "count", "sum", "avg", "min", "max":
 	default:
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support %s()", strings.ToUpper(name))
@@ -39,10 +45,15 @@ func (sc *Scope) compileAgg(x *ast.AggregateFuncExpr) (*Expr, error) {
 		spec.Arg = a
 	}
 	spec.Type = aggType(name, spec.Arg)
+	return sc.aggSlot(spec), nil
+}
+
+// aggSlot registers spec and returns the reference to its result.
+func (sc *Scope) aggSlot(spec AggSpec) *Expr {
 	idx := len(*sc.Aggs)
 	*sc.Aggs = append(*sc.Aggs, spec)
 	return &Expr{Fn: func(c *Ctx) (types.Value, error) { return c.Aggs[idx], nil },
-		Type: spec.Type, Col: -1, HasAgg: true, param: -1}, nil
+		Type: spec.Type, Col: -1, HasAgg: true, param: -1}
 }
 
 // aggType is the result type of an aggregate over arg (nil: COUNT(*)).

@@ -26,7 +26,9 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return ConstExpr(v, TypeOfValue(v)), nil
+		e := ConstExpr(v, TypeOfValue(v))
+		e.literal = true
+		return e, nil
 	case *ast.ColumnNameExpr:
 		if e, ok := sc.compileLocal(x); ok {
 			return e, nil
@@ -129,6 +131,12 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 		return nullStrict(parts, TBigInt, func(vs []types.Value) types.Value {
 			return BoolValue(likeMatchEscape(vs[1].String(), vs[0].String(), esc) != not)
 		}), nil
+	case *ast.PatternRegexpExpr:
+		parts, err := sc.compileArgs([]ast.ExprNode{x.Expr, x.Pattern})
+		if err != nil || RegexpOp == nil {
+			return nil, err
+		}
+		return RegexpOp(parts[0], parts[1], x.Not)
 	case *ast.VariableExpr:
 		return sc.compileVariable(x)
 	case *ast.FuncCallExpr:
@@ -149,8 +157,15 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 		return sc.compileScalarSubquery(x)
 	case *ast.ExistsSubqueryExpr:
 		return sc.compileExists(x)
+	case *ast.TrimDirectionExpr:
+		// TRIM's BOTH/LEADING/TRAILING, read by TRIM in sql/funcs
+		dir := map[ast.TrimDirectionType]string{ast.TrimLeading: "LEADING", ast.TrimTrailing: "TRAILING"}[x.Direction]
+		return ConstExpr(types.StringValue(dir), TVarchar), nil
+	case *ast.TimeUnitExpr:
+		// an INTERVAL's unit, read by the date functions (unitArg)
+		return ConstExpr(types.StringValue(x.Unit.String()), TVarchar), nil
 	case *ast.CompareSubqueryExpr:
-		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support ANY/ALL subqueries")
+		return sc.compileAnyAll(x)
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the expression '%s'", ExprText(n))
 }

@@ -1,9 +1,12 @@
 // Package expr compiles SQL expressions to typed closures (Expr) once per
 // statement text and evaluates them per row in a Ctx: operators (ops.go),
 // name resolution against one table, joined tables or an enclosing query
-// (resolve.go), CASE, variables, CAST, aggregates' specs, and the
-// built-in functions, a family to a file (funcs_*.go: a new function is
-// one case in one of them).
+// (resolve.go; a column of a query any number of levels out reads that
+// query's row through Ctx.Up), CASE, variables, CAST, ANY/ALL subqueries
+// (anyall.go), aggregates' specs (GROUP_CONCAT and the JSON aggregates in
+// aggconcat.go), and the built-in function families: session, control
+// and math here (funcs_*.go), the rest in sql/funcs, which registers them
+// with RegisterFamily (a new function is one case in one family).
 //
 // Compiled expressions are shared by every session running the same
 // statement: all per-execution state lives in the Ctx (parameters, the

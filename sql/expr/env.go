@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -29,8 +30,11 @@ type Host interface {
 type Env struct {
 	owner Host
 
-	DB           string
-	UserVars     map[string]types.Value
+	DB       string
+	UserVars map[string]types.Value
+	// StmtStart is when the running statement began: NOW() and the other
+	// clock functions but SYSDATE() read it, so every row sees one time.
+	StmtStart    time.Time
 	LastInsertID uint64
 	RowCount     int64
 	FoundRows    int64
@@ -89,5 +93,12 @@ func (s *Env) Warn(code uint16, format string, args ...any) {
 // statement it accepts and the longest string a function may return.
 func (s *Env) MaxAllowedPacket() int64 {
 	n, _ := strconv.ParseInt(s.owner.SysVar(sysvar.Defs["max_allowed_packet"], false), 10, 64)
+	return n
+}
+
+// GroupConcatMaxLen is group_concat_max_len: the bytes a GROUP_CONCAT
+// result keeps (warning 1260 past it).
+func (s *Env) GroupConcatMaxLen() int64 {
+	n, _ := strconv.ParseInt(s.owner.SysVar(sysvar.Defs["group_concat_max_len"], false), 10, 64)
 	return n
 }

@@ -31,6 +31,9 @@ type Ctx struct {
 	Txn     *txn.Txn
 	subq    map[Subquery][][]types.Value
 	Outer   []types.Value
+	// Up is the Ctx of the query whose row Outer is (nil at the top): a
+	// column two or more levels out is read from Up.Outer and beyond.
+	Up *Ctx
 	// Mem is what this (sub)query execution holds against the statement's
 	// memory budget; polls counts rows between looks at ctx (poll.go).
 	Mem   *MemAccount
@@ -59,7 +62,8 @@ type Expr struct {
 	Col     int  // table column index when the expression is a bare column, else -1
 	IsConst bool // no column, no aggregate (params and variables count as constant per execution)
 	HasAgg  bool
-	param   int // ? index when a bare placeholder, else -1
+	param   int  // ? index when a bare placeholder, else -1
+	literal bool // a literal of the statement's text (Literal)
 	text    string
 	Source  *Source // the joined table a bare column belongs to (joins only)
 }
@@ -70,6 +74,9 @@ type AggSpec struct {
 	Arg      *Expr  // nil for COUNT(*)
 	Distinct bool
 	Type     types.ColType
+	// GROUP_CONCAT (aggconcat.go): its arguments, run together per row,
+	// its ORDER BY and SEPARATOR.
+	Concat *ConcatSpec
 }
 
 // Scope resolves names while compiling.

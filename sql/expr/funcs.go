@@ -35,28 +35,26 @@ func wrongArgs(name string) error {
 	return sqlerr.New(sqlerr.ErWrongArgCount, "Incorrect parameter count in the call to native function '%s'", name)
 }
 
-// compileFunc handles scalar functions.
-// call is a built-in function call being compiled: what each family's
+// Call is a built-in function call being compiled: what each family's
 // compiler reads.
-type call struct {
-	sc   *Scope
-	x    *ast.FuncCallExpr
-	name string
-	args []*Expr
+type Call struct {
+	X    *ast.FuncCallExpr
+	Name string // lower case
+	Args []*Expr
 }
 
-// nargs checks the argument count: error 1582 outside [min, max] (max -1
+// NArgs checks the argument count: error 1582 outside [min, max] (max -1
 // is no limit).
-func (f *call) nargs(min, max int) error {
-	if n := len(f.args); n < min || (max >= 0 && n > max) {
-		return wrongArgs(strings.ToUpper(f.name))
+func (f *Call) NArgs(min, max int) error {
+	if n := len(f.Args); n < min || (max >= 0 && n > max) {
+		return wrongArgs(strings.ToUpper(f.Name))
 	}
 	return nil
 }
 
-// mk is the function over its evaluated arguments, of type t.
-func (f *call) mk(t types.ColType, fn func(c *Ctx, vs []types.Value) (types.Value, error)) *Expr {
-	args := f.args
+// Mk is the function over its evaluated arguments, of type t.
+func (f *Call) Mk(t types.ColType, fn func(c *Ctx, vs []types.Value) (types.Value, error)) *Expr {
+	args := f.Args
 	return derived(func(c *Ctx) (types.Value, error) {
 		vs, err := evalArgs(c, args)
 		if err != nil {
@@ -66,7 +64,8 @@ func (f *call) mk(t types.ColType, fn func(c *Ctx, vs []types.Value) (types.Valu
 	}, t, args...)
 }
 
-func anyNull(vs []types.Value) bool {
+// AnyNull reports whether one of vs is NULL.
+func AnyNull(vs []types.Value) bool {
 	for _, v := range vs {
 		if v.IsNull() {
 			return true
@@ -75,11 +74,18 @@ func anyNull(vs []types.Value) bool {
 	return false
 }
 
-// funcFamilies compile the built-in functions, a family to a file
-// (funcs_time.go, funcs_session.go, funcs_string.go, funcs_math.go,
-// funcs_control.go): a new function is one case in one of them. A family
-// returns nil, nil for a name it does not have.
-var funcFamilies = []func(f *call) (*Expr, error){timeFunc, sessionFunc, stringFunc, mathFunc, controlFunc}
+// Family compiles the built-in functions of one family; it returns nil,
+// nil for a name it does not have.
+type Family func(f *Call) (*Expr, error)
+
+// funcFamilies compile the built-in functions, a family to a file: here
+// (funcs_session.go, funcs_math.go, funcs_control.go)
+// and in sql/funcs, which adds its families with RegisterFamily.
+var funcFamilies = []Family{sessionFunc, mathFunc, controlFunc}
+
+// RegisterFamily adds a family of built-in functions; called from the
+// init of the package that has it (sql/funcs), before any statement.
+func RegisterFamily(f Family) { funcFamilies = append(funcFamilies, f) }
 
 func (sc *Scope) compileFunc(x *ast.FuncCallExpr) (*Expr, error) {
 	args, err := sc.compileArgs(x.Args)
@@ -89,7 +95,7 @@ func (sc *Scope) compileFunc(x *ast.FuncCallExpr) (*Expr, error) {
 	if x.Schema.O != "" {
 		return sc.compileStoredCall(x, args)
 	}
-	f := &call{sc: sc, x: x, name: x.FnName.L, args: args}
+	f := &Call{X: x, Name: x.FnName.L, Args: args}
 	for _, family := range funcFamilies {
 		if e, err := family(f); e != nil || err != nil {
 			return e, err
@@ -97,3 +103,43 @@ func (sc *Scope) compileFunc(x *ast.FuncCallExpr) (*Expr, error) {
 	}
 	return sc.compileStoredCall(x, args)
 }
+
+// Derived builds an Expr computed from parts (constant when they all are).
+func Derived(fn func(c *Ctx) (types.Value, error), t types.ColType, parts ...*Expr) *Expr {
+	return derived(fn, t, parts...)
+}
+
+// Literal reports whether e is a literal written in the statement, and
+// its value (a format or pattern then compiles once).
+func (e *Expr) Literal() (types.Value, bool) {
+	if !e.literal {
+		return types.Null, false
+	}
+	v, err := e.Fn(&Ctx{})
+	return v, err == nil
+}
+
+// Warn keeps a warning of the running statement (SHOW WARNINGS).
+func (c *Ctx) Warn(n sqlerr.Note) { c.warn(n) }
+
+// OverPacket reports whether a result of n bytes passes max_allowed_packet
+// (warning 1301; the result is then NULL).
+func (c *Ctx) OverPacket(fn string, n int64) bool { return c.overPacket(fn, n) }
+
+// SaturatingInt reads an integer argument, clamped rather than wrapped.
+func SaturatingInt(v types.Value) int64 { return saturatingInt(v) }
+
+// TDatetime is the type of a DATETIME result without fractional digits.
+var TDatetime = tDatetime
+
+// Operators whose evaluation lives with the functions in sql/funcs, set
+// by its init: s [NOT] REGEXP p, and how a JSON function's result
+// compares with a plain value.
+var (
+	RegexpOp       func(s, p *Expr, not bool) (*Expr, error)
+	JSONComparable = func(a, b *Expr) (*Expr, *Expr) { return a, b }
+)
+
+// DivisionByZero is what x/0 gives besides its NULL (divzero.go); LN(0)
+// and LOG of a number not above 0 give the same in MariaDB.
+func (c *Ctx) DivisionByZero() error { return c.divisionByZero() }

@@ -6,8 +6,8 @@ import (
 
 // controlFunc compiles the control-flow functions (IF, IFNULL, COALESCE,
 // NULLIF, GREATEST, LEAST).
-func controlFunc(f *call) (*Expr, error) {
-	name, args, nargs, mk := f.name, f.args, f.nargs, f.mk
+func controlFunc(f *Call) (*Expr, error) {
+	name, args, nargs, mk := f.Name, f.Args, f.NArgs, f.Mk
 	switch name {
 	case "ifnull", "nvl":
 		if err := nargs(2, 2); err != nil {
@@ -64,7 +64,7 @@ func controlFunc(f *call) (*Expr, error) {
 		}
 		greatest := name == "greatest"
 		return mk(args[0].Type, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+			if AnyNull(vs) {
 				return types.Null, nil
 			}
 			best := vs[0]

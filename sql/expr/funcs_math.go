@@ -13,8 +13,8 @@ import (
 )
 
 // mathFunc compiles the numeric functions.
-func mathFunc(f *call) (*Expr, error) {
-	x, name, args, nargs, mk := f.x, f.name, f.args, f.nargs, f.mk
+func mathFunc(f *Call) (*Expr, error) {
+	x, name, args, nargs, mk := f.X, f.Name, f.Args, f.NArgs, f.Mk
 	switch name {
 	case "rand":
 		e := mk(tDouble, func(c *Ctx, vs []types.Value) (types.Value, error) {
@@ -59,7 +59,7 @@ func mathFunc(f *call) (*Expr, error) {
 			t.Scale = 0
 		}
 		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+			if AnyNull(vs) {
 				return types.Null, nil
 			}
 			places := int64(0)

@@ -12,9 +12,9 @@ import (
 // sessionFunc compiles the functions that read the session: DATABASE(),
 // USER(), CONNECTION_ID(), LAST_INSERT_ID(), ROW_COUNT(), FOUND_ROWS(),
 // VERSION(), SLEEP().
-func sessionFunc(f *call) (*Expr, error) {
-	nargs, mk := f.nargs, f.mk
-	switch f.name {
+func sessionFunc(f *Call) (*Expr, error) {
+	nargs, mk := f.NArgs, f.Mk
+	switch f.Name {
 	case "database", "schema":
 		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if c.Env.DB == "" {

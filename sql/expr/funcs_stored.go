@@ -83,7 +83,7 @@ func IsBuiltinFunction(name string) (builtin bool) {
 		}
 	}()
 	x := &ast.FuncCallExpr{FnName: ast.NewCIStr(name)}
-	f := &call{sc: &Scope{}, x: x, name: x.FnName.L}
+	f := &Call{X: x, Name: x.FnName.L}
 	for _, family := range funcFamilies {
 		if e, err := family(f); e != nil || err != nil {
 			return true

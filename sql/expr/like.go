@@ -71,3 +71,6 @@ func likeMatchEscape(pattern, s string, esc rune) bool {
 
 // LikeMatch implements SQL LIKE with % and _ (case-insensitive) and \ escapes.
 func LikeMatch(pattern, s string) bool { return likeMatchEscape(pattern, s, '\\') }
+
+// LikeMatchEscape is LIKE with esc as the escape character (JSON_SEARCH).
+func LikeMatchEscape(pattern, s string, esc rune) bool { return likeMatchEscape(pattern, s, esc) }

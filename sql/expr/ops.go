@@ -182,6 +182,7 @@ func (sc *Scope) compileBinary(x *ast.BinaryOperationExpr) (*Expr, error) {
 		}), nil
 	case opcode.EQ, opcode.NE, opcode.LT, opcode.LE, opcode.GT, opcode.GE, opcode.NullEQ:
 		op := x.Op
+		a, b := JSONComparable(a, b)
 		return strict2(a, b, TBigInt, func(c *Ctx, l, r types.Value) (types.Value, error) {
 			if op == opcode.NullEQ {
 				if l.IsNull() || r.IsNull() {

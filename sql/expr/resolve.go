@@ -1,6 +1,7 @@
 package expr
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -59,29 +60,55 @@ func ColumnLabel(n ast.ExprNode) string {
 
 func (sc *Scope) ResolveColumn(cn *ast.ColumnName) (*Expr, error) {
 	e, err := sc.resolveLocal(cn)
-	if err == nil || sc.Outer == nil {
+	if err == nil || sc.Outer == nil || !isUnknownColumn(err) {
 		return e, err
 	}
-	// Only the immediately enclosing query's own columns: a reference two
-	// levels out is not supported.
-	oe, oerr := sc.Outer.resolveLocal(cn)
-	if oerr != nil {
-		return nil, err
+	// The nearest enclosing query that has the column, any number of
+	// levels out. Every subquery between here and there depends on its
+	// row, so each is correlated (runs again for each of its rows).
+	levels := 0
+	for o := sc.Outer; o != nil; o = o.Outer {
+		levels++
+		oe, oerr := o.resolveLocal(cn)
+		if oerr != nil {
+			if isUnknownColumn(oerr) {
+				continue
+			}
+			return nil, oerr
+		}
+		for s := sc; s != o; s = s.Outer {
+			if s.Correlated != nil {
+				*s.Correlated = true
+			}
+		}
+		return outerColumn(oe, levels), nil
 	}
-	if sc.Correlated != nil {
-		*sc.Correlated = true
-	}
-	// The enclosing query's column is a constant while the subquery runs.
+	return nil, err
+}
+
+func isUnknownColumn(err error) bool {
+	var se *sqlerr.Error
+	return errors.As(err, &se) && se.Code == sqlerr.ErBadField
+}
+
+// outerColumn reads oe, a column of the query levels out, from that
+// query's current row: Ctx.Outer one level out, Ctx.Up's Outer two
+// levels out, and so on. It is a constant while the subquery runs.
+func outerColumn(oe *Expr, levels int) *Expr {
 	return &Expr{Fn: func(c *Ctx) (types.Value, error) {
-		if c.Outer == nil {
+		at := c
+		for i := 1; i < levels && at != nil; i++ {
+			at = at.Up
+		}
+		if at == nil || at.Outer == nil {
 			return types.Null, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this correlated subquery")
 		}
 		saved, savedOuter := c.Row, c.Outer
-		c.Row, c.Outer = c.Outer, nil
+		c.Row, c.Outer = at.Outer, nil
 		v, err := oe.Fn(c)
 		c.Row, c.Outer = saved, savedOuter
 		return v, err
-	}, Type: oe.Type, Col: -1, IsConst: true, param: -1, text: oe.text}, nil
+	}, Type: oe.Type, Col: -1, IsConst: true, param: -1, text: oe.text}
 }
 
 // resolveLocal finds a column among the scope's own table(s).
@@ -116,8 +143,19 @@ func (sc *Scope) resolveLocal(cn *ast.ColumnName) (*Expr, error) {
 // (pos differs from idx in a joined row, whose table jt then is).
 func ColumnExpr(def *storage.TableDef, idx, pos int, jt *Source) *Expr {
 	col := def.Columns[idx]
+	fn := func(c *Ctx) (types.Value, error) { return c.Row[pos], nil }
+	if p, ok := timePrecision(col.Type); ok {
+		// Stored times do not keep how they print: the column's type says.
+		fn = func(c *Ctx) (types.Value, error) {
+			v := c.Row[pos]
+			if v.K == types.KindTime {
+				v.P = p
+			}
+			return v, nil
+		}
+	}
 	return &Expr{
-		Fn:     func(c *Ctx) (types.Value, error) { return c.Row[pos], nil },
+		Fn:     fn,
 		Type:   col.Type,
 		Col:    idx,
 		param:  -1,
@@ -135,4 +173,15 @@ func Qualified(cn *ast.ColumnName) string {
 		s = cn.Schema.O + "." + s
 	}
 	return s
+}
+
+// timePrecision is Value.P for a DATE or DATETIME(fsp) column's values.
+func timePrecision(t types.ColType) (uint8, bool) {
+	switch t.Base {
+	case types.TDate:
+		return types.PDate, true
+	case types.TDatetime, types.TTimestamp:
+		return uint8(t.Scale), t.Scale > 0
+	}
+	return 0, false
 }

@@ -65,6 +65,12 @@ func ColType(cd *ast.ColumnDef) (types.ColType, error) {
 		return t, nil
 	case mysql.TypeBlob, mysql.TypeTinyBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
 		t.Base = types.TText
+		// MariaDB's JSON, as SHOW CREATE TABLE and mysqldump write it
+		t.JSON = ft.GetType() == mysql.TypeLongBlob && checksJSONValid(cd)
+		return t, nil
+	case mysql.TypeJSON:
+		// MariaDB's JSON is LONGTEXT checked by JSON_VALID
+		t.Base, t.JSON = types.TText, true
 		return t, nil
 	case mysql.TypeDatetime:
 		t.Base = types.TDatetime
@@ -105,4 +111,22 @@ func TypeOf(text string) (types.ColType, error) {
 		return types.ColType{}, sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax near '%s'", text)
 	}
 	return ColType(ct.Cols[0])
+}
+
+// checksJSONValid reports whether the column carries CHECK
+// (json_valid(itself)): LONGTEXT with it is how MariaDB declares JSON.
+func checksJSONValid(cd *ast.ColumnDef) bool {
+	for _, o := range cd.Options {
+		if o.Tp != ast.ColumnOptionCheck {
+			continue
+		}
+		f, ok := o.Expr.(*ast.FuncCallExpr)
+		if !ok || f.FnName.L != "json_valid" || len(f.Args) != 1 {
+			continue
+		}
+		if c, ok := f.Args[0].(*ast.ColumnNameExpr); ok && c.Name.Name.L == cd.Name.Name.L {
+			return true
+		}
+	}
+	return false
 }

@@ -288,6 +288,9 @@ func showCreateTable(t *storage.Table) string {
 	var lines []string
 	for _, c := range def.Columns {
 		l := "  " + quoteName(c.Name) + " " + c.Type.SQL()
+		if c.Type.JSON {
+			l += " CHARACTER SET utf8mb4 COLLATE utf8mb4_bin" // as MariaDB declares JSON
+		}
 		if c.NotNull {
 			l += " NOT NULL"
 		} else if c.Type.Base == types.TTimestamp {
@@ -315,7 +318,13 @@ func showCreateTable(t *storage.Table) string {
 		if c.Comment != "" {
 			l += " COMMENT " + quoteString(c.Comment)
 		}
-		l += columnCheck(def, c.Name)
+		check := columnCheck(def, c.Name)
+		if c.Type.JSON && check == "" {
+			// a JSON column's own check (one declared LONGTEXT ... CHECK
+			// (json_valid(c)) has it among the table's checks already)
+			check = " CHECK (json_valid(" + quoteName(c.Name) + "))"
+		}
+		l += check
 		lines = append(lines, l)
 	}
 	for _, ix := range def.Indexes {

@@ -86,6 +86,7 @@ var Defs = func() map[string]*Def {
 		{Name: "version", Kind: varString, Def: "8.0.36-plrun", ReadOnly: true},
 		{Name: "version_comment", Kind: varString, Def: "plrun", ReadOnly: true},
 		{Name: "max_allowed_packet", Kind: KindInt, Def: "67108864", min: 1024, max: 1 << 30, Global: true, Session: true},
+		{Name: "group_concat_max_len", Kind: KindInt, Def: "1048576", min: 4, max: 1<<32 - 1, Global: true, Session: true},
 		{Name: "character_set_client", Kind: varString, Def: "utf8mb4", Global: true, Session: true},
 		{Name: "character_set_connection", Kind: varString, Def: "utf8mb4", Global: true, Session: true},
 		{Name: "character_set_results", Kind: varString, Def: "utf8mb4", Global: true, Session: true},

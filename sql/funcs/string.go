@@ -1,6 +1,7 @@
-package expr
+package funcs
 
 import (
+	"github.com/plrun/plrun/sql/expr"
 	"math"
 	"strings"
 	"unicode/utf8"
@@ -9,22 +10,22 @@ import (
 )
 
 // stringFunc compiles the string functions.
-func stringFunc(f *call) (*Expr, error) {
-	name, nargs, mk := f.name, f.nargs, f.mk
+func stringFunc(f *expr.Call) (*expr.Expr, error) {
+	name, nargs, mk := f.Name, f.NArgs, f.Mk
 	switch name {
 	case "concat":
 		if err := nargs(1, -1); err != nil {
 			return nil, err
 		}
-		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		return mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
 			var n int64
 			for _, v := range vs {
 				n += int64(len(v.String()))
 			}
-			if c.overPacket("concat", n) {
+			if c.OverPacket("concat", n) {
 				return types.Null, nil
 			}
 			var b strings.Builder
@@ -38,17 +39,17 @@ func stringFunc(f *call) (*Expr, error) {
 		if err := nargs(2, 2); err != nil {
 			return nil, err
 		}
-		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		return mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
 			s := vs[0].String()
-			n := saturatingInt(vs[1])
+			n := expr.SaturatingInt(vs[1])
 			if n < 1 || s == "" {
 				return types.StringValue(""), nil
 			}
 			// Past max_allowed_packet MySQL returns NULL (with a warning).
-			if n > math.MaxInt64/int64(len(s)) || c.overPacket("repeat", n*int64(len(s))) {
+			if n > math.MaxInt64/int64(len(s)) || c.OverPacket("repeat", n*int64(len(s))) {
 				return types.Null, nil
 			}
 			return types.StringValue(strings.Repeat(s, int(n))), nil
@@ -57,7 +58,7 @@ func stringFunc(f *call) (*Expr, error) {
 		if err := nargs(2, -1); err != nil {
 			return nil, err
 		}
-		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return types.Null, nil
 			}
@@ -69,7 +70,7 @@ func stringFunc(f *call) (*Expr, error) {
 					n += int64(len(parts[len(parts)-1]) + len(vs[0].String()))
 				}
 			}
-			if c.overPacket("concat_ws", n) {
+			if c.OverPacket("concat_ws", n) {
 				return types.Null, nil
 			}
 			return types.StringValue(strings.Join(parts, vs[0].String())), nil
@@ -79,7 +80,7 @@ func stringFunc(f *call) (*Expr, error) {
 			return nil, err
 		}
 		chars := name == "char_length" || name == "character_length"
-		return mk(TBigInt, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return types.Null, nil
 			}
@@ -94,7 +95,7 @@ func stringFunc(f *call) (*Expr, error) {
 			return nil, err
 		}
 		up := name == "upper" || name == "ucase"
-		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return types.Null, nil
 			}
@@ -107,15 +108,15 @@ func stringFunc(f *call) (*Expr, error) {
 		if err := nargs(2, 3); err != nil {
 			return nil, err
 		}
-		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if anyNull(vs) {
+		return mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
 			r := []rune(vs[0].String())
-			pos := saturatingInt(vs[1])
+			pos := expr.SaturatingInt(vs[1])
 			l := int64(len(r))
 			if len(vs) == 3 {
-				l = saturatingInt(vs[2])
+				l = expr.SaturatingInt(vs[2])
 			}
 			if pos < -int64(len(r)) {
 				return types.StringValue(""), nil
@@ -139,7 +140,7 @@ func stringFunc(f *call) (*Expr, error) {
 		if err := nargs(1, 3); err != nil {
 			return nil, err
 		}
-		return mk(TVarchar, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return types.Null, nil
 			}
@@ -151,13 +152,22 @@ func stringFunc(f *call) (*Expr, error) {
 				return types.StringValue(strings.TrimRight(s, " ")), nil
 			}
 			cut := " "
-			if len(vs) > 1 && !vs[1].IsNull() {
+			if len(vs) > 1 {
+				if vs[1].IsNull() {
+					return types.Null, nil
+				}
 				cut = vs[1].String()
 			}
-			for cut != "" && strings.HasPrefix(s, cut) {
+			// TRIM([BOTH|LEADING|TRAILING] x FROM s): the direction comes
+			// third, as the parser passes it (trimDirection)
+			lead, trail := true, true
+			if len(vs) == 3 {
+				lead, trail = vs[2].S != "TRAILING", vs[2].S != "LEADING"
+			}
+			for lead && cut != "" && strings.HasPrefix(s, cut) {
 				s = s[len(cut):]
 			}
-			for cut != "" && strings.HasSuffix(s, cut) {
+			for trail && cut != "" && strings.HasSuffix(s, cut) {
 				s = s[:len(s)-len(cut)]
 			}
 			return types.StringValue(s), nil
