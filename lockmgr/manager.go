@@ -264,3 +264,9 @@ func (m *Manager) lockWaitTimeout(ctx context.Context) time.Duration {
 	}
 	return max(m.opts.LockWaitTimeout(), 0)
 }
+
+// LockWaitTimeout is how long a lock wait under ctx may last: the
+// session's innodb_lock_wait_timeout, else the global one. Waits of other
+// kinds that MySQL bounds the same way (a schema change waiting for the
+// transactions that wrote its table) use it too.
+func (m *Manager) LockWaitTimeout(ctx context.Context) time.Duration { return m.lockWaitTimeout(ctx) }

@@ -175,8 +175,8 @@ func TestGoSQLDriverBeginTxIsolation(t *testing.T) {
 // TestSysbenchStockWorkloads runs sysbench's own OLTP scripts with their
 // default flags (prepared statements on) for a few seconds each and
 // checks what each did: the statements it reports against the table's
-// rows. The one departure: prepare's secondary index needs CREATE INDEX,
-// which plrun does not have yet, hence --create_secondary=off there only.
+// rows. prepare is stock oltp_read_write prepare with its default flags:
+// it creates the table, loads it, then runs CREATE INDEX k_1 ON sbtest1(k).
 func TestSysbenchStockWorkloads(t *testing.T) {
 	bin := needTool(t, "sysbench", "sysbench")
 	ts := startServer(t, Config{}, nil)
@@ -188,8 +188,15 @@ func TestSysbenchStockWorkloads(t *testing.T) {
 			"--tables=1", fmt.Sprintf("--table-size=%d", tableSize)}
 		return clientOutput(t, 120*time.Second, exec.Command(bin, append(base, args...)...))
 	}
-	sb("oltp_common", "prepare", "--create_secondary=off")
+	sb("oltp_read_write", "prepare")
 	db := ts.open(t)
+	var name, create string
+	if err := db.QueryRow("SHOW CREATE TABLE sbtest1").Scan(&name, &create); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(create, "KEY `k_1` (`k`)") {
+		t.Fatalf("prepare's secondary index is missing:\n%s", create)
+	}
 	rows := func() int {
 		var n int
 		if err := db.QueryRow("SELECT COUNT(*) FROM sbtest1").Scan(&n); err != nil {

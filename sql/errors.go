@@ -33,6 +33,8 @@ func MapError(err error) error {
 		return sqlerr.Wrap(err, sqlerr.ErOutcomeUnknown, "Got error during COMMIT: the log failed earlier, so this transaction was rolled back (%v)", err)
 	case errors.Is(err, lockmgr.ErrDeadlock):
 		return sqlerr.Wrap(err, sqlerr.ErLockDeadlock, "Deadlock found when trying to get lock; try restarting transaction")
+	case errors.Is(err, txn.ErrTableChanged), errors.Is(err, txn.ErrSnapshotTooOld):
+		return sqlerr.Wrap(err, sqlerr.ErTableDefChanged, "Table definition has changed, please retry transaction")
 	case errors.Is(err, lockmgr.ErrLockWaitTimeout):
 		return sqlerr.Wrap(err, sqlerr.ErLockWaitTimeout, "Lock wait timeout exceeded; try restarting transaction")
 	case errors.Is(err, txn.ErrOutcomeUnknown):

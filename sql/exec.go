@@ -157,7 +157,8 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return show.Exec(ctx, &s.State, showOf{s}, x, n) })
 	case *ast.ExplainStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return show.Explain(&s.State, n) })
-	case *ast.CreateTableStmt, *ast.DropTableStmt, *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.TruncateTableStmt:
+	case *ast.CreateTableStmt, *ast.DropTableStmt, *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.TruncateTableStmt,
+		*ast.AlterTableStmt, *ast.CreateIndexStmt, *ast.DropIndexStmt, *ast.RenameTableStmt:
 		// DDL commits the open transaction first, as MySQL does (not
 		// CREATE/DROP TEMPORARY TABLE); then a READ ONLY session refuses
 		// it (1792), as MariaDB does.
@@ -245,6 +246,19 @@ func (s *Session) runRead(ctx context.Context, fn func(x *txn.Txn) (*exec.Result
 	return r, x.ReadLSN(), err
 }
 
+// maxTableChangedRetries bounds how often one statement is run again
+// because schema changes keep replacing its table (back-to-back ALTERs of
+// a small table can each win the race to its new write gate).
+const maxTableChangedRetries = 1000
+
+// retryable reports an error the statement is run again for: its table
+// was replaced before it wrote it, or it read a rebuilt table at a
+// snapshot of its own taken before the rebuild (a REPEATABLE READ read
+// view stays: 1412 for the client, as InnoDB gives).
+func retryable(x *txn.Txn, err error) bool {
+	return errors.Is(err, txn.ErrTableChanged) || (errors.Is(err, txn.ErrSnapshotTooOld) && !x.HasReadView())
+}
+
 // runDML runs a statement in the current transaction with statement-level
 // rollback, committing it on its own under autocommit (or when the
 // COMMIT_ON_SUCCESS hint asks).
@@ -260,7 +274,24 @@ func (s *Session) runDML(ctx context.Context, p *parse.Stmt, args []types.Value,
 	x.BeginStatement(s.lastCommitLSN, isConsistentRead(p.Node))
 	outerStmtTxn := s.stmtTxn
 	s.stmtTxn = x // the statements of stored functions it calls run in x
+	warnings, notes := s.StmtWarnings, len(s.StmtNotes)
 	r, err := fn(x)
+	// A schema change replaced a table the statement was about to write
+	// (it waited at the table's write gate, and wrote nothing there): the
+	// statement's writes are undone and it runs again, re-planned against
+	// the new table, as a statement waiting for MySQL's metadata lock
+	// would run after the ALTER.
+	if err == nil {
+		err = x.StaleRead()
+	}
+	for retry := 0; retry < maxTableChangedRetries && ctx.Err() == nil && retryable(x, err); retry++ {
+		x.RollbackTo(mark)
+		s.StmtWarnings, s.StmtNotes = warnings, s.StmtNotes[:notes] // the next run reports its own
+		x.BeginStatement(s.lastCommitLSN, isConsistentRead(p.Node))
+		if r, err = fn(x); err == nil {
+			err = x.StaleRead()
+		}
+	}
 	s.stmtTxn = outerStmtTxn
 	x.EndStatement()
 	if err == nil && p.Hints.TargetRows >= 0 && int64(r.AffectedRows) != p.Hints.TargetRows {

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"time"
@@ -84,6 +85,11 @@ func (s *Session) execHotUpdate(ctx context.Context, row hotRow, p *parse.Stmt, 
 	run := func(members []*hotrow.Member) { s.database.runHotGroup(gctx, x, members) }
 	maxWait := time.Duration(s.database.HotspotWait.Load()) * time.Microsecond
 	s.database.Hot.Submit(row.groupKey(), maxWait, m, lead, run)
+	if errors.Is(m.Err, txn.ErrTableChanged) {
+		// A schema change replaced the table while the group waited for
+		// it (nothing of this statement was kept): run it alone, re-planned.
+		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecUpdate(ctx, x, p, n, args) })
+	}
 	if m.Err != nil {
 		return nil, hm.ack, m.Err
 	}

@@ -24,6 +24,15 @@
 // order: Catalog.mu before Table.mu; no Table method calls out while
 // holding mu.
 //
+// Schema changes: Rebuild (rebuild.go) builds an ALTER TABLE's new table
+// from the old one's committed rows in batches while the old one stays in
+// use, then catches up with what changed; Reshape.Convert is the one
+// conversion of old rows to new ones, used at run time and at replay.
+// Catalog.SwapTable and RenameTables switch tables in one step under the
+// catalog's lock. A Table value is a definition over rows (tableData):
+// RENAME TABLE makes a new Table over the same rows and marks the old one
+// dropped.
+//
 // A TableDef also carries the table's FOREIGN KEYs and CHECKs
 // (constraints.go; enforced by sql/constraint): definitions only, kept in
 // DDL records and snapshots with the rest. Catalog.ReferencingFKs finds a

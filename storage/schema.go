@@ -23,6 +23,9 @@ type Column struct {
 type IndexDef struct {
 	Name    string
 	Cols    []int
+	Desc    []bool `json:",omitempty"` // per column: declared DESC (shown; plrun's secondary indexes are hashed, so order is not kept)
+	Prefix  []int  `json:",omitempty"` // per column: a plain key's prefix length (shown; the whole value is indexed, which finds the same rows)
+	Using   string `json:",omitempty"` // USING BTREE / HASH as declared (shown, as MariaDB shows it)
 	Primary bool
 	Unique  bool
 }

@@ -42,22 +42,41 @@ type version struct {
 // "current read" under a row lock.
 const Newest = ^uint64(0)
 
-// Table is a table's schema and its rows.
+// Table is a table's schema and its rows. The rows (tableData) may be
+// shared by two Table values one after the other: RENAME TABLE installs a
+// new Table with the new name over the same rows and marks the old one
+// dropped, so a statement still holding the old one fails its next write
+// (ErrDropped is the txn layer's cue to re-plan) instead of writing under
+// a name that no longer exists.
 type Table struct {
 	Def *TableDef
+	*tableData
+	dropped bool // guarded by mu
+	// rebuiltAt is the LSN of the ALTER TABLE that rebuilt the table with
+	// new row keys (0: none, or its rows kept their older versions): a
+	// snapshot below it cannot read the table. Set before the table is
+	// published, never changed after.
+	rebuiltAt uint64
+}
 
+// RebuiltAt is the LSN below which no snapshot can read the table (0: any
+// can).
+func (t *Table) RebuiltAt() uint64 { return t.rebuiltAt }
+
+// tableData is a table's rows, indexes and counters.
+type tableData struct {
 	mu        sync.RWMutex
 	rows      map[string]*Row
 	order     *btree.BTreeG[*Row]
 	secondary []map[string][]*Row // per Def.Indexes entry: key -> rows; nil for the primary key
 	autoInc   uint64              // next AUTO_INCREMENT value to hand out - 1
 	hidden    uint64
-	dropped   bool
+	bulk      bool // a table being built by Rebuild from rows in key order
 }
 
 // NewTable builds an empty table for def.
 func NewTable(def *TableDef) *Table {
-	t := &Table{Def: def, rows: make(map[string]*Row)}
+	t := &Table{Def: def, tableData: &tableData{rows: make(map[string]*Row)}}
 	pk := def.PrimaryKey()
 	t.order = btree.NewBTreeGOptions(func(a, b *Row) bool {
 		if pk == nil {
@@ -204,7 +223,11 @@ func (t *Table) placeLocked(r *Row) {
 		return
 	}
 	if !r.inTree {
-		t.order.Set(r)
+		if t.bulk {
+			t.order.Load(r) // rows arrive in key order (Rebuild): appended, else set
+		} else {
+			t.order.Set(r)
+		}
 		r.inTree = true
 	}
 	if t.rows[r.Key] != r {

@@ -46,10 +46,27 @@
 // statement. A DDL added later must keep this rule: never two records for
 // one statement.
 //
+// Schema changes (ALTER TABLE, CREATE/DROP INDEX, RENAME TABLE) are
+// alter_table and rename_tables records. Around them, each table has a
+// write gate (gate.go), the part of MySQL's metadata lock plrun needs: a
+// transaction enters it at its first row lock on the table and leaves at
+// commit (after installing) or rollback; a schema change closes it, waits
+// until the transactions inside have left (bounded by the lock wait
+// timeout: 1205), switches the table, and opens it. A writer that waited
+// finds its table replaced (ErrTableChanged) and its statement is run again
+// by the SQL layer. Readers never use the gate. A table rebuilt with new
+// row keys cannot be read at a snapshot older than its record
+// (ErrSnapshotTooOld); DDL LSNs are registered in visibility like commits,
+// so every later snapshot is past them.
+//
 // Concurrency: a Txn belongs to one goroutine. Manager is safe for
 // concurrent use. The commit latch (Manager.latch) is taken shared by every
 // commit for the Append+install step only, and exclusively by DDL and
 // checkpoints, so a checkpoint captures a state consistent at one LSN.
-// Lock order: lockmgr (row locks, waited for without other locks held) →
-// latch → storage.Table.mu.
+// Lock order: write gate (entered before the first row lock; a schema
+// change closes gates in table-id order) → lockmgr (row locks, waited for
+// without other locks held) → latch → storage.Table.mu. A writer inside
+// one gate may wait for a row lock held by a writer waiting at another
+// gate a schema change is closing: the schema change's timeout (or the
+// row lock's) ends that wait.
 package txn

@@ -43,6 +43,8 @@ type Manager struct {
 
 	latch   sync.RWMutex
 	nextTxn atomic.Uint64
+	ddlLSN  uint64   // the LSN of the DDL record being applied (under the exclusive latch)
+	gates   sync.Map // table id -> *writeGate (gate.go)
 	vis     *visibility
 
 	stats struct {
@@ -114,12 +116,22 @@ func (m *Manager) LogDDL(ctx context.Context, rec *DDLRecord, apply func() error
 		return err
 	}
 	m.latch.Lock()
+	// The record's LSN is registered like a commit's, so a snapshot taken
+	// after the DDL is at or above it (a table rebuilt by ALTER TABLE is
+	// read at snapshots from its own LSN on: Txn.checkRebuilt).
+	m.vis.mu.Lock()
 	lsn, err := m.Pipe.Append(wal.KindDDL, payload)
+	if err == nil {
+		m.vis.registerLocked(lsn)
+	}
+	m.vis.mu.Unlock()
 	if err != nil {
 		m.latch.Unlock()
 		return fmt.Errorf("logging DDL: %w", err)
 	}
+	m.ddlLSN = lsn
 	err = apply()
+	m.vis.installed(lsn)
 	m.latch.Unlock()
 	if err != nil {
 		// The record is in the log; replay will fail the same way and skip it.
@@ -174,3 +186,22 @@ func (m *Manager) Checkpoint(ctx context.Context, dir string, extra func() ([]by
 
 // IsOutcomeUnknown reports whether err came from a failed log.
 func IsOutcomeUnknown(err error) bool { return errors.Is(err, asynccommit.ErrOutcomeUnknown) }
+
+// AcquireSnapshot takes a snapshot (the visible LSN) and keeps the row
+// versions it needs until ReleaseSnapshot: a schema change copies a table
+// from it while commits go on.
+func (m *Manager) AcquireSnapshot() uint64 { return m.vis.acquire(0) }
+
+// ReleaseSnapshot releases a snapshot AcquireSnapshot took.
+func (m *Manager) ReleaseSnapshot(snap uint64) { m.vis.release(snap) }
+
+// WaitAllDurable waits until every LSN assigned so far is durable.
+func (m *Manager) WaitAllDurable(ctx context.Context) error {
+	if err := m.Pipe.Flush(ctx); err != nil {
+		return err
+	}
+	return m.WaitDurable(ctx, m.Pipe.LastLSN())
+}
+
+// DDLLSN is, inside LogDDL's apply, the LSN of the record being applied.
+func (m *Manager) DDLLSN() uint64 { return m.ddlLSN }

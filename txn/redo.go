@@ -108,14 +108,25 @@ func ApplyRedo(cat *storage.Catalog, lsn uint64, payload []byte) error {
 // before or wholly after it.
 type DDLRecord struct {
 	// Op is create_db, drop_db, create_table, drop_table (one table; logs
-	// of earlier versions), drop_tables, truncate_table, create_proc, create_func, drop_func,
-	// drop_proc, create_view or drop_views.
+	// of earlier versions), drop_tables, truncate_table, alter_table,
+	// rename_tables, create_proc, create_func, drop_func, drop_proc,
+	// create_view or drop_views.
 	Op     string             `json:"op"`
 	DB     string             `json:"db,omitempty"`
 	Name   string             `json:"name,omitempty"`
 	Def    *storage.TableDef  `json:"def,omitempty"`
 	Tables []storage.TableRef `json:"tables,omitempty"` // drop_tables
 	Proc   json.RawMessage    `json:"proc,omitempty"`
+	// alter_table: DB.Name is rebuilt as Def (which may name another
+	// database and table: ALTER TABLE ... RENAME), its rows converted by
+	// Shape, its AUTO_INCREMENT counter set to AutoInc.
+	Shape   *storage.Reshape `json:"shape,omitempty"`
+	AutoInc uint64           `json:"auto_inc,omitempty"`
+	// Instant: the rows stay as they are (storage.SameLayout); Def keeps
+	// the table's id and only its definition changes.
+	Instant bool `json:"instant,omitempty"`
+	// rename_tables: the steps of RENAME TABLE, in order.
+	Renames []storage.Rename `json:"renames,omitempty"`
 	// View is create_view's view (created or replaced); drop_views names
 	// its views in Tables.
 	View *storage.ViewDef `json:"view,omitempty"`
@@ -153,6 +164,10 @@ func ApplyDDL(cat *storage.Catalog, r *DDLRecord) {
 		if r.Def != nil {
 			cat.ReplaceTable(r.Def)
 		}
+	case "alter_table":
+		replayAlter(cat, r)
+	case "rename_tables":
+		cat.RenameTables(r.Renames, false)
 	case "create_view":
 		if r.View != nil {
 			cat.PutView(r.View)
@@ -160,6 +175,29 @@ func ApplyDDL(cat *storage.Catalog, r *DDLRecord) {
 	case "drop_views":
 		cat.DropViews(r.Tables)
 	}
+}
+
+// replayAlter rebuilds the table as the ALTER TABLE did: the same
+// conversion (Reshape.Convert) of the rows the table held at the record's
+// LSN, which replay order guarantees are the rows the statement copied.
+func replayAlter(cat *storage.Catalog, r *DDLRecord) {
+	old := cat.Table(r.DB, r.Name)
+	if old == nil || r.Def == nil || r.Shape == nil {
+		return
+	}
+	if r.Instant {
+		nt := old.Redefined(r.Def)
+		nt.SetAutoInc(r.AutoInc)
+		cat.SwapTable(old, nt)
+		return
+	}
+	b := storage.NewRebuild(old, r.Def, r.Shape, 0)
+	if b.Copy() != nil {
+		return // the statement failed the same way and logged nothing
+	}
+	b.Finish()
+	b.New.SetAutoInc(r.AutoInc)
+	cat.SwapTable(old, b.New)
 }
 
 // Replayer applies log records in LSN order during recovery, holding the

@@ -31,6 +31,8 @@ type Txn struct {
 	hasView    bool
 	hasLocks   bool
 	done       bool
+	entered    []uint64 // ids of the tables whose write gate x is inside (gate.go)
+	stale      bool     // read a rebuilt table at a snapshot older than its rebuild
 }
 
 type undoRec struct {
@@ -58,6 +60,9 @@ func UniqueLockKey(t *storage.Table, idx int, key string) lockmgr.Key {
 
 // Lock takes the exclusive row lock on t's row with rowKey.
 func (x *Txn) Lock(ctx context.Context, t *storage.Table, rowKey string) error {
+	if err := x.enterTable(ctx, t); err != nil {
+		return err
+	}
 	x.hasLocks = true
 	return x.m.Locks.Acquire(ctx, lockmgr.TxnID(x.ID), lockKey(t, rowKey))
 }
@@ -88,6 +93,7 @@ func (x *Txn) Read(t *storage.Table, r *storage.Row) storage.Version {
 // EndStatement when the statement is done.
 func (x *Txn) BeginStatement(atLeast uint64, consistent bool) {
 	x.EndStatement()
+	x.stale = false
 	if consistent && x.isolation == RepeatableRead {
 		x.TakeReadView(atLeast)
 		if x.hasView {
@@ -140,6 +146,7 @@ func (x *Txn) snapshot() uint64 {
 
 // ReadSnapshot is a plain (consistent) read at the statement's snapshot.
 func (x *Txn) ReadSnapshot(t *storage.Table, r *storage.Row) storage.Version {
+	x.checkRebuilt(t)
 	v := t.Read(r, x.ID, x.snapshot())
 	x.NoteRead(v.LSN)
 	return v
@@ -148,12 +155,14 @@ func (x *Txn) ReadSnapshot(t *storage.Table, r *storage.Row) storage.Version {
 // Scan reads t at the statement's snapshot. The caller notes the LSNs of
 // the items it uses.
 func (x *Txn) Scan(t *storage.Table) []storage.ScanItem {
+	x.checkRebuilt(t)
 	return t.Scan(x.ID, x.snapshot())
 }
 
 // ScanRange is Scan of the rows whose first primary-key column is within
 // [lo, hi] (nil: unbounded).
 func (x *Txn) ScanRange(t *storage.Table, lo, hi *types.Value) []storage.ScanItem {
+	x.checkRebuilt(t)
 	return t.ScanRange(x.ID, x.snapshot(), lo, hi)
 }
 
@@ -273,6 +282,7 @@ func (x *Txn) Rollback() {
 	x.done = true
 	x.endSnapshots()
 	x.RollbackTo(0)
+	x.leaveTables()
 	if x.hasLocks {
 		x.m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
 	}
@@ -297,6 +307,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 	x.done = true
 	if len(x.order) == 0 {
 		x.endSnapshots()
+		x.leaveTables()
 		if x.hasLocks {
 			x.m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
 		}
@@ -341,6 +352,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 	if err != nil {
 		m.latch.RUnlock()
 		x.RollbackTo(0)
+		x.leaveTables()
 		m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
 		// The record never got an LSN, so this transaction certainly did
 		// not commit, whatever happened to earlier ones.
@@ -350,6 +362,9 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 	x.install(lsn, m.vis.horizon())
 	m.vis.installed(lsn)
 	m.latch.RUnlock()
+	// Installed: a schema change waiting at the gate now finds these
+	// versions in the table it copies, below its own LSN.
+	x.leaveTables()
 	m.stats.commits.Add(1)
 	if opts.EarlyRelease {
 		m.Locks.ReleaseEarly(lockmgr.TxnID(x.ID), lsn)

@@ -90,6 +90,10 @@ func TestCrashChild(t *testing.T) {
 		ddlChild(db, iter, say)
 		return
 	}
+	if mode == "alter" {
+		alterChild(db, iter, say)
+		return
+	}
 	ctx := context.Background()
 	const goroutines = 24
 	var wg sync.WaitGroup

@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -17,8 +18,8 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// Exec runs CREATE/DROP DATABASE, CREATE/DROP TABLE and TRUNCATE
-// TABLE for the session s: each one log record, applied as replay applies
+// Exec runs CREATE/DROP DATABASE, CREATE/DROP TABLE, TRUNCATE TABLE,
+// ALTER TABLE, CREATE/DROP INDEX and RENAME TABLE for the session s: each one log record, applied as replay applies
 // it (Apply). Plans built for the old schema are dropped after it.
 func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catalog, n ast.StmtNode) (*exec.Result, error) {
 	cat := txns.Catalog()
@@ -57,6 +58,10 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		return &exec.Result{AffectedRows: uint64(n)}, err
 	case *ast.CreateTableStmt:
 		return createTable(ctx, s, txns, x)
+	case *ast.AlterTableStmt, *ast.CreateIndexStmt, *ast.DropIndexStmt:
+		return alterAgain(ctx, s, txns, x)
+	case *ast.RenameTableStmt:
+		return renameStmt(ctx, s, txns, x)
 	case *ast.DropTableStmt:
 		if x.IsView {
 			return dropViews(ctx, s, txns, x)
@@ -327,6 +332,7 @@ func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 	} else {
 		def.Indexes = others
 	}
+	sortIndexes(def)
 	if err := buildForeignKeys(def, x); err != nil {
 		return nil, 0, err
 	}
@@ -407,4 +413,29 @@ func substituteEngine(s *exec.State, def *storage.TableDef) error {
 	s.Warn(sqlerr.WarnUsingOtherHandler, "Using storage engine InnoDB for table '%s'", def.Name)
 	def.Engine = "InnoDB"
 	return nil
+}
+
+// alterAgain runs an ALTER TABLE, CREATE INDEX or DROP INDEX, and runs it
+// again (against the new table) when another schema change replaced the
+// table while it was being rebuilt, as the second of two ALTERs waits
+// for the first's metadata lock in MySQL and then alters its result.
+func alterAgain(ctx context.Context, s *exec.State, txns *txn.Manager, n ast.StmtNode) (*exec.Result, error) {
+	for try := 0; ; try++ {
+		mark := s.StmtWarnings
+		notes := len(s.StmtNotes)
+		var res *exec.Result
+		var err error
+		switch x := n.(type) {
+		case *ast.AlterTableStmt:
+			res, err = alterTable(ctx, s, txns, x)
+		case *ast.CreateIndexStmt:
+			res, err = createIndex(ctx, s, txns, x)
+		case *ast.DropIndexStmt:
+			res, err = dropIndex(ctx, s, txns, x)
+		}
+		if !errors.Is(err, txn.ErrTableChanged) || try == 10 {
+			return res, err
+		}
+		s.StmtWarnings, s.StmtNotes = mark, s.StmtNotes[:notes] // the next try reports its own
+	}
 }

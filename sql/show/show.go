@@ -131,7 +131,11 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 				if ix.Unique {
 					nonUnique = "0"
 				}
-				rows = append(rows, []string{t.Def.Name, nonUnique, ix.Name, strconv.Itoa(i + 1), t.Def.Columns[c].Name, "A", "BTREE"})
+				collation := "A"
+				if i < len(ix.Desc) && ix.Desc[i] {
+					collation = "D"
+				}
+				rows = append(rows, []string{t.Def.Name, nonUnique, ix.Name, strconv.Itoa(i + 1), t.Def.Columns[c].Name, collation, "BTREE"})
 			}
 		}
 		return StringRows([]string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Index_type"}, rows), nil
@@ -329,16 +333,27 @@ func showCreateTable(t *storage.Table) string {
 	}
 	for _, ix := range def.Indexes {
 		var cols []string
-		for _, c := range ix.Cols {
-			cols = append(cols, quoteName(def.Columns[c].Name))
+		for i, c := range ix.Cols {
+			col := quoteName(def.Columns[c].Name)
+			if i < len(ix.Prefix) && ix.Prefix[i] > 0 {
+				col += "(" + strconv.Itoa(ix.Prefix[i]) + ")"
+			}
+			if i < len(ix.Desc) && ix.Desc[i] {
+				col += " DESC"
+			}
+			cols = append(cols, col)
+		}
+		using := ""
+		if ix.Using != "" {
+			using = " USING " + ix.Using
 		}
 		switch {
 		case ix.Primary:
-			lines = append(lines, "  PRIMARY KEY ("+strings.Join(cols, ",")+")")
+			lines = append(lines, "  PRIMARY KEY ("+strings.Join(cols, ",")+")"+using)
 		case ix.Unique:
-			lines = append(lines, "  UNIQUE KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")")
+			lines = append(lines, "  UNIQUE KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")"+using)
 		default:
-			lines = append(lines, "  KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")")
+			lines = append(lines, "  KEY "+quoteName(ix.Name)+" ("+strings.Join(cols, ",")+")"+using)
 		}
 	}
 	lines = append(lines, constraintLines(def)...)
