@@ -93,7 +93,9 @@ func (e *Engine) recover() (*storage.Catalog, error) {
 			if err != nil {
 				return err
 			}
-			ddl.Apply(cat, e.procs, d)
+			// A create_table_rows that fails here failed when it ran too
+			// (its table existed): it is skipped, as it was then.
+			_ = ddl.ApplyAt(cat, e.procs, d, rec.LSN)
 		}
 		return nil
 	})

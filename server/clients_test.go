@@ -226,3 +226,25 @@ func TestMainServe(t *testing.T) {
 		t.Errorf("stderr: %s", stderr.String())
 	}
 }
+
+// TestMySQLClientInfoLine: the OK packet carries MySQL's info string, which
+// the mysql client prints under "Query OK" (-vvv), as MariaDB's server sends
+// it for multi-row INSERT and UPDATE.
+func TestMySQLClientInfoLine(t *testing.T) {
+	bin, err := exec.LookPath("mariadb")
+	if err != nil {
+		if bin, err = exec.LookPath("mysql"); err != nil {
+			t.Skip("no mariadb/mysql client binary (CI installs mariadb-client)")
+		}
+	}
+	ts := startServer(t, Config{}, nil)
+	host, port := hostPort(t, ts.addr)
+	cmd := exec.Command(bin, "--protocol=TCP", "-h", host, "-P", port, "-uroot", "-proot", "-vvv", "--ssl=0", "test",
+		"-e", "CREATE TABLE info_t (id INT PRIMARY KEY, v INT); INSERT INTO info_t VALUES (1, 1), (2, 2); UPDATE info_t SET v = 2")
+	got := runClient(t, 30*time.Second, cmd)
+	for _, want := range []string{"Records: 2  Duplicates: 0  Warnings: 0", "Rows matched: 2  Changed: 1  Warnings: 0"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("client output lacks %q:\n%s", want, got)
+		}
+	}
+}

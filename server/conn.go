@@ -300,7 +300,7 @@ func (c *conn) query(q string, binaryRows bool, args []any) error {
 		if r.OutParams {
 			c.wire.setStatus(mysql.SERVER_PS_OUT_PARAMS)
 		}
-		werr := c.wire.writeResult(toMySQLResult(r, binaryRows))
+		werr := c.wire.writeResult(toMySQLResult(r, binaryRows), r.Info)
 		c.wire.unsetStatus(mysql.SERVER_MORE_RESULTS_EXISTS | mysql.SERVER_PS_OUT_PARAMS)
 		if werr != nil {
 			return werr

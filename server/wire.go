@@ -21,7 +21,14 @@ func (w *wire) setStatus(flag uint16)          { w.status |= flag }
 func (w *wire) unsetStatus(flag uint16)        { w.status &^= flag }
 
 // writeOK writes an OK packet for r (nil: nothing affected).
-func (w *wire) writeOK(r *mysql.Result) error {
+func (w *wire) writeOK(r *mysql.Result) error { return w.writeOKInfo(r, "") }
+
+// writeOKInfo writes an OK packet for r with MySQL's info string ("Rows
+// matched: 1  Changed: 1  Warnings: 0", "Records: 3  Duplicates: 0
+// Warnings: 0"), which the mysql client prints under "Query OK". MySQL's
+// and MariaDB's servers write it length-encoded (net_store_data), and
+// libmariadb reads it so, with or without CLIENT_SESSION_TRACK.
+func (w *wire) writeOKInfo(r *mysql.Result, info string) error {
 	b := []byte{mysql.OK_HEADER}
 	var affected, insertID uint64
 	var warnings uint16
@@ -32,6 +39,9 @@ func (w *wire) writeOK(r *mysql.Result) error {
 	b = append(b, mysql.PutLengthEncodedInt(insertID)...)
 	b = binary.LittleEndian.AppendUint16(b, w.status)
 	b = binary.LittleEndian.AppendUint16(b, warnings)
+	if info != "" {
+		b = append(b, mysql.PutLengthEncodedString([]byte(info))...)
+	}
 	return w.writePacket(b)
 }
 
@@ -65,11 +75,11 @@ func (w *wire) writeFields(fields []*mysql.Field) error {
 	return w.writeEOF(0)
 }
 
-// writeResult writes r: an OK, or a result set (column count, column
-// definitions, EOF, rows, EOF).
-func (w *wire) writeResult(r *mysql.Result) error {
+// writeResult writes r: an OK with info, or a result set (column count,
+// column definitions, EOF, rows, EOF).
+func (w *wire) writeResult(r *mysql.Result, info string) error {
 	if r == nil || !r.HasResultset() {
-		return w.writeOK(r)
+		return w.writeOKInfo(r, info)
 	}
 	rs := r.Resultset
 	if err := w.writePacket(mysql.PutLengthEncodedInt(uint64(len(rs.Fields)))); err != nil {

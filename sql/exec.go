@@ -172,6 +172,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if err := s.checkWritable(); err != nil {
 			return nil, ack, err
 		}
+		if ct, ok := n.(*ast.CreateTableStmt); ok && ct.Select != nil {
+			return s.createSelect(ctx, p, args, ct, ack)
+		}
 		r, err := ddl.Exec(ctx, &s.State, s.database.Txns, s.database.Procs, n)
 		if drop, ok := n.(*ast.DropTableStmt); ok && err == nil {
 			s.forgetDroppedLocks(drop)
@@ -210,7 +213,8 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case *ast.FlushStmt:
 		return s.execFlush(ctx, n)
 	case *ast.AnalyzeTableStmt:
-		return &exec.Result{}, 0, nil
+		r, err := s.execAnalyze(n)
+		return r, 0, err
 	}
 	return nil, 0, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support '%s'", firstWords(p.Text))
 }

@@ -139,6 +139,7 @@ const (
 	ErNoDefaultForField       uint16 = 1364
 	ErFileNotFound            uint16 = 1017
 	ErNonUniq                 uint16 = 1052
+	ErTooManyTables           uint16 = 1116
 	ErOperandColumns          uint16 = 1241
 	ErSubqueryNo1Row          uint16 = 1242
 	ErOptionPreventsStatement uint16 = 1290
@@ -176,6 +177,7 @@ var states = map[uint16]string{
 	ErEmptyQuery:           "42000",
 	ErNonUniqTable:         "42000",
 	ErNonUniq:              "23000",
+	ErTooManyTables:        "HY000",
 	ErOperandColumns:       "21000",
 	ErSubqueryNo1Row:       "21000",
 	ErInvalidDefault:       "42000",

@@ -35,6 +35,7 @@ func (t *Table) IndexRow(r *Row, vals []types.Value) {
 }
 
 func (t *Table) indexLocked(r *Row, vals []types.Value) {
+	t.orderLocked(r, vals)
 	for i, m := range t.secondary {
 		if m == nil {
 			continue
@@ -67,7 +68,7 @@ func (r *Row) indexedUnder(i int, k string) bool {
 // holds any more (after an install trimmed old versions, a rollback, or a
 // purge), so entries never outlive the values they point at.
 func (t *Table) reindexLocked(r *Row) {
-	if r.indexed == nil {
+	if r.indexed == nil && r.sorted == nil {
 		return
 	}
 	var versions [][]types.Value
@@ -82,6 +83,7 @@ func (t *Table) reindexLocked(r *Row) {
 			versions = append(versions, v.vals)
 		}
 	}
+	t.reorderLocked(r, versions)
 	for i, keys := range r.indexed {
 		kept := keys[:0]
 		for _, k := range keys {

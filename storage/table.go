@@ -27,7 +27,8 @@ type Row struct {
 	older     *version // earlier committed versions, newest first, for snapshot reads
 	pending   *Pending
 	inTree    bool
-	indexed   [][]string // per secondary index, the keys r is listed under
+	indexed   [][]string        // per secondary index, the keys r is listed under
+	sorted    [][][]types.Value // per secondary index, the values r is listed under in its ordered side (ordered.go)
 }
 
 // version is an earlier committed state of a row, kept while a statement's
@@ -68,8 +69,9 @@ type tableData struct {
 	mu        sync.RWMutex
 	rows      map[string]*Row
 	order     *btree.BTreeG[*Row]
-	secondary []map[string][]*Row // per Def.Indexes entry: key -> rows; nil for the primary key
-	autoInc   uint64              // next AUTO_INCREMENT value to hand out - 1
+	secondary []map[string][]*Row       // per Def.Indexes entry: key -> rows; nil for the primary key
+	ordered   []*btree.BTreeG[ordEntry] // per Def.Indexes entry: (values, row) in order; nil for the primary key
+	autoInc   uint64                    // next AUTO_INCREMENT value to hand out - 1
 	hidden    uint64
 	bulk      bool // a table being built by Rebuild from rows in key order
 }
@@ -92,6 +94,7 @@ func NewTable(def *TableDef) *Table {
 		}
 		return len(a.PK) < len(b.PK)
 	}, btree.Options{NoLocks: true})
+	t.ordered = newOrdered(def)
 	t.secondary = make([]map[string][]*Row, len(def.Indexes))
 	for i, ix := range def.Indexes {
 		if !ix.Primary {

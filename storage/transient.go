@@ -1,6 +1,6 @@
 package storage
 
-// SyncIndexes gives t the index maps of indexes added to its definition
+// SyncIndexes gives t the index maps and ordered sides of indexes added to its definition
 // after it was built: a derived table's or CTE's placeholder gets keys
 // while the query over it is planned, before any rows exist.
 func (t *Table) SyncIndexes() {
@@ -12,5 +12,8 @@ func (t *Table) SyncIndexes() {
 			m = make(map[string][]*Row)
 		}
 		t.secondary = append(t.secondary, m)
+	}
+	if len(t.ordered) < len(t.Def.Indexes) {
+		t.ordered = append(t.ordered, newOrdered(t.Def)[len(t.ordered):]...)
 	}
 }

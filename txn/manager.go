@@ -111,6 +111,12 @@ func (m *Manager) largeTxnSplit(n int) int {
 // LogDDL appends a DDL record and runs apply while no commit is between
 // Append and install, then waits until the record is durable.
 func (m *Manager) LogDDL(ctx context.Context, rec *DDLRecord, apply func() error) error {
+	return m.LogDDLAt(ctx, rec, func(uint64) error { return apply() })
+}
+
+// LogDDLAt is LogDDL whose apply is told the record's LSN (the rows of
+// create_table_rows are installed at it).
+func (m *Manager) LogDDLAt(ctx context.Context, rec *DDLRecord, apply func(lsn uint64) error) error {
 	payload, err := rec.Encode()
 	if err != nil {
 		return err
@@ -118,7 +124,8 @@ func (m *Manager) LogDDL(ctx context.Context, rec *DDLRecord, apply func() error
 	m.latch.Lock()
 	// The record's LSN is registered like a commit's, so a snapshot taken
 	// after the DDL is at or above it (a table rebuilt by ALTER TABLE is
-	// read at snapshots from its own LSN on: Txn.checkRebuilt).
+	// read at snapshots from its own LSN on: Txn.checkRebuilt), and sees
+	// what it installed (create_table_rows' rows, at lsn).
 	m.vis.mu.Lock()
 	lsn, err := m.Pipe.Append(wal.KindDDL, payload)
 	if err == nil {
@@ -130,7 +137,7 @@ func (m *Manager) LogDDL(ctx context.Context, rec *DDLRecord, apply func() error
 		return fmt.Errorf("logging DDL: %w", err)
 	}
 	m.ddlLSN = lsn
-	err = apply()
+	err = apply(lsn)
 	m.vis.installed(lsn)
 	m.latch.Unlock()
 	if err != nil {

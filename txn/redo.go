@@ -110,7 +110,8 @@ type DDLRecord struct {
 	// Op is create_db, drop_db, create_table, drop_table (one table; logs
 	// of earlier versions), drop_tables, truncate_table, alter_table,
 	// rename_tables, create_proc, create_func, drop_func, drop_proc,
-	// create_view or drop_views.
+	// create_view, drop_views or create_table_rows (CREATE TABLE ...
+	// SELECT: Def and Rows).
 	Op     string             `json:"op"`
 	DB     string             `json:"db,omitempty"`
 	Name   string             `json:"name,omitempty"`
@@ -130,6 +131,8 @@ type DDLRecord struct {
 	// View is create_view's view (created or replaced); drop_views names
 	// its views in Tables.
 	View *storage.ViewDef `json:"view,omitempty"`
+	// Rows are create_table_rows' initial rows (EncodeTableRows).
+	Rows []byte `json:"rows,omitempty"`
 }
 
 // Encode marshals the record.

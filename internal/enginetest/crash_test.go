@@ -90,6 +90,10 @@ func TestCrashChild(t *testing.T) {
 		ddlChild(db, iter, say)
 		return
 	}
+	if mode == "ctas" {
+		ctasChild(db, iter, say)
+		return
+	}
 	if mode == "alter" {
 		alterChild(db, iter, say)
 		return

@@ -150,8 +150,9 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 	if x.TemporaryKeyword == ast.TemporaryGlobal {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CREATE GLOBAL TEMPORARY TABLE")
 	}
-	if x.Select != nil || (x.ReferTable != nil && !temporary) {
-		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CREATE TABLE ... LIKE/SELECT")
+	if x.Select != nil {
+		// run by CreateSelect, in a transaction (the session's)
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CREATE TABLE ... SELECT here")
 	}
 	db, err := s.DBFor(x.Table.Schema.O)
 	if err != nil {
@@ -172,11 +173,17 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 		}
 		return nil, sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", x.Table.Name.O)
 	}
-	def, autoStart, err := buildTableDef(db, x)
-	if err != nil {
-		return nil, err
+	var def *storage.TableDef
+	var autoStart uint64
+	if x.ReferTable != nil {
+		def, err = likeDef(s, cat, db, x)
+		if err == nil {
+			def.Temporary = false
+		}
+	} else if def, autoStart, err = buildTableDef(db, x); err == nil {
+		err = buildChecks(def, x, s.Functions())
 	}
-	if err := buildChecks(def, x, s.Functions()); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	if err := substituteEngine(s, def); err != nil {
@@ -206,7 +213,7 @@ func createTempTable(s *exec.State, cat *storage.Catalog, db string, x *ast.Crea
 	var autoStart uint64
 	var err error
 	if x.ReferTable != nil {
-		def, err = likeDef(s, db, x)
+		def, err = likeDef(s, cat, db, x)
 	} else if def, autoStart, err = buildTableDef(db, x); err == nil {
 		err = buildChecks(def, x, s.Functions())
 	}
@@ -226,6 +233,14 @@ func createTempTable(s *exec.State, cat *storage.Catalog, db string, x *ast.Crea
 
 // buildTableDef translates CREATE TABLE into a TableDef.
 func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64, error) {
+	return buildTableDefWith(db, x, nil)
+}
+
+// buildTableDefWith is buildTableDef with the columns of CREATE TABLE ...
+// SELECT: after the explicit ones, those of selected whose names they do
+// not have (an explicit column of the same name is the one kept), so the
+// statement's keys may name either.
+func buildTableDefWith(db string, x *ast.CreateTableStmt, selected []storage.Column) (*storage.TableDef, uint64, error) {
 	def := &storage.TableDef{DB: db, Name: x.Table.Name.O, Engine: "InnoDB", Charset: "utf8mb4", Collate: "utf8mb4_general_ci"}
 	var pk *storage.IndexDef
 	var others []storage.IndexDef
@@ -277,8 +292,30 @@ func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 		}
 		def.Columns = append(def.Columns, storage.Column{Name: cd.Name.Name.O, Type: ct})
 	}
-	for i, cd := range x.Cols {
-		col := &def.Columns[i]
+	if selected != nil {
+		// MariaDB's order: the explicit columns the SELECT does not name,
+		// then the SELECT's, each in its explicit definition if it has one.
+		var cols []storage.Column
+		named := map[string]bool{}
+		for _, c := range selected {
+			named[strings.ToLower(c.Name)] = true
+		}
+		for _, c := range def.Columns {
+			if !named[strings.ToLower(c.Name)] {
+				cols = append(cols, c)
+			}
+		}
+		for _, c := range selected {
+			if i := def.ColumnIndex(c.Name); i >= 0 {
+				c = def.Columns[i]
+			}
+			cols = append(cols, c)
+		}
+		def.Columns = cols
+	}
+	for _, cd := range x.Cols {
+		// by name: CREATE TABLE ... SELECT may have reordered the columns
+		col := &def.Columns[def.ColumnIndex(cd.Name.Name.O)]
 		for _, o := range cd.Options {
 			switch o.Tp {
 			case ast.ColumnOptionNotNull:

@@ -11,8 +11,14 @@ import (
 // Apply applies a DDL record to the catalogs: tables through txn,
 // procedures here. Recovery replays the log with it; DDL statements apply
 // their own record with it, so the two cannot differ.
-func Apply(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord) {
+func Apply(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord) { _ = ApplyAt(cat, pc, d, 0) }
+
+// ApplyAt is Apply of a record logged at lsn, which create_table_rows
+// needs (its rows are installed at it).
+func ApplyAt(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord, lsn uint64) error {
 	switch d.Op {
+	case "create_table_rows":
+		return txn.ApplyDDLAt(cat, d, lsn)
 	case "create_proc":
 		var def procs.Definition
 		if json.Unmarshal(d.Proc, &def) == nil {
@@ -38,4 +44,5 @@ func Apply(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord) {
 	default:
 		txn.ApplyDDL(cat, d)
 	}
+	return nil
 }

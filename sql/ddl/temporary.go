@@ -25,8 +25,13 @@ func KeepsTransaction(n ast.StmtNode) bool {
 
 // likeDef is the definition CREATE TABLE ... LIKE copies: the source's
 // columns, keys and CHECKs, not its foreign keys (as MariaDB does).
-func likeDef(s *exec.State, db string, x *ast.CreateTableStmt) (*storage.TableDef, error) {
+func likeDef(s *exec.State, cat *storage.Catalog, db string, x *ast.CreateTableStmt) (*storage.TableDef, error) {
 	src, err := s.ResolveTable(x.ReferTable)
+	if e, ok := sqlerr.As(err); ok && e.Code == sqlerr.ErNoSuchTable {
+		if rdb, derr := s.DBFor(x.ReferTable.Schema.O); derr == nil && cat.View(rdb, x.ReferTable.Name.O) != nil {
+			return nil, sqlerr.New(sqlerr.ErNotView, "'%s.%s' is not of type 'BASE TABLE'", rdb, x.ReferTable.Name.O)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -162,7 +162,29 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	if err != nil {
 		return nil, err
 	}
-	pl := pi.(*insertPlan)
+	return s.runInsert(ctx, x, pi.(*insertPlan), args)
+}
+
+// InsertSelect writes the rows of the compiled SELECT src into t's columns
+// cols (CREATE TABLE ... [IGNORE|REPLACE] SELECT), with t's CHECKs, as
+// INSERT [IGNORE] / REPLACE ... SELECT does.
+func (s *State) InsertSelect(ctx context.Context, x *txn.Txn, t *storage.Table, cols []int, src QueryPlan, args []types.Value, ignore, replace bool) (*Result, error) {
+	s.beginWrites()
+	q, ok := src.(queryPlan)
+	if !ok {
+		panic("exec: InsertSelect of a plan BuildQuery did not make")
+	}
+	pl := &insertPlan{t: t, cols: cols, source: q, ignore: ignore, replace: replace}
+	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: t.Def.Name, Sub: s}
+	var err error
+	if pl.rules, err = s.rulesFor(t, sc); err != nil {
+		return nil, err
+	}
+	return s.runInsert(ctx, x, pl, args)
+}
+
+// runInsert runs a compiled INSERT in x.
+func (s *State) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args []types.Value) (*Result, error) {
 	t := pl.t
 	def := t.Def
 	nrows := len(pl.rows)

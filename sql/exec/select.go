@@ -54,20 +54,16 @@ type SelectPlan struct {
 
 // expandJoinWildcard adds the columns of * (every joined table) or t.*.
 func (pl *SelectPlan) expandJoinWildcard(only string) error {
-	found := false
-	for _, jt := range pl.join.Tables {
-		if only != "" && !strings.EqualFold(only, jt.Alias) {
-			continue
-		}
-		found = true
-		for i, c := range jt.Table.Def.Columns {
-			ce := expr.ColumnExpr(jt.Table.Def, i, jt.Off+i, &jt.Source)
-			pl.outs = append(pl.outs, expr.OutputCol{Name: c.Name, Expr: ce})
-			pl.Cols = append(pl.Cols, Column{Name: c.Name, OrgName: c.Name, Table: jt.Alias, OrgTable: jt.Table.Def.Name, DB: jt.Table.Def.DB, Type: c.Type, NotNull: c.NotNull && !jt.Left})
-		}
-	}
+	cols, found := pl.join.Star(only)
 	if !found {
 		return sqlerr.New(sqlerr.ErBadTable, "Unknown table '%s'", only)
+	}
+	for _, sc := range cols {
+		jt := pl.join.Tables[sc.Table]
+		i, c := sc.Col, jt.Table.Def.Columns[sc.Col]
+		ce := expr.ColumnExpr(jt.Table.Def, i, jt.Off+i, &jt.Source)
+		pl.outs = append(pl.outs, expr.OutputCol{Name: c.Name, Expr: ce})
+		pl.Cols = append(pl.Cols, Column{Name: c.Name, OrgName: c.Name, Table: jt.Alias, OrgTable: jt.Table.Def.Name, DB: jt.Table.Def.DB, Type: c.Type, NotNull: c.NotNull && !jt.Left})
 	}
 	return nil
 }
@@ -105,6 +101,9 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 		}
 		if pl.join, err = plan.BuildJoin(sc, n.From, n.Where, from); err != nil {
 			return nil, err
+		}
+		if n.SelectStmtOpts != nil && n.SelectStmtOpts.StraightJoin {
+			pl.join.Straight()
 		}
 	} else if ts := plan.SingleSource(n.From); ts != nil {
 		if vt := s.mergeableView(ts); vt != nil {
@@ -257,6 +256,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support NOWAIT, WAIT n or SKIP LOCKED")
 		}
 	}
+	pl.serveOrderByIndex()
 	return pl, nil
 }
 

@@ -60,16 +60,50 @@ func (sc *Scope) aggSlot(spec AggSpec) *Expr {
 func aggType(name string, arg *Expr) types.ColType {
 	switch name {
 	case "count":
-		return TBigInt
+		return types.ColType{Base: types.TBigInt, Length: 21}
 	case "sum", "avg":
 		if arg.Type.Base == types.TDouble || arg.Type.Base == types.TFloat {
 			return tDouble
 		}
-		scale := arg.Type.Scale
-		if name == "avg" {
-			scale += types.DivPrecisionIncrement
-		}
-		return types.ColType{Base: types.TDecimal, Length: 65, Scale: scale}
+		return sumAvgType(name, arg.Type)
 	}
 	return arg.Type
+}
+
+// sumAvgType is MariaDB's DECIMAL of SUM and AVG over an exact argument
+// (what CREATE TABLE ... SELECT gives the column): SUM widens the
+// precision by 22 digits, AVG by 4 with div_precision_increment more
+// scale, both capped at DECIMAL's 65 digits and 38 of scale.
+func sumAvgType(name string, arg types.ColType) types.ColType {
+	prec, scale := arg.Length, arg.Scale
+	if arg.IsInteger() {
+		prec, scale = intDigits(arg), 0
+	} else if arg.Base != types.TDecimal || prec <= 0 {
+		prec = 65
+	}
+	if name == "sum" {
+		prec += 22
+	} else {
+		prec += types.DivPrecisionIncrement
+		scale += types.DivPrecisionIncrement
+	}
+	return types.ColType{Base: types.TDecimal, Length: min(prec, 65), Scale: min(scale, 38)}
+}
+
+// intDigits is the number of decimal digits an integer type holds.
+func intDigits(t types.ColType) int {
+	switch t.Base {
+	case types.TTinyInt:
+		return 3
+	case types.TSmallInt:
+		return 5
+	case types.TMediumInt:
+		return 8
+	case types.TInt:
+		return 10
+	}
+	if t.Unsigned {
+		return 20
+	}
+	return 19
 }

@@ -132,6 +132,10 @@ type Source struct {
 	Alias string
 	Off   int  // where its columns start in the combined row
 	Left  bool // LEFT JOIN: a row with no match keeps NULLs here
+	// Merged are the (lower-case) names of columns a USING or NATURAL
+	// join merged into another table's: an unqualified name does not
+	// see them here.
+	Merged map[string]bool
 }
 
 type OutputCol struct {

@@ -23,6 +23,9 @@ func (sc *Scope) resolveJoined(cn *ast.ColumnName) (*Expr, error) {
 		if cn.Schema.L != "" && !strings.EqualFold(cn.Schema.O, jt.Table.Def.DB) {
 			continue
 		}
+		if cn.Table.L == "" && jt.Merged[cn.Name.L] {
+			continue
+		}
 		if i := jt.Table.Def.ColumnIndex(cn.Name.O); i >= 0 {
 			if found != nil {
 				return nil, sqlerr.New(sqlerr.ErNonUniq, "Column '%s' in %s is ambiguous", Qualified(cn), sc.ClauseName())

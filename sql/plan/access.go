@@ -3,6 +3,7 @@ package plan
 import (
 	"context"
 	"errors"
+	"math"
 	"sort"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -51,11 +52,27 @@ type Access struct {
 	// be nil) when nothing better applies: a range scan of the B-tree.
 	Lo, Hi []*expr.Expr
 	Filter *expr.Expr
+	// Residual says the filter checks more than the point lookup's key
+	// equalities (EXPLAIN's "Using where").
+	Residual bool
+	// PKPrefix says Lo and Hi hold an equality on the first column of a
+	// longer primary key (EXPLAIN's ref).
+	PKPrefix bool
+	// IdxScan (>= 0) reads secondary index IdxScan's ordered side: the
+	// rows whose first len(IdxEq) columns equal IdxEq and whose next one
+	// is within IdxLo / IdxHi (inclusive bounds, the filter decides).
+	IdxScan      int
+	IdxEq        []*expr.Expr
+	IdxLo, IdxHi []*expr.Expr
+	colLo, colHi map[int][]*expr.Expr // bounds per column, while choosing
+	// order, when set, says the rows are read in the ORDER BY's order
+	// (ServeOrder) and only the first LIMIT + OFFSET that pass are kept.
+	order *indexOrder
 }
 
 // ChooseAccess picks the access path for where over t.
 func ChooseAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*Access, error) {
-	a := &Access{t: t, UniqIdx: -1}
+	a := &Access{t: t, UniqIdx: -1, IdxScan: -1}
 	if where == nil {
 		return a, nil
 	}
@@ -69,7 +86,9 @@ func ChooseAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*Access
 	a.Filter = f
 	eq := map[int]*expr.Expr{}
 	var in map[int][]*expr.Expr
-	for _, c := range conjuncts(where) {
+	parts := conjuncts(where)
+	a.Residual = true
+	for _, c := range parts {
 		switch x := c.(type) {
 		case *ast.BinaryOperationExpr:
 			if x.Op != opcode.EQ {
@@ -141,7 +160,7 @@ func ChooseAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*Access
 			}
 		}
 		if all {
-			a.PK = vals
+			a.PK, a.Residual = vals, len(parts) > len(pk)
 			return a, nil
 		}
 		if len(pk) == 1 && in[pk[0]] != nil {
@@ -165,12 +184,57 @@ func ChooseAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*Access
 				}
 			}
 			if all {
-				a.UniqIdx, a.Uniq = i, vals
+				a.UniqIdx, a.Uniq, a.Residual = i, vals, len(parts) > len(ix.Cols)
 				return a, nil
 			}
 		}
 	}
+	// An equality on the first column of a longer primary key is the
+	// range [v, v] of the B-tree.
+	if pk := def.PrimaryKey(); len(pk) > 1 && eq[pk[0]] != nil {
+		a.Lo, a.Hi = append(a.Lo, eq[pk[0]]), append(a.Hi, eq[pk[0]])
+		a.PKPrefix, a.Residual = true, len(parts) > 1
+		return a, nil
+	}
+	a.choosePrefix(eq)
 	return a, nil
+}
+
+// choosePrefix picks the secondary index whose leading columns the WHERE
+// gives most of (equalities, then a range on the next column): a read of
+// that part of its ordered side. A range on the primary key's first
+// column is kept over a range alone on an index's first column.
+func (a *Access) choosePrefix(eq map[int]*expr.Expr) {
+	best, bestScore := -1, 0
+	for i, ix := range a.t.Def.Indexes {
+		if ix.Primary {
+			continue
+		}
+		k := 0
+		for k < len(ix.Cols) && eq[ix.Cols[k]] != nil {
+			k++
+		}
+		score := 2 * k
+		if k < len(ix.Cols) && (a.colLo[ix.Cols[k]] != nil || a.colHi[ix.Cols[k]] != nil) {
+			score++
+		}
+		if score > bestScore {
+			best, bestScore = i, score
+		}
+	}
+	if best < 0 || bestScore == 1 && (a.Lo != nil || a.Hi != nil) {
+		return
+	}
+	ix := a.t.Def.Indexes[best]
+	a.IdxScan = best
+	k := 0
+	for k < len(ix.Cols) && eq[ix.Cols[k]] != nil {
+		a.IdxEq = append(a.IdxEq, eq[ix.Cols[k]])
+		k++
+	}
+	if k < len(ix.Cols) {
+		a.IdxLo, a.IdxHi = a.colLo[ix.Cols[k]], a.colHi[ix.Cols[k]]
+	}
 }
 
 // noteRange records a comparison of the first primary-key column with a
@@ -178,9 +242,6 @@ func ChooseAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*Access
 // the filter, always re-checked, makes them exact.
 func (a *Access) noteRange(sc *expr.Scope, x *ast.BinaryOperationExpr) error {
 	pk := a.t.Def.PrimaryKey()
-	if pk == nil {
-		return nil
-	}
 	op := x.Op
 	l, r := unparen(x.L), unparen(x.R)
 	if _, ok := r.(*ast.ColumnNameExpr); ok {
@@ -204,18 +265,24 @@ func (a *Access) noteRange(sc *expr.Scope, x *ast.BinaryOperationExpr) error {
 	if err != nil {
 		return err
 	}
-	if col.Col != pk[0] {
-		return nil
-	}
 	v, err := sc.Compile(r)
 	if err != nil || !v.IsConst || v.HasAgg {
 		return nil
 	}
+	if a.colLo == nil {
+		a.colLo, a.colHi = map[int][]*expr.Expr{}, map[int][]*expr.Expr{}
+	}
 	switch op {
 	case opcode.GT, opcode.GE:
-		a.Lo = append(a.Lo, v)
+		a.colLo[col.Col] = append(a.colLo[col.Col], v)
+		if pk != nil && col.Col == pk[0] {
+			a.Lo = append(a.Lo, v)
+		}
 	case opcode.LT, opcode.LE:
-		a.Hi = append(a.Hi, v)
+		a.colHi[col.Col] = append(a.colHi[col.Col], v)
+		if pk != nil && col.Col == pk[0] {
+			a.Hi = append(a.Hi, v)
+		}
 	}
 	return nil
 }
@@ -337,6 +404,15 @@ func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 		}
 		return check(r)
 	}
+	if a.order != nil {
+		if max, ok, err := a.order.count(ec); err != nil {
+			return nil, err
+		} else if ok {
+			if done, err := a.findOrdered(x, ec, lock, match, check, &out, max); done || err != nil {
+				return out, err
+			}
+		}
+	}
 	switch {
 	case a.PK != nil:
 		pk, ok, err := KeyValues(ec, t, t.Def.PrimaryKey(), a.PK)
@@ -406,6 +482,14 @@ func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 		}
 		return out, nil
 	}
+	if a.IdxScan >= 0 {
+		ok, err := a.indexRange(ec, check)
+		if ok || err != nil {
+			sortRefs(t, out)
+			return out, err
+		}
+		return a.scan(x, ec, lock, match) // a key value of another type
+	}
 	if a.Lo != nil || a.Hi != nil {
 		lo, hi, empty, err := a.bounds(ec)
 		if err != nil || empty {
@@ -420,7 +504,12 @@ func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 // value is exactly a value of the column (others are left to the filter).
 // empty reports a NULL bound: no row can match.
 func (a *Access) bounds(ec *expr.Ctx) (lo, hi *types.Value, empty bool, err error) {
-	ct := a.t.Def.Columns[a.t.Def.PrimaryKey()[0]].Type
+	return boundsOf(ec, a.t.Def.Columns[a.t.Def.PrimaryKey()[0]].Type, a.Lo, a.Hi)
+}
+
+// boundsOf evaluates the tightest of lower and upper bound expressions for
+// a column of type ct; empty when one is NULL (nothing can match).
+func boundsOf(ec *expr.Ctx, ct types.ColType, los, his []*expr.Expr) (lo, hi *types.Value, empty bool, err error) {
 	pick := func(exprs []*expr.Expr, better func(c int) bool) (*types.Value, bool, error) {
 		var best *types.Value
 		for _, e := range exprs {
@@ -442,10 +531,10 @@ func (a *Access) bounds(ec *expr.Ctx) (lo, hi *types.Value, empty bool, err erro
 		}
 		return best, false, nil
 	}
-	if lo, empty, err = pick(a.Lo, func(c int) bool { return c > 0 }); err != nil || empty {
+	if lo, empty, err = pick(los, func(c int) bool { return c > 0 }); err != nil || empty {
 		return nil, nil, empty, err
 	}
-	hi, empty, err = pick(a.Hi, func(c int) bool { return c < 0 })
+	hi, empty, err = pick(his, func(c int) bool { return c < 0 })
 	return lo, hi, empty, err
 }
 
@@ -457,8 +546,16 @@ func (a *Access) scan(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.R
 
 // scanItems keeps the scanned rows the filter accepts.
 func (a *Access) scanItems(items []storage.ScanItem, x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error)) ([]RowRef, error) {
+	return a.scanItemsN(items, x, ec, lock, match, 0)
+}
+
+// scanItemsN is scanItems stopping at max rows found (0: all).
+func (a *Access) scanItemsN(items []storage.ScanItem, x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error), max int) ([]RowRef, error) {
 	var out []RowRef
 	for _, it := range items {
+		if max > 0 && len(out) >= max {
+			break
+		}
 		if err := ec.Poll(); err != nil {
 			return nil, err
 		}
@@ -507,6 +604,94 @@ func sortRefs(t *storage.Table, refs []RowRef) {
 		return false
 	}
 	sort.SliceStable(refs, func(i, j int) bool { return less(refs[i], refs[j]) })
+}
+
+// RangeRows counts the committed rows within a primary-key range that
+// pass the filter (or an IN list's points), for EXPLAIN's rows; -1 when it
+// is not a range.
+func (a *Access) RangeRows(ec *expr.Ctx) int {
+	if a.InList != nil {
+		return len(a.InList)
+	}
+	if a.Lo == nil && a.Hi == nil {
+		return -1
+	}
+	lo, hi, empty, err := a.bounds(ec)
+	if err != nil {
+		return -1
+	}
+	if empty {
+		return 0
+	}
+	// Bounds are kept inclusive: the filter decides the ends (id > 3).
+	n := 0
+	for _, it := range a.t.ScanRange(0, math.MaxUint64, lo, hi) {
+		if it.Vals == nil {
+			continue
+		}
+		if a.PKPrefix { // [v, v] is exact
+			n++
+			continue
+		}
+		ec.Row = it.Vals
+		if ok, err := expr.EvalBool(a.Filter, ec); err == nil && ok {
+			n++
+		}
+	}
+	return n
+}
+
+// indexRange checks the rows of the chosen part of a secondary index; ok
+// is false when a key value does not convert to its column's type (the
+// caller scans instead).
+func (a *Access) indexRange(ec *expr.Ctx, check func(*storage.Row) error) (bool, error) {
+	t := ec.TableOf(a.t)
+	cols := t.Def.Indexes[a.IdxScan].Cols
+	vals, ok, err := KeyValues(ec, t, cols[:len(a.IdxEq)], a.IdxEq)
+	if err == errNotAKey {
+		return false, nil
+	}
+	if err != nil || !ok {
+		return true, err // a NULL key matches nothing
+	}
+	var lo, hi *types.Value
+	if len(a.IdxEq) < len(cols) {
+		var empty bool
+		if lo, hi, empty, err = boundsOf(ec, t.Def.Columns[cols[len(a.IdxEq)]].Type, a.IdxLo, a.IdxHi); err != nil || empty {
+			return true, err
+		}
+	}
+	for _, r := range t.IndexRange(a.IdxScan, vals, lo, hi) {
+		if err := check(r); err != nil {
+			return true, err
+		}
+	}
+	return true, nil
+}
+
+// IndexRows counts the committed rows the chosen secondary-index part
+// holds (EXPLAIN's rows): every one for equalities alone, those passing
+// the filter when a range's ends are involved; -1 when it cannot tell.
+func (a *Access) IndexRows(ec *expr.Ctx) int {
+	n := 0
+	check := func(r *storage.Row) error {
+		vals, _ := a.t.Committed(r)
+		if vals == nil {
+			return nil
+		}
+		if a.IdxLo != nil || a.IdxHi != nil {
+			ec.Row = vals
+			if ok, err := expr.EvalBool(a.Filter, ec); err != nil || !ok {
+				return nil
+			}
+		}
+		n++
+		return nil
+	}
+	if ok, err := a.indexRange(ec, check); !ok || err != nil {
+		return -1
+	}
+	return n
 }
 
 // SingleSource is the one item of a FROM clause without joins (nil

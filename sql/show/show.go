@@ -9,7 +9,6 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
-	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -367,84 +366,4 @@ func showCreateTable(t *storage.Table) string {
 		b.WriteString(" COMMENT=" + quoteString(def.Comment))
 	}
 	return b.String()
-}
-
-// execExplain describes how a statement finds its rows.
-func Explain(s *exec.State, n *ast.ExplainStmt) (*exec.Result, error) {
-	if sh, ok := n.Stmt.(*ast.ShowStmt); ok && sh.Tp == ast.ShowColumns {
-		t, err := s.ResolveTable(sh.Table)
-		if err != nil {
-			if vt, verr := s.ViewTable(sh.Table); verr != nil || vt != nil {
-				t, err = vt, verr // a view's columns
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-		return describe(t, func(string) bool { return true }), nil
-	}
-	var tn *ast.TableName
-	var where ast.ExprNode
-	var err error
-	switch x := n.Stmt.(type) {
-	case *ast.SelectStmt:
-		if plan.IsJoin(x.From) {
-			jp, err := plan.BuildJoin(&expr.Scope{DB: s.DB, Funcs: s.Functions()}, x.From, x.Where, s.ResolveSource)
-			if err != nil {
-				return nil, err
-			}
-			var rows [][]string
-			for i, jt := range jp.Tables {
-				access, key := "scan", ""
-				switch {
-				case jt.LookupPK:
-					access, key = "lookup", "PRIMARY"
-				case jt.Lookup != nil:
-					access, key = "lookup", jt.Table.Def.Indexes[jt.LookupIdx].Name
-				case i == 0:
-					access = "scan (outer)"
-				}
-				rows = append(rows, []string{jt.Alias, access, key})
-			}
-			return StringRows([]string{"table", "access", "key"}, rows), nil
-		}
-		tn, _, err = plan.SingleTable(x.From)
-		where = x.Where
-	case *ast.UpdateStmt:
-		tn, _, err = plan.SingleTable(x.TableRefs)
-		where = x.Where
-	case *ast.DeleteStmt:
-		tn, _, err = plan.SingleTable(x.TableRefs)
-		where = x.Where
-	default:
-		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support EXPLAIN of this statement")
-	}
-	if err != nil {
-		return nil, err
-	}
-	if tn == nil {
-		return StringRows([]string{"table", "access", "key"}, [][]string{{"", "no table", ""}}), nil
-	}
-	t, err := s.ResolveTable(tn)
-	if err != nil {
-		return nil, err
-	}
-	a, err := plan.ChooseAccess(&expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: t.Def.Name}, t, where)
-	if err != nil {
-		return nil, err
-	}
-	access, key := "scan", ""
-	switch {
-	case a.PK != nil:
-		access, key = "point", "PRIMARY"
-	case a.InList != nil:
-		access, key = "points", "PRIMARY"
-	case a.Uniq != nil && t.Def.Indexes[a.UniqIdx].Unique:
-		access, key = "point", t.Def.Indexes[a.UniqIdx].Name
-	case a.Uniq != nil:
-		access, key = "ref", t.Def.Indexes[a.UniqIdx].Name
-	case a.Lo != nil || a.Hi != nil:
-		access, key = "range", "PRIMARY"
-	}
-	return StringRows([]string{"table", "access", "key"}, [][]string{{t.Def.Name, access, key}}), nil
 }
