@@ -111,6 +111,10 @@
 // abort a transaction that is waiting, cancel the ctx of its Acquire, then
 // call ReleaseAll from the goroutine that drives it.
 //
+// Locks (information_schema.PLRUN_LOCKS) copies the held keys and their
+// queues one shard at a time under that shard's mutex alone; the lock path
+// pays only a time.Now when a request has to wait (its wait start).
+//
 // # Lock order
 //
 //	lockTableShard.mu  ->  waitsForGraph.mu

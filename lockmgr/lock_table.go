@@ -58,6 +58,9 @@ type waiter struct {
 	// the holder; the waiter re-checks it there when its ctx or timer fires.
 	granted    bool
 	prev, next *waiter
+	// since is when the wait began (Locks reports it). Protected by the
+	// shard's mu while w is queued.
+	since time.Time
 }
 
 var waiterPool = sync.Pool{New: func() any { return &waiter{signal: make(chan struct{}, 1)} }}

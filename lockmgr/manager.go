@@ -141,6 +141,8 @@ func (m *Manager) waitInQueue(
 			ErrDeadlock, txn, key, holder)
 	}
 	w := getWaiter(txn)
+	now := time.Now()
+	w.since = now
 	ls.pushBackLocked(w)
 	sh.mu.Unlock()
 	m.stats.lockWaits.Add(1)
@@ -148,7 +150,7 @@ func (m *Manager) waitInQueue(
 	defer m.stats.currentWaiters.Add(-1)
 
 	timeout := m.lockWaitTimeout(ctx)
-	deadline := time.Now().Add(timeout)
+	deadline := now.Add(timeout)
 	timer := w.armTimer(timeout)
 	var err error
 	select {

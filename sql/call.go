@@ -14,6 +14,7 @@ import (
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/infoschema"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
@@ -33,11 +34,23 @@ func (s *Session) procDB(db string) (string, error) {
 	if db == "" {
 		return "", sqlerr.New(sqlerr.ErNoDB, "No database selected")
 	}
+	if s.IsVirtual(db) {
+		return infoschema.Name, nil // it has no routines: DROP says so (1305)
+	}
 	cat := s.database.Txns.Catalog()
 	if !cat.HasDatabase(db) {
 		return "", sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
 	}
 	return cat.DatabaseName(db), nil
+}
+
+// createDB is procDB for CREATE PROCEDURE/FUNCTION: information_schema
+// takes none (1044), as in MariaDB.
+func (s *Session) createDB(db string) (string, error) {
+	if s.IsVirtual(db) {
+		return "", s.AccessDenied()
+	}
+	return s.procDB(db)
 }
 
 func (s *Session) execCreateProc(ctx context.Context, p *parse.Stmt) (*exec.Result, uint64, error) {
@@ -56,7 +69,7 @@ func (s *Session) execCreateProc(ctx context.Context, p *parse.Stmt) (*exec.Resu
 // it to the catalog.
 func (s *Session) CreateProcedure(ctx context.Context, def *procs.Definition, orReplace bool) error {
 	db, name := splitProcName(def.Name, s.DB)
-	db, err := s.procDB(db)
+	db, err := s.createDB(db)
 	if err != nil {
 		return err
 	}

@@ -36,7 +36,7 @@ func (s *Session) execCreateFunc(ctx context.Context, p *parse.Stmt) (*exec.Resu
 // compile is never logged), logs it and adds it to the catalog.
 func (s *Session) CreateFunction(ctx context.Context, st *procs.CreateStmt) (*exec.Result, error) {
 	db, name := splitProcName(st.Def.Name, s.DB)
-	db, err := s.procDB(db)
+	db, err := s.createDB(db)
 	if err != nil {
 		return nil, err
 	}

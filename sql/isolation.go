@@ -52,6 +52,7 @@ func (s *Session) beginTxn(forceRO *bool) *txn.Txn {
 	x.SetIsolation(txnIsolation(iso))
 	s.txnReadOnly = ro
 	s.stmtTxns = append(s.stmtTxns, x) // rolled back if the statement panics (connhooks.go)
+	s.publishTxn(x, iso, ro)
 	return x
 }
 

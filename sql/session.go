@@ -16,6 +16,7 @@ import (
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/infoschema"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -84,6 +85,7 @@ type Session struct {
 	command string
 	since   time.Time
 	query   string
+	live    []liveTxn // transactions begun and maybe not ended (PLRUN_TRX)
 	killed  atomic.Bool
 	closed  bool
 	onKill  func() // see OnKill
@@ -116,6 +118,7 @@ func (db *Database) NewSession() *Session {
 	s := &Session{database: db, id: db.nextSess.Add(1), user: "root", host: "localhost",
 		vars: map[string]string{}, command: "Sleep", since: time.Now()}
 	s.State = exec.NewState(expr.NewEnv(s, "test"), db.Txns, &db.schemaEpoch)
+	s.State.Virtual = &infoschema.Schema{Src: infoschemaOf{s}}
 	db.Engine.Register(s)
 	db.locks.register(s)
 	return s
@@ -147,6 +150,10 @@ func (s *Session) CurrentDB() string { return s.DB }
 
 // UseDB changes the default database.
 func (s *Session) UseDB(name string) error {
+	if s.IsVirtual(name) {
+		s.DB = infoschema.Name
+		return nil
+	}
 	if !s.database.Txns.Catalog().HasDatabase(name) {
 		return sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", name)
 	}
@@ -176,7 +183,7 @@ func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: s.command,
-		Time: int64(time.Since(s.since).Seconds()), State: s.state, Info: s.query}
+		Time: int64(time.Since(s.since).Seconds()), State: s.state, Info: s.query, Trx: s.liveTrxLocked()}
 }
 
 // Interrupt stops the running statement, as KILL QUERY (queryOnly) or

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/storage"
@@ -10,6 +11,7 @@ import (
 type showOf struct{ s *Session }
 
 func (o showOf) Catalog() *storage.Catalog                { return o.s.database.Txns.Catalog() }
+func (o showOf) Procs() *procs.Catalog                    { return o.s.database.Procs }
 func (o showOf) SysVar(d *sysvar.Def, global bool) string { return o.s.getVar(d, global) }
 func (o showOf) Status() [][2]string                      { return o.s.database.Engine.Status() }
 func (o showOf) Processlist() []SessionInfo               { return o.s.database.Engine.Processlist() }

@@ -229,8 +229,8 @@ func render(r *exec.Result, err error, withTypes bool) string {
 			vals := make([]string, len(row))
 			for i, v := range row {
 				vals[i] = v.String()
-				if c := r.Columns[i].Name; (c == "Created" || c == "Modified") && !v.IsNull() {
-					vals[i] = "·" // SHOW PROCEDURE/FUNCTION STATUS: the time it ran
+				if c := r.Columns[i].Name; (c == "Created" || c == "Modified" || c == "Create_time" || c == "Update_time") && !v.IsNull() {
+					vals[i] = "·" // SHOW PROCEDURE/FUNCTION/TABLE STATUS: the time it ran
 				}
 			}
 			b.WriteString(strings.Join(vals, "\t") + "\n")

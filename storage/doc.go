@@ -22,7 +22,10 @@
 // and every Row's fields. It is held only for the short in-memory step of a
 // read or write; row locks (lockmgr) serialize writers above it. Lock
 // order: Catalog.mu before Table.mu; no Table method calls out while
-// holding mu.
+// holding mu. A table's last-commit time (Updated, for
+// information_schema.TABLES.UPDATE_TIME) is an atomic outside mu, set by
+// InstallAll; TableDef.Created (CREATE_TIME) travels with the definition
+// in DDL records and snapshots.
 //
 // Schema changes: Rebuild (rebuild.go) builds an ALTER TABLE's new table
 // from the old one's committed rows in batches while the old one stays in

@@ -10,7 +10,7 @@ func intCol(name string) Column {
 	return Column{Name: name, Type: types.ColType{Base: types.TInt}}
 }
 
-func put(t *Table, lsn uint64, vals ...int64) {
+func putVersion(t *Table, lsn uint64, vals ...int64) {
 	row := make([]types.Value, len(vals))
 	for i, v := range vals {
 		row[i] = types.IntValue(v)
@@ -43,7 +43,7 @@ func rowsOf(t *Table) map[int64][]int64 {
 func TestRebuildCatchUp(t *testing.T) {
 	old := NewTable(&TableDef{ID: 1, Name: "t", Columns: []Column{intCol("id"), intCol("v")}, Indexes: []IndexDef{{Name: "PRIMARY", Cols: []int{0}, Primary: true, Unique: true}}})
 	for i := int64(1); i <= 1500; i++ {
-		put(old, 10, i, i)
+		putVersion(old, 10, i, i)
 	}
 	def := &TableDef{ID: 2, Name: "t", Columns: []Column{intCol("id"), intCol("v"), intCol("w")},
 		Indexes: []IndexDef{{Name: "PRIMARY", Cols: []int{0}, Primary: true, Unique: true}, {Name: "iw", Cols: []int{1}}}}
@@ -52,9 +52,9 @@ func TestRebuildCatchUp(t *testing.T) {
 	if err := b.Copy(); err != nil {
 		t.Fatal(err)
 	}
-	put(old, 11, 5, 5000) // updated after the copy
-	put(old, 12, 2000, 1) // inserted
-	del(old, 13, 7)       // deleted (and purged: Apply drops the slot)
+	putVersion(old, 11, 5, 5000) // updated after the copy
+	putVersion(old, 12, 2000, 1) // inserted
+	del(old, 13, 7)              // deleted (and purged: Apply drops the slot)
 	if err := b.CatchUp(); err != nil {
 		t.Fatal(err)
 	}
@@ -75,9 +75,9 @@ func TestRebuildCatchUp(t *testing.T) {
 // rows stop sharing it before the switch.
 func TestRebuildNewKeyDuplicate(t *testing.T) {
 	old := NewTable(&TableDef{ID: 1, Name: "t", Columns: []Column{intCol("id"), intCol("v")}, Indexes: []IndexDef{{Name: "PRIMARY", Cols: []int{0}, Primary: true, Unique: true}}})
-	put(old, 10, 1, 100)
-	put(old, 10, 2, 100)
-	put(old, 10, 3, 300)
+	putVersion(old, 10, 1, 100)
+	putVersion(old, 10, 2, 100)
+	putVersion(old, 10, 3, 300)
 	def := &TableDef{ID: 2, Name: "t", Columns: []Column{intCol("id"), intCol("v")}, Indexes: []IndexDef{{Name: "PRIMARY", Cols: []int{1}, Primary: true, Unique: true}}}
 	shape := &Reshape{Source: []int{0, 1}, Fill: []types.Value{types.Null, types.Null}}
 	b := NewRebuild(old, def, shape, 10)
@@ -92,7 +92,7 @@ func TestRebuildNewKeyDuplicate(t *testing.T) {
 	if err := b.Copy(); err != nil {
 		t.Fatal(err)
 	}
-	put(old, 12, 2, 200)
+	putVersion(old, 12, 2, 200)
 	if err := b.CatchUp(); err != nil {
 		t.Fatal(err)
 	}

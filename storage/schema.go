@@ -49,6 +49,10 @@ type TableDef struct {
 	// Temporary: a session's CREATE TEMPORARY TABLE, never in the
 	// catalog, the log or a snapshot.
 	Temporary bool `json:"-"`
+	// Created is when CREATE TABLE (or TRUNCATE) made the table, in Unix
+	// seconds: information_schema.TABLES.CREATE_TIME. 0 for a table
+	// created before plrun kept it.
+	Created int64 `json:",omitempty"`
 }
 
 // ColumnIndex returns the position of the named column (case-insensitive).

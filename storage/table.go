@@ -2,6 +2,8 @@ package storage
 
 import (
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/tidwall/btree"
 
@@ -74,6 +76,10 @@ type tableData struct {
 	autoInc   uint64                    // next AUTO_INCREMENT value to hand out - 1
 	hidden    uint64
 	bulk      bool // a table being built by Rebuild from rows in key order
+	// updated is when a commit last changed the table, in Unix seconds
+	// (information_schema.TABLES.UPDATE_TIME); as in InnoDB it is not
+	// kept across a restart.
+	updated atomic.Int64
 }
 
 // NewTable builds an empty table for def.
@@ -243,6 +249,7 @@ func (t *Table) placeLocked(r *Row) {
 // older than lsn, down to the newest one at or below horizon (the oldest
 // snapshot any reader holds or can still take).
 func (t *Table) InstallAll(rows []*Row, txn TxnID, lsn, horizon uint64) {
+	t.updated.Store(time.Now().Unix())
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, r := range rows {
@@ -343,6 +350,10 @@ func (t *Table) ScanRange(txn TxnID, snap uint64, lo, hi *types.Value) []ScanIte
 	}
 	return out
 }
+
+// Updated is when a commit last changed the table (Unix seconds), 0 if
+// none has since the table was opened.
+func (t *Table) Updated() int64 { return t.updated.Load() }
 
 // Len returns the number of slots (approximate row count).
 func (t *Table) Len() int {

@@ -59,8 +59,10 @@
 // (ErrSnapshotTooOld); DDL LSNs are registered in visibility like commits,
 // so every later snapshot is past them.
 //
-// Concurrency: a Txn belongs to one goroutine. Manager is safe for
-// concurrent use. The commit latch (Manager.latch) is taken shared by every
+// Concurrency: a Txn belongs to one goroutine; only its Live (ID, start
+// time, rows changed, ended: atomics, for information_schema.PLRUN_TRX)
+// may be read from others. Manager is safe for concurrent use. The commit
+// latch (Manager.latch) is taken shared by every
 // commit for the Append+install step only, and exclusively by DDL and
 // checkpoints, so a checkpoint captures a state consistent at one LSN.
 // Lock order: write gate (entered before the first row lock; a schema

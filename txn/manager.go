@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/plrun/plrun/asynccommit"
 	"github.com/plrun/plrun/lockmgr"
@@ -65,7 +66,8 @@ func (m *Manager) Catalog() *storage.Catalog { return m.catalog.Load() }
 
 // Begin starts a transaction.
 func (m *Manager) Begin() *Txn {
-	return &Txn{ID: m.nextTxn.Add(1), m: m}
+	id := m.nextTxn.Add(1)
+	return &Txn{ID: id, m: m, live: &Live{ID: id, Started: time.Now()}}
 }
 
 // WaitDurable blocks until lsn is durable (0 returns at once). A wait for

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"strconv"
+	"sync/atomic"
+	"time"
 
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/storage"
@@ -33,7 +35,30 @@ type Txn struct {
 	done       bool
 	entered    []uint64 // ids of the tables whose write gate x is inside (gate.go)
 	stale      bool     // read a rebuilt table at a snapshot older than its rebuild
+
+	// live is what others may read while it runs (PLRUN_TRX).
+	live *Live
 }
+
+// Live is what other goroutines may read of a transaction while it runs
+// (information_schema.PLRUN_TRX): its methods are safe from any
+// goroutine. It is apart from the Txn so that holding it keeps none of
+// the transaction's writes alive.
+type Live struct {
+	ID      uint64
+	Started time.Time
+	rows    atomic.Int32
+	ended   atomic.Bool
+}
+
+// RowsChanged is how many rows the transaction has written so far.
+func (l *Live) RowsChanged() int { return int(l.rows.Load()) }
+
+// Ended reports whether the transaction has committed or rolled back.
+func (l *Live) Ended() bool { return l.ended.Load() }
+
+// Live is the transaction's view for other goroutines.
+func (x *Txn) Live() *Live { return x.live }
 
 type undoRec struct {
 	t     *storage.Table
@@ -192,6 +217,7 @@ func (x *Txn) Write(t *storage.Table, r *storage.Row, vals []types.Value) {
 	if !seen {
 		x.touched[r] = t
 		x.order = append(x.order, r)
+		x.live.rows.Store(int32(len(x.order)))
 	}
 	if vals != nil && t.HasSecondary() {
 		t.IndexRow(r, vals)
@@ -219,6 +245,7 @@ func (x *Txn) RollbackTo(mark int) {
 			}
 		}
 		x.order = kept
+		x.live.rows.Store(int32(len(x.order)))
 	}
 }
 
@@ -280,6 +307,7 @@ func (x *Txn) Rollback() {
 		return
 	}
 	x.done = true
+	defer x.live.ended.Store(true)
 	x.endSnapshots()
 	x.RollbackTo(0)
 	x.leaveTables()
@@ -305,6 +333,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		return x.readLSN, nil
 	}
 	x.done = true
+	defer x.live.ended.Store(true)
 	if len(x.order) == 0 {
 		x.endSnapshots()
 		x.leaveTables()

@@ -35,6 +35,7 @@ var sqlLayers = map[string]int{
 	"sql/funcs":      2,
 	"sql/constraint": 2,
 	"sql/exec":       3,
+	"sql/infoschema": 3,
 	"sql/psm":        4,
 	"sql/show":       4,
 	"sql/ddl":        5,

@@ -22,8 +22,10 @@ func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.Al
 	if err != nil {
 		return nil, err
 	}
-	if err := refuseConstrained(txns.Catalog(), t); err != nil {
-		return nil, err
+	if !onlyKeysToggle(x) { // DISABLE/ENABLE KEYS change nothing (mysqldump's files send them)
+		if err := refuseConstrained(txns.Catalog(), t); err != nil {
+			return nil, err
+		}
 	}
 	p := newAlterPlan(s, t)
 	for _, sp := range x.Specs {
@@ -278,6 +280,16 @@ func redefine(ctx context.Context, s *exec.State, txns *txn.Manager, p *alterPla
 		return nil, err
 	}
 	return &exec.Result{Info: fmt.Sprintf("Records: 0  Duplicates: 0  Warnings: %d", s.StmtWarnings)}, nil
+}
+
+// onlyKeysToggle reports whether every spec is DISABLE or ENABLE KEYS.
+func onlyKeysToggle(x *ast.AlterTableStmt) bool {
+	for _, sp := range x.Specs {
+		if sp.Tp != ast.AlterTableDisableKeys && sp.Tp != ast.AlterTableEnableKeys {
+			return false
+		}
+	}
+	return len(x.Specs) > 0
 }
 
 // refuseConstrained refuses a schema change of a temporary table, or of a

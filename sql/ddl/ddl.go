@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/procs"
@@ -23,6 +24,9 @@ import (
 // it (Apply). Plans built for the old schema are dropped after it.
 func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catalog, n ast.StmtNode) (*exec.Result, error) {
 	cat := txns.Catalog()
+	if err := refuseVirtual(s, n); err != nil {
+		return nil, err
+	}
 	defer s.SchemaChanged()
 	switch x := n.(type) {
 	case *ast.CreateDatabaseStmt:
@@ -121,7 +125,7 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		}
 		return res, nil
 	case *ast.TruncateTableStmt:
-		t, err := s.ResolveTable(x.Table)
+		t, err := s.ResolveTarget(x.Table)
 		if err != nil {
 			return nil, err
 		}
@@ -136,6 +140,7 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		}
 		def := *t.Def
 		def.ID = cat.AllocTableID()
+		def.Created = time.Now().Unix() // TRUNCATE makes a new table, as InnoDB's
 		// One record, one catalog step: readers and recovery see the old
 		// table or the new empty one, never no table.
 		rec := &txn.DDLRecord{Op: "truncate_table", DB: def.DB, Name: def.Name, Def: &def}
@@ -193,6 +198,7 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 		return nil, err
 	}
 	def.ID = cat.AllocTableID()
+	def.Created = time.Now().Unix()
 	err = txns.LogDDL(ctx, &txn.DDLRecord{Op: "create_table", DB: db, Name: def.Name, Def: def}, func() error {
 		t, ok := cat.AddTable(def)
 		if !ok {

@@ -23,4 +23,10 @@
 // also holds the session's temporary tables (temptables.go), which
 // ResolveTable finds before the catalog's; a session that has any builds
 // its own plans instead of sharing the cached ones.
+//
+// A name in the virtual schema (State.Virtual: information_schema, from
+// sql/infoschema) resolves to a table built for this statement
+// (virtual.go), narrowed by a single-table WHERE's `col = 'text'`
+// equalities; a plan that built one is never cached, and writes to it are
+// 1044 (ResolveTarget).
 package exec

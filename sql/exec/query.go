@@ -82,7 +82,9 @@ func (pl *SelectPlan) Columns() []Column { return pl.Cols }
 // ExecQuery runs a query expression statement: a SELECT, a set
 // operation, either with WITH.
 func (s *State) ExecQuery(ctx context.Context, x *txn.Txn, p *parse.Stmt, n ast.ResultSetNode, args []types.Value) (*Result, error) {
+	s.buildArgs = args // a virtual table may use WHERE's ? values (virtual.go)
 	pi, err := s.PlanFor(p, func() (any, error) { return s.buildQuery(n, nil) })
+	s.buildArgs = nil
 	if err != nil {
 		return nil, err
 	}

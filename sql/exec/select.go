@@ -106,6 +106,11 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			pl.join.Straight()
 		}
 	} else if ts := plan.SingleSource(n.From); ts != nil {
+		if tn, ok := ts.Source.(*ast.TableName); ok && (s.IsVirtual(tn.Schema.O) || (tn.Schema.O == "" && s.IsVirtual(s.DB))) {
+			// information_schema: WHERE's equalities narrow the rows built
+			s.buildEq = s.equalities(n.Where, tn, ts.AsName.O)
+			defer func() { s.buildEq = nil }()
+		}
 		if vt := s.mergeableView(ts); vt != nil {
 			// The view's SELECT merges into this one (view.go).
 			pl.t, alias, pl.merged = vt.base, vt.cols.Name, vt
@@ -251,7 +256,9 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			// plrun's row locks are exclusive: LOCK IN SHARE MODE takes
 			// the same lock as FOR UPDATE (stronger than InnoDB's shared
 			// lock, never weaker), so what it read cannot change under it.
-			pl.forUpdate = true
+			// information_schema's rows are built for this statement
+			// alone: there is nothing to lock, and MariaDB locks nothing.
+			pl.forUpdate = pl.t == nil || pl.t.Def.DB != s.virtualName()
 		default:
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support NOWAIT, WAIT n or SKIP LOCKED")
 		}

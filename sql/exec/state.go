@@ -11,6 +11,7 @@ import (
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
 )
 
 // State is what statements (SELECT, INSERT, UPDATE, DELETE) need of the
@@ -28,6 +29,16 @@ type State struct {
 	definingView bool
 	temps        map[string]*storage.Table // the session's temporary tables (temptables.go)
 	fkw          *constraint.Writer        // the running statement's (constraints.go)
+	// Virtual serves the read-only schema information_schema
+	// (sql/infoschema); nil where there is none.
+	Virtual VirtualSchema
+	// virtualBuilds counts the virtual tables built: a plan that built
+	// one holds that execution's rows and is never cached.
+	virtualBuilds uint64
+	// While a plan is built: the statement's arguments, and the WHERE
+	// equalities of the single table being resolved (virtual.go).
+	buildArgs []types.Value
+	buildEq   Equalities
 }
 
 // SchemaChanged drops the plans built for the old schema (after DDL).
@@ -56,9 +67,13 @@ func (s *State) PlanFor(p *parse.Stmt, build func() (any, error)) (any, error) {
 	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
 		return c.Plan, nil
 	}
+	builds := s.virtualBuilds
 	pl, err := build()
 	if err != nil {
 		return nil, err
+	}
+	if s.virtualBuilds != builds {
+		return pl, nil // it holds this execution's information_schema rows
 	}
 	p.Cached.Store(&parse.PlanEntry{Plan: pl, Epoch: epoch, DB: s.DB, Mode: mode})
 	return pl, nil
@@ -82,6 +97,14 @@ func (s *State) ResolveTable(tn *ast.TableName) (*storage.Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	if s.IsVirtual(db) {
+		t := s.Virtual.Table(tn.Name.O, s.buildEq)
+		if t == nil {
+			return nil, sqlerr.New(sqlerr.ErUnknownTable, "Unknown table '%s' in %s", tn.Name.O, s.Virtual.Name())
+		}
+		s.virtualBuilds++
+		return t, nil
+	}
 	t := s.TempTable(db, tn.Name.O)
 	if t == nil {
 		t = s.txns.Catalog().Table(db, tn.Name.O)
@@ -90,6 +113,24 @@ func (s *State) ResolveTable(tn *ast.TableName) (*storage.Table, error) {
 		return nil, sqlerr.New(sqlerr.ErNoSuchTable, "Table '%s.%s' doesn't exist", db, tn.Name.O)
 	}
 	return t, nil
+}
+
+// ResolveTarget is ResolveTable for a table a statement writes: the
+// virtual schema's are refused (1044), as MariaDB refuses them.
+func (s *State) ResolveTarget(tn *ast.TableName) (*storage.Table, error) {
+	db, err := s.DBFor(tn.Schema.O)
+	if err != nil {
+		return nil, err
+	}
+	if s.IsVirtual(db) {
+		return nil, s.AccessDenied()
+	}
+	return s.ResolveTable(tn)
+}
+
+// AccessDenied is 1044 for a write to the virtual schema.
+func (s *State) AccessDenied() error {
+	return sqlerr.New(sqlerr.ErDBAccessDenied, "Access denied for user %s to database '%s'", s.Account(), s.Virtual.Name())
 }
 
 // planModes are the flags a plan's build depends on: a plan built under

@@ -314,6 +314,9 @@ type viewTarget struct {
 // writeTarget resolves the table an INSERT, UPDATE or DELETE names: a
 // table, or an updatable view over one (1288, 1471 otherwise).
 func (s *State) writeTarget(tn *ast.TableName, alias, verb string) (*storage.Table, *viewTarget, error) {
+	if db, err := s.DBFor(tn.Schema.O); err == nil && s.IsVirtual(db) {
+		return nil, nil, s.AccessDenied() // information_schema is read-only (1044)
+	}
 	t, err := s.ResolveTable(tn)
 	if err == nil {
 		return t, nil, nil

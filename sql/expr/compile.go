@@ -44,6 +44,9 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 	case *ast.ParenthesesExpr:
 		return sc.Compile(x.Expr)
 	case *ast.BinaryOperationExpr:
+		if e, ok, err := sc.rowCompare(x); ok {
+			return e, err
+		}
 		return sc.compileBinary(x)
 	case *ast.UnaryOperationExpr:
 		return sc.compileUnary(x)
@@ -85,6 +88,9 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 	case *ast.PatternInExpr:
 		if x.Sel != nil {
 			return sc.compileInSubquery(x)
+		}
+		if row, ok := x.Expr.(*ast.RowExpr); ok {
+			return sc.rowIn(row, x.List, x.Not)
 		}
 		a, err := sc.Compile(x.Expr)
 		if err != nil {

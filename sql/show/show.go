@@ -7,8 +7,10 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/infoschema"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -19,6 +21,7 @@ import (
 // Source is what SHOW reads of the session and the database around it.
 type Source interface {
 	Catalog() *storage.Catalog
+	Procs() *procs.Catalog
 	SysVar(d *sysvar.Def, global bool) string
 	Status() [][2]string
 	Processlist() []SessionInfo
@@ -27,12 +30,7 @@ type Source interface {
 }
 
 // SessionInfo is one SHOW PROCESSLIST row.
-type SessionInfo struct {
-	ID                      uint64
-	User, Host, DB, Command string
-	Time                    int64
-	State, Info             string
-}
+type SessionInfo = infoschema.SessionInfo
 
 func StringRows(cols []string, rows [][]string) *exec.Result {
 	r := &exec.Result{}
@@ -57,22 +55,44 @@ func likeFilter(p *ast.PatternLikeOrIlikeExpr) func(string) bool {
 	return func(s string) bool { return expr.LikeMatch(pat, s) }
 }
 
+// likeSuffix is what MariaDB adds to the first column's name of SHOW
+// DATABASES and SHOW TABLES with LIKE: " (pattern)".
+func likeSuffix(n *ast.ShowStmt) string {
+	if n.Pattern == nil {
+		return ""
+	}
+	return " (" + expr.RestoreString(n.Pattern.Pattern) + ")"
+}
+
+// Exec answers SHOW n; its WHERE, if any, keeps the rows for which it is
+// true, naming the result's columns, as MariaDB's SHOW ... WHERE does.
 func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.ShowStmt) (*exec.Result, error) {
+	r, err := rows(ctx, s, src, x, n)
+	if err != nil || n.Where == nil {
+		return r, err
+	}
+	return filterWhere(ctx, s, x, r, n.Where)
+}
+
+func rows(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.ShowStmt) (*exec.Result, error) {
 	cat := src.Catalog()
 	match := likeFilter(n.Pattern)
 	switch n.Tp {
 	case ast.ShowDatabases:
 		var rows [][]string
-		for _, d := range cat.Databases() {
+		for _, d := range infoschema.Databases(cat) {
 			if match(d) {
 				rows = append(rows, []string{d})
 			}
 		}
-		return StringRows([]string{"Database"}, rows), nil
+		return StringRows([]string{"Database" + likeSuffix(n)}, rows), nil
 	case ast.ShowTables:
 		db, err := s.DBFor(n.DBName)
 		if err != nil {
 			return nil, err
+		}
+		if s.IsVirtual(db) {
+			return virtualTables(n, match), nil
 		}
 		if !cat.HasDatabase(db) {
 			return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
@@ -87,7 +107,7 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 				rows = append(rows, row)
 			}
 		}
-		cols := []string{"Tables_in_" + cat.DatabaseName(db)}
+		cols := []string{"Tables_in_" + cat.DatabaseName(db) + likeSuffix(n)}
 		if n.Full {
 			cols = append(cols, "Table_type")
 		}
@@ -102,7 +122,17 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 		if err != nil {
 			return nil, err
 		}
+		if n.Full {
+			return describeFull(t, match), nil
+		}
 		return describe(t, match), nil
+	case ast.ShowProcedureStatus:
+		// the LIKE form is parse.KindShowProcStatus; this is the WHERE one
+		return ProcStatus(cat, src.Procs(), ""), nil
+	case ast.ShowFunctionStatus:
+		return FuncStatus(cat, src.Procs(), ""), nil
+	case ast.ShowCreateDatabase:
+		return createDatabase(s, cat, n)
 	case ast.ShowCreateView:
 		db, err := s.DBFor(n.Table.Schema.O)
 		if err != nil {
@@ -123,21 +153,12 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 		if err != nil {
 			return nil, err
 		}
-		var rows [][]string
-		for _, ix := range t.Def.Indexes {
-			for i, c := range ix.Cols {
-				nonUnique := "1"
-				if ix.Unique {
-					nonUnique = "0"
-				}
-				collation := "A"
-				if i < len(ix.Desc) && ix.Desc[i] {
-					collation = "D"
-				}
-				rows = append(rows, []string{t.Def.Name, nonUnique, ix.Name, strconv.Itoa(i + 1), t.Def.Columns[c].Name, collation, "BTREE"})
-			}
+		cols, rows := infoschema.ShowIndex(t)
+		r := &exec.Result{Rows: rows}
+		for _, c := range cols {
+			r.Columns = append(r.Columns, exec.Column{Name: c.Name, Type: c.Type, NotNull: c.NotNull})
 		}
-		return StringRows([]string{"Table", "Non_unique", "Key_name", "Seq_in_index", "Column_name", "Collation", "Index_type"}, rows), nil
+		return r, nil
 	case ast.ShowVariables:
 		var rows [][]string
 		for _, name := range sysvar.SortedNames() {
@@ -194,84 +215,49 @@ func Exec(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 		}
 		return r, nil
 	case ast.ShowEngines:
-		return StringRows([]string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"},
-			[][]string{{"InnoDB", "DEFAULT", "plrun in-memory tables with a write-ahead log", "YES", "NO", "YES"}}), nil
+		return StringRows([]string{"Engine", "Support", "Comment", "Transactions", "XA", "Savepoints"}, infoschema.Engines), nil
 	case ast.ShowCharset:
-		return StringRows([]string{"Charset", "Description", "Default collation", "Maxlen"}, [][]string{{"utf8mb4", "UTF-8 Unicode", "utf8mb4_general_ci", "4"}}), nil
+		return StringRows([]string{"Charset", "Description", "Default collation", "Maxlen"}, filterFirst(infoschema.CharacterSets, match)), nil
 	case ast.ShowCollation:
-		return StringRows([]string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"}, [][]string{{"utf8mb4_general_ci", "utf8mb4", "45", "Yes", "Yes", "1"}}), nil
+		return StringRows([]string{"Collation", "Charset", "Id", "Default", "Compiled", "Sortlen"}, filterFirst(infoschema.Collations, match)), nil
 	case ast.ShowTableStatus:
-		db, err := s.DBFor(n.DBName)
-		if err != nil {
-			return nil, err
-		}
-		var rows [][]string
-		for _, t := range cat.Tables(db) {
-			if match(t.Def.Name) {
-				rows = append(rows, []string{t.Def.Name, t.Def.Engine, "10", "Dynamic", strconv.Itoa(t.RowCount()), strconv.FormatUint(t.AutoInc()+1, 10), t.Def.Collate, t.Def.Comment})
-			}
-		}
-		return StringRows([]string{"Name", "Engine", "Version", "Row_format", "Rows", "Auto_increment", "Collation", "Comment"}, rows), nil
+		return tableStatus(s, cat, n, match)
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this SHOW statement")
 }
 
-func describe(t *storage.Table, match func(string) bool) *exec.Result {
-	var rows [][]string
-	keyOf := func(c int) string {
-		// every column of the primary key is PRI, as in MySQL
-		for _, ix := range t.Def.Indexes {
-			for _, ic := range ix.Cols {
-				if ix.Primary && ic == c {
-					return "PRI"
-				}
-			}
+// filterFirst keeps the rows whose first column LIKE matches.
+func filterFirst(rows [][]string, match func(string) bool) [][]string {
+	var out [][]string
+	for _, r := range rows {
+		if match(r[0]) {
+			out = append(out, r)
 		}
-		for _, ix := range t.Def.Indexes {
-			if len(ix.Cols) > 0 && ix.Cols[0] == c {
-				switch {
-				case ix.Primary:
-					return "PRI"
-				case ix.Unique && len(ix.Cols) == 1:
-					return "UNI"
-				default:
-					return "MUL"
-				}
-			}
-		}
-		return ""
 	}
+	return out
+}
+
+func describe(t *storage.Table, match func(string) bool) *exec.Result {
 	r := &exec.Result{}
 	for _, c := range []string{"Field", "Type", "Null", "Key", "Default", "Extra"} {
 		r.Columns = append(r.Columns, exec.Column{Name: c, Type: expr.TVarchar})
 	}
-	for i, c := range t.Def.Columns {
+	for i := range t.Def.Columns {
+		c := &t.Def.Columns[i]
 		if !match(c.Name) {
 			continue
 		}
-		null := "YES"
-		if c.NotNull {
-			null = "NO"
-		}
-		def := types.Null
-		switch {
-		case c.DefaultNow:
-			def = types.StringValue("current_timestamp()")
-		case c.HasDefault && !c.Default.IsNull():
-			def = types.StringValue(c.Default.String())
-		}
-		extra := ""
-		if c.AutoIncrement {
-			extra = "auto_increment"
-		}
-		if c.OnUpdateNow {
-			extra = "on update current_timestamp()"
-		}
-		r.Rows = append(r.Rows, []types.Value{types.StringValue(c.Name), types.StringValue(c.Type.SQL()), types.StringValue(null),
-			types.StringValue(keyOf(i)), def, types.StringValue(extra)})
+		r.Rows = append(r.Rows, []types.Value{types.StringValue(c.Name), types.StringValue(c.Type.SQL()), types.StringValue(nullable(c)),
+			types.StringValue(infoschema.ColumnKey(t.Def, i)), infoschema.ShowDefault(c), types.StringValue(infoschema.Extra(c))})
 	}
-	_ = rows
 	return r
+}
+
+func nullable(c *storage.Column) string {
+	if c.NotNull {
+		return "NO"
+	}
+	return "YES"
 }
 
 func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }

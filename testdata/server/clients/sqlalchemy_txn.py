@@ -1,8 +1,5 @@
 # SQLAlchemy Core and ORM over pymysql: create_all(), then a commit kept
 # and a rollback undone, as on MySQL.
-# create_all(checkfirst=False): the default checkfirst=True first asks
-# information_schema.tables whether each table exists, which plrun does
-# not have yet.
 # Usage: python3 sqlalchemy_txn.py HOST PORT
 import sys
 from sqlalchemy import Column, Integer, String, create_engine, func, insert, select
@@ -17,7 +14,7 @@ class Item(Base):
     id = Column(Integer, primary_key=True, autoincrement=False)
     name = Column(String(20), nullable=False)
 
-Base.metadata.create_all(engine, checkfirst=False)
+Base.metadata.create_all(engine)
 items = Item.__table__
 
 # Core: a connection's transaction, committed then rolled back.

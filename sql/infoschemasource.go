@@ -1,0 +1,33 @@
+package sql
+
+import (
+	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/infoschema"
+	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/storage"
+)
+
+// infoschemaOf is a session as information_schema reads it
+// (infoschema.Source).
+type infoschemaOf struct{ s *Session }
+
+func (o infoschemaOf) Catalog() *storage.Catalog                { return o.s.database.Txns.Catalog() }
+func (o infoschemaOf) Procs() *procs.Catalog                    { return o.s.database.Procs }
+func (o infoschemaOf) SysVar(d *sysvar.Def, global bool) string { return o.s.getVar(d, global) }
+func (o infoschemaOf) Status(global bool) [][2]string           { return o.s.database.Engine.Status() }
+func (o infoschemaOf) Processlist() []infoschema.SessionInfo {
+	return o.s.database.Engine.Processlist()
+}
+
+func (o infoschemaOf) Locks() []infoschema.LockInfo {
+	held := o.s.database.Txns.Locks.Locks()
+	out := make([]infoschema.LockInfo, 0, len(held))
+	for _, h := range held {
+		l := infoschema.LockInfo{Key: string(h.Key), Holder: uint64(h.Holder)}
+		for _, w := range h.Waiters {
+			l.Waiters = append(l.Waiters, infoschema.WaiterInfo{TrxID: uint64(w.Txn), Since: w.Since})
+		}
+		out = append(out, l)
+	}
+	return out
+}
