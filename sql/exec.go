@@ -93,8 +93,12 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if p.Into != nil {
 			return s.execSelectInto(ctx, p, n, args)
 		}
+		n = s.withSelectLimit(n)
+		defer s.clearSelectLimit()
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
 	case *ast.SetOprStmt:
+		n = s.withSetOprLimit(n)
+		defer s.clearSelectLimit()
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecQuery(ctx, x, p, n, args) })
 	case *ast.InsertStmt:
 		if err := s.checkWritableDML(n); err != nil {
