@@ -59,7 +59,9 @@ func (db *DB) Engine() *engine.Engine { return db.engine }
 // Session opens a new session (a connection's state: current database,
 // transaction, session variables). Close it when done.
 func (db *DB) Session() *Session {
-	return &Session{s: db.engine.NewSession()}
+	s := db.engine.NewSession()
+	s.SetLocalFiles(sql.LocalFilesystem) // LOAD DATA LOCAL reads this process's files
+	return &Session{s: s}
 }
 
 // Close syncs the log and closes the database. Sessions must be done.

@@ -110,7 +110,9 @@ var (
 )
 
 func newConn(e *engine.Engine) *conn {
-	return &conn{session: e.NewSession()}
+	s := e.NewSession()
+	s.SetLocalFiles(plsql.LocalFilesystem) // LOAD DATA LOCAL reads this process's files
+	return &conn{session: s}
 }
 
 // Session returns the connection's session, for use through sql.Conn.Raw.

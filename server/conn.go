@@ -42,6 +42,10 @@ type conn struct {
 	stmts      map[uint32]*preparedStmt
 	nextStmtID uint32
 
+	// watchStop ends the running command's disconnect watch (nil: none
+	// or ended); LOAD DATA LOCAL ends it early to read the client's file.
+	watchStop func()
+
 	mu struct {
 		sync.Mutex
 		busy bool // between reading a command and writing its reply
@@ -84,13 +88,13 @@ func (c *conn) serve() (aborted bool) {
 		if isQuestion(packet) {
 			c.srv.questions.Add(1)
 		}
-		stop := func() {}
+		c.watchStop = nil
 		if runsStatement(packet) {
-			stop = c.wire.watchDisconnect(c.clientGone)
+			c.watchStop = c.wire.watchDisconnect(c.clientGone)
 		}
 		c.armWriteTimeout()
 		quit, err := c.dispatch(packet)
-		stop()
+		c.stopWatch()
 		c.armWriteTimeout() // the rest of the reply: the command may have SET it
 		if err == nil {
 			err = c.wire.flush()
@@ -101,6 +105,14 @@ func (c *conn) serve() (aborted bool) {
 			_ = c.wire.flush()
 			return !quit
 		}
+	}
+}
+
+// stopWatch ends the disconnect watch of the running command, once.
+func (c *conn) stopWatch() {
+	if c.watchStop != nil {
+		c.watchStop()
+		c.watchStop = nil
 	}
 }
 
@@ -203,6 +215,8 @@ func (c *conn) dispatch(packet []byte) (quit bool, err error) {
 		}
 		id := uint64(binary.LittleEndian.Uint32(data))
 		return false, c.reply(nil, c.srv.cfg.Engine.Kill(id, false))
+	case mysql.COM_REFRESH:
+		return false, c.reply(nil, c.refresh(data))
 	case mysql.COM_STATISTICS:
 		return false, c.wire.writePacket([]byte(c.srv.statistics()))
 	case mysql.COM_CHANGE_USER:

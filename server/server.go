@@ -214,6 +214,7 @@ func newConn(s *Server, nc net.Conn) *conn {
 		stmts:   map[uint32]*preparedStmt{},
 	}
 	c.drainMark.Store(noDrainMark)
+	c.session.SetLocalFiles(c.localInfile)
 	return c
 }
 

@@ -432,6 +432,9 @@ func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) 
 	return len(defs), nil
 }
 
+// errFilePriv is MariaDB's refusal of a file outside secure_file_priv.
+var errFilePriv = sqlerr.New(sqlerr.ErOptionPreventsStatement, "The plrun server is running with the --secure-file-priv option so it cannot execute this statement")
+
 // checkFilePriv applies secure_file_priv to a file a statement reads, as
 // MySQL does for LOAD DATA: "" allows any path, "NULL" none, a folder
 // only paths inside it.
@@ -440,7 +443,7 @@ func (db *Database) checkFilePriv(path string) error {
 	if priv == "" {
 		return nil
 	}
-	denied := sqlerr.New(sqlerr.ErOptionPreventsStatement, "The plrun server is running with the --secure-file-priv option so it cannot execute this statement")
+	denied := errFilePriv
 	if strings.EqualFold(priv, "NULL") {
 		return denied
 	}

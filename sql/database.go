@@ -34,6 +34,7 @@ type Database struct {
 	Counters Counters
 
 	plans       *parse.Cache
+	locks       *tableLocks // LOCK TABLES and the global read lock
 	schemaEpoch atomic.Uint64
 	nextSess    atomic.Uint64
 }
@@ -73,7 +74,7 @@ type Engine interface {
 
 // NewDatabase assembles the shared state of an open database.
 func NewDatabase(txns *txn.Manager, catalog *procs.Catalog, runtimes []procs.Runtime, hot *hotrow.Batcher, globals *sysvar.Globals, eng Engine) *Database {
-	return &Database{Txns: txns, Procs: catalog, Runtimes: runtimes, Hot: hot, Globals: globals, Engine: eng, plans: parse.NewCache(4096)}
+	return &Database{Txns: txns, Procs: catalog, Runtimes: runtimes, Hot: hot, Globals: globals, Engine: eng, plans: parse.NewCache(4096), locks: newTableLocks()}
 }
 
 // SchemaChanged invalidates the plans built for the old schema.

@@ -22,7 +22,16 @@ import (
 // execParsed runs a parsed statement and returns the LSN its reply must
 // wait for.
 func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Value) (*exec.Result, uint64, error) {
+	prevUse, entered, err := s.enterTables(ctx, p)
+	if err != nil {
+		return nil, 0, err
+	}
+	if entered {
+		defer s.leaveTables(prevUse)
+	}
 	switch p.Kind {
+	case parse.KindLockTables:
+		return s.execLockTables(ctx, p)
 	case parse.KindCreateProc:
 		return s.execCreateProc(ctx, p)
 	case parse.KindDropProc:
@@ -91,6 +100,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	}
 	switch n := p.Node.(type) {
 	case *ast.SelectStmt:
+		if p.Into != nil {
+			return s.execSelectInto(ctx, p, n, args)
+		}
 		n = s.withSelectLimit(n)
 		defer s.clearSelectLimit()
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
@@ -117,6 +129,11 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			return nil, 0, err
 		}
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecDelete(ctx, x, p, n, args) })
+	case *ast.LoadDataStmt:
+		if err := s.checkWritable(); err != nil {
+			return nil, 0, err
+		}
+		return s.execLoadData(ctx, p, n)
 	case *ast.BeginStmt:
 		return s.execBegin(ctx, p, n)
 	case *ast.CommitStmt:
@@ -173,6 +190,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			return s.createSelect(ctx, p, args, ct, ack)
 		}
 		r, err := ddl.Exec(ctx, &s.State, s.database.Txns, s.database.Procs, n)
+		if drop, ok := n.(*ast.DropTableStmt); ok && err == nil {
+			s.forgetDroppedLocks(drop)
+		}
 		return r, ack, err
 	case *ast.CreateViewStmt:
 		ack, err := s.finishOpen(ctx)
@@ -202,8 +222,10 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			}
 			return &exec.Result{}, nil
 		})
+	case *ast.UnlockTablesStmt:
+		return s.execUnlockTables(ctx)
 	case *ast.FlushStmt:
-		return &exec.Result{}, 0, nil
+		return s.execFlush(ctx, n)
 	case *ast.AnalyzeTableStmt:
 		r, err := s.execAnalyze(n)
 		return r, 0, err

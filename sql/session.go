@@ -94,6 +94,24 @@ type Session struct {
 	// stmtTxns are the transactions the running statement began (see
 	// beginTxn): a panic rolls them back.
 	stmtTxns []*txn.Txn
+
+	// Table locks (locktables.go): the LOCK TABLES held (nil: not in
+	// LOCK TABLES mode), the global read lock, and what the running
+	// statement uses, for lockers to wait on.
+	locked     []parse.LockSpec
+	globalRead bool
+	running    atomic.Pointer[stmtUse]
+	lastUse    *stmtUse // the last published use, reused for the same statement
+	state      string   // PROCESSLIST State, guarded by mu
+
+	localFiles LocalFileOpener // LOAD DATA LOCAL (loaddata.go)
+}
+
+// setState sets the PROCESSLIST State of the running statement.
+func (s *Session) setState(state string) {
+	s.mu.Lock()
+	s.state = state
+	s.mu.Unlock()
 }
 
 // NewSession opens a session on database "test".
@@ -104,6 +122,7 @@ func (db *Database) NewSession() *Session {
 	s.State.Triggers = triggerHost{s}
 	s.State.Virtual = &infoschema.Schema{Src: infoschemaOf{s}}
 	db.Engine.Register(s)
+	db.locks.register(s)
 	return s
 }
 
@@ -154,6 +173,9 @@ func (s *Session) Close() {
 		s.txn.Rollback()
 		s.txn = nil
 	}
+	s.releaseTableLocks() // a disconnect ends LOCK TABLES and FTWRL, as in MySQL
+	s.releaseGlobalRead()
+	s.database.locks.unregister(s)
 	s.DropTempTables() // a session's temporary tables end with it
 	s.database.Engine.Unregister(s)
 }
@@ -163,7 +185,7 @@ func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: s.command,
-		Time: int64(time.Since(s.since).Seconds()), State: "", Info: s.query, Trx: s.liveTrxLocked()}
+		Time: int64(time.Since(s.since).Seconds()), State: s.state, Info: s.query, Trx: s.liveTrxLocked()}
 }
 
 // Interrupt stops the running statement, as KILL QUERY (queryOnly) or
@@ -338,6 +360,9 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if s.StmtWarnings > 0 && err == nil && res != nil {
 		res.Notes = append(res.Notes, s.StmtNotes...)
 		res.Warnings = uint16(min(int(res.Warnings)+s.StmtWarnings, 65535))
+	}
+	if res != nil && len(res.Notes) > 0 && !s.varOn("sql_notes") {
+		dropNotes(res)
 	}
 	if err != nil && ctx.Err() != nil {
 		if c := context.Cause(ctx); c != nil && !errors.Is(err, c) {
@@ -518,4 +543,20 @@ func (s *Session) rollbackOpen() {
 		s.txn.Rollback()
 	}
 	s.txn, s.explicit = nil, false
+}
+
+// dropNotes removes a result's Note-level diagnostics: under sql_notes=0
+// notes are not recorded (SHOW WARNINGS, the warning count), as in MySQL.
+func dropNotes(res *exec.Result) {
+	kept := res.Notes[:0]
+	dropped := 0
+	for _, n := range res.Notes {
+		if n.Level == "Note" {
+			dropped++
+			continue
+		}
+		kept = append(kept, n)
+	}
+	res.Notes = kept
+	res.Warnings = uint16(max(int(res.Warnings)-dropped, 0))
 }

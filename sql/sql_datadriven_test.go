@@ -30,6 +30,11 @@ import (
 //	                            adds a line with the column types.
 //	exec-args args=(1,'x',NULL) one statement with ? placeholders.
 //	restart                     close the engine and reopen the same dir.
+//	file name=F                 print file F of the script's file folder
+//	                            ($FILES in statements, for INTO OUTFILE and
+//	                            LOAD DATA), a Go-quoted line per line;
+//	                            "write name=F" writes the input there (a
+//	                            Go-quoted string: exactly its bytes).
 //
 // Sessions are opened on first use; the default one is "a".
 func TestSQLScripts(t *testing.T) {
@@ -68,6 +73,22 @@ func (h *harness) open() {
 	h.sessions = map[string]*sql.Session{}
 }
 
+// files is the folder $FILES names in a script, made on first use.
+func (h *harness) files() string {
+	dir := filepath.Join(filepath.Dir(h.dir), "files") // beside the data folder, which holds only the database
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		h.t.Fatal(err)
+	}
+	return dir
+}
+
+func (h *harness) withFiles(q string) string {
+	if !strings.Contains(q, "$FILES") {
+		return q
+	}
+	return strings.ReplaceAll(q, "$FILES", h.files())
+}
+
 func (h *harness) close() {
 	for _, s := range h.sessions {
 		s.Close()
@@ -93,9 +114,39 @@ func (h *harness) session(d *datadriven.TestData) *sql.Session {
 func (h *harness) run(t *testing.T, d *datadriven.TestData) string {
 	ctx := context.Background()
 	switch d.Cmd {
+	case "file":
+		var name string
+		d.ScanArgs(t, "name", &name)
+		data, err := os.ReadFile(filepath.Join(h.files(), name))
+		if err != nil {
+			return "no file: " + name + "\n"
+		}
+		var b strings.Builder
+		for _, line := range strings.SplitAfter(string(data), "\n") {
+			if line != "" {
+				b.WriteString(strconv.Quote(line) + "\n")
+			}
+		}
+		return b.String()
+	case "write":
+		var name string
+		d.ScanArgs(t, "name", &name)
+		content := d.Input + "\n"
+		if strings.HasPrefix(d.Input, `"`) {
+			// A Go-quoted string: the bytes exactly (tabs, \r, no last newline).
+			q, err := strconv.Unquote(d.Input)
+			if err != nil {
+				t.Fatalf("%s: %v", d.Pos, err)
+			}
+			content = q
+		}
+		if err := os.WriteFile(filepath.Join(h.files(), name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return "ok\n"
 	case "exec":
 		s := h.session(d)
-		stmts, rest := parse.SplitStatements(d.Input)
+		stmts, rest := parse.SplitStatements(h.withFiles(d.Input))
 		if strings.TrimSpace(rest) != "" {
 			stmts = append(stmts, rest)
 		}
@@ -104,7 +155,7 @@ func (h *harness) run(t *testing.T, d *datadriven.TestData) string {
 			r, err := s.Exec(ctx, q, nil)
 			b.WriteString(render(r, err, false))
 		}
-		return b.String()
+		return strings.ReplaceAll(b.String(), h.files(), "$FILES")
 	case "query":
 		s := h.session(d)
 		r, err := s.Exec(ctx, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(d.Input), ";")), nil)

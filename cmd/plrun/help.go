@@ -43,6 +43,7 @@ Usage:
   plrun bench --help            the workloads and their shared flags: --time, --warmup, --report-interval, --chart, --yes
   plrun serve [flags]           MySQL protocol server (plrun serve --help)
   plrun recover [--truncate-damaged]   check the log; cut a damaged one on request (plrun recover --help)
+  plrun dump [--routines] [DB ...]     the databases as SQL in mysqldump's layout (load it with plrun or mysql)
   plrun version, --version      the version, commit and Go toolchain
   plrun help                    this text
 

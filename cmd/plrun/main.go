@@ -73,6 +73,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return serveMain(append(globalServeFlags(fs), fs.Args()[1:]...), stderr)
 	case "recover":
 		return recoverMain(fs.Args()[1:], *dataDir, stdout, stderr)
+	case "dump":
+		return dumpMain(fs.Args()[1:], *dataDir, stdout, stderr)
 	case "help":
 		fs.SetOutput(stdout)
 		usage(fs)

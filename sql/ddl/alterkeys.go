@@ -231,6 +231,9 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 		case ast.TableOptionComment:
 			p.def.Comment = o.StrValue
 		case ast.TableOptionCharset:
+			if err := checkStoredCharset(o.StrValue, ""); err != nil {
+				return err
+			}
 			if o.UintValue == ast.TableOptionCharsetWithConvertTo {
 				if !strings.EqualFold(o.StrValue, "utf8mb4") {
 					return notYet("CONVERT TO CHARACTER SET other than utf8mb4")
@@ -242,6 +245,9 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 				p.def.Collate = defaultCollation(p.def.Charset)
 			}
 		case ast.TableOptionCollate:
+			if err := checkStoredCharset("", o.StrValue); err != nil {
+				return err
+			}
 			p.def.Collate = o.StrValue
 		default:
 			return notYet("this ALTER TABLE table option")

@@ -272,6 +272,9 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 	if err != nil {
 		return storage.Column{}, err
 	}
+	if err := checkColumnCharset(cd, ct.JSON); err != nil {
+		return storage.Column{}, err
+	}
 	col := storage.Column{Name: cd.Name.Name.O, Type: ct}
 	for _, o := range cd.Options {
 		switch o.Tp {

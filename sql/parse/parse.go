@@ -41,6 +41,7 @@ const (
 	KindDropTrigger
 	KindShowTriggers      // SHOW TRIGGERS [FROM db] [LIKE 'p']: Name is the database, Like the pattern
 	KindShowCreateTrigger // Name is [db.]name
+	KindLockTables        // LOCK TABLES (locktables.go): Locks
 )
 
 // hints are the PolarDB hot-row hints of an UPDATE.
@@ -69,6 +70,11 @@ type Stmt struct {
 	Begin       beginChars // START TRANSACTION's characteristics
 	ViewCheck   string     // CREATE VIEW's check option: NONE, CASCADED or LOCAL (view.go)
 	ViewAlter   bool       // ALTER VIEW, parsed as CREATE OR REPLACE VIEW
+	Locks       []LockSpec // LOCK TABLES
+	Into        *IntoFile  // SELECT ... INTO OUTFILE / DUMPFILE (intofile.go)
+
+	refsOnce sync.Once
+	refs     []TableRef // TableRefs
 
 	PlanMu sync.Mutex // serializes plan builds (they annotate the AST)
 	Cached atomic.Pointer[PlanEntry]
@@ -128,6 +134,33 @@ func StripLeading(s string) string {
 	}
 }
 
+// unwrapVersionComment reads a statement wholly inside MySQL's executable
+// comment, "/*!50003 DROP FUNCTION IF EXISTS `f` */" (mysqldump writes its
+// routines so), as the statement itself, so that plrun's own pre-scans
+// see it; a version past plrun's 8.0.36 makes it a comment, as MySQL
+// does. Comments inside statements are the SQL parser's.
+func unwrapVersionComment(s string) string {
+	if !strings.HasPrefix(s, "/*!") || !strings.HasSuffix(s, "*/") || strings.Index(s, "*/") != len(s)-2 {
+		return s
+	}
+	body := s[3 : len(s)-2]
+	digits := 0
+	for digits < len(body) && digits < 6 && body[digits] >= '0' && body[digits] <= '9' {
+		digits++
+	}
+	if digits == 5 || digits == 6 {
+		version := 0
+		for _, c := range body[:digits] {
+			version = version*10 + int(c-'0')
+		}
+		if version > 80036 {
+			return ""
+		}
+		body = body[digits:]
+	}
+	return strings.TrimRight(strings.TrimSpace(body), ";")
+}
+
 // parseDoBlock recognizes DO LANGUAGE lang [AS] $tag$ body $tag$ (the
 // PostgreSQL form; MySQL's DO expr goes to the SQL parser): an anonymous
 // block of procedure code, run at once.
@@ -149,7 +182,7 @@ func parseDoBlock(s string) (lang, body string, ok bool) {
 // part of a sql_mode (ANSI_QUOTES, PIPES_AS_CONCAT, IGNORE_SPACE,
 // REAL_AS_FLOAT).
 func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
-	s := strings.TrimRight(StripLeading(text), " \t\r\n;")
+	s := unwrapVersionComment(strings.TrimRight(StripLeading(text), " \t\r\n;"))
 	if s == "" {
 		return nil, sqlerr.New(sqlerr.ErEmptyQuery, "Query was empty")
 	}
@@ -167,6 +200,9 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	case reCheckpoint.MatchString(s):
 		p.Kind = KindCheckpoint
 		return p, nil
+	}
+	if ok, err := scanLockTables(s, p); ok || err != nil {
+		return p, err
 	}
 	if ok, err := scanStartTransaction(s, p); ok || err != nil {
 		return p, err
@@ -259,12 +295,20 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 			p.Hints.TargetRows = n
 		}
 	}
+	s, err := scanIntoFile(s, p)
+	if err != nil {
+		return nil, err
+	}
 	// A fresh parser per parse: the TiDB parser reuses its node arena, so
 	// a pooled one would overwrite the trees the plan cache keeps. Parses
 	// are cached by text, so this is paid once per distinct statement.
 	s = scanViewCheck(s, p)
 	stmts, err := parseSQL(s, mode)
 	if err != nil {
+		if strings.Contains(err.Error(), "[parser:1083]") {
+			// FIELDS ENCLOSED BY / ESCAPED BY of more than one byte
+			return nil, sqlerr.New(sqlerr.ErWrongFieldTerminators, "Field separator argument is not what is expected; check the manual")
+		}
 		return nil, sqlerr.New(sqlerr.ErParse, "%s", tidbSyntaxMessage(err))
 	}
 	if len(stmts) != 1 {

@@ -69,6 +69,13 @@ func (c *compiler) compileStatement() (stmt, error) {
 		return c.compileSelect()
 	case "END", "ELSE", "ELSEIF", "WHEN", "UNTIL", "THEN", "DO":
 		return nil, c.syntaxError()
+	case "LOCK", "UNLOCK":
+		// MariaDB refuses table locks in a routine when it is created.
+		return nil, newErr(1314, "0A000", "%s is not allowed in stored procedures", upper(t.text))
+	case "LOAD":
+		if c.peekAt(1).is("DATA") {
+			return nil, newErr(1314, "0A000", "LOAD DATA is not allowed in stored procedures")
+		}
 	}
 	from := c.i
 	c.scanUntil()

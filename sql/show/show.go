@@ -297,6 +297,8 @@ func showCreateTable(t *storage.Table) string {
 		}
 		if c.NotNull {
 			l += " NOT NULL"
+		} else if c.Type.Base == types.TTimestamp {
+			l += " NULL" // MariaDB names a nullable TIMESTAMP's NULL (its TIMESTAMP is NOT NULL unless told)
 		}
 		switch {
 		case c.AutoIncrement:

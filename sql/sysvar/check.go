@@ -17,6 +17,18 @@ func Check(d *Def, text string) error {
 	switch d.Key() {
 	case "transaction_isolation":
 		return CheckIsolation(d.Name, text)
+	case "character_set_database":
+		// How LOAD DATA reads a file naming no CHARACTER SET.
+		switch strings.ToLower(text) {
+		case "utf8mb4", "utf8", "utf8mb3", "binary", "ascii", "latin1":
+		default:
+			return sqlerr.New(sqlerr.ErUnknownCharacterSet, "Unknown character set: '%s'", text)
+		}
+	case "sql_quote_show_create":
+		// mysqldump sets it to 1; SHOW CREATE always quotes names.
+		if text == "OFF" {
+			return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support 'sql_quote_show_create = OFF' (SHOW CREATE TABLE always quotes names)")
+		}
 	case "time_zone":
 		if _, err := ParseTimeZone(text); err != nil {
 			return err

@@ -97,7 +97,9 @@ var Defs = func() map[string]*Def {
 		{Name: "collation_connection", Kind: varString, Def: "utf8mb4_general_ci", Global: true, Session: true},
 		{Name: "collation_server", Kind: varString, Def: "utf8mb4_general_ci", Global: true, Session: true},
 		// Every database is utf8mb4 (the mysql client's `status` reads these).
-		{Name: "character_set_database", Kind: varString, Def: "utf8mb4", ReadOnly: true},
+		// character_set_database may be set (mariadb-import sets binary):
+		// it is how LOAD DATA reads a file that names no CHARACTER SET.
+		{Name: "character_set_database", Kind: varString, Def: "utf8mb4", Global: true, Session: true},
 		{Name: "collation_database", Kind: varString, Def: "utf8mb4_general_ci", ReadOnly: true},
 		{Name: "time_zone", Kind: varString, Def: "SYSTEM", Global: true, Session: true},
 		{Name: "system_time_zone", Kind: varString, Def: "UTC", ReadOnly: true},
@@ -124,6 +126,9 @@ var Defs = func() map[string]*Def {
 		{Name: "net_buffer_length", Kind: KindInt, Def: "16384", min: 1024, max: 1048576, Global: true, Session: true, SessionReadOnly: true},
 		{Name: "transaction_read_only", Kind: KindBool, Def: "OFF", Global: true, Session: true},
 		{Name: "tx_read_only", Kind: KindBool, Def: "OFF", Global: true, Session: true, store: "transaction_read_only"},
+		{Name: "lock_wait_timeout", Kind: KindInt, Def: "86400", min: 0, max: 31536000, Global: true, Session: true},
+		{Name: "sql_quote_show_create", Kind: KindBool, Def: "ON", Global: true, Session: true},
+		{Name: "sql_notes", Kind: KindBool, Def: "ON", Global: true, Session: true},
 		{Name: "last_insert_id", Kind: KindInt, Def: "0", min: 0, max: 1<<63 - 1, Session: true},
 	}
 	m := make(map[string]*Def, len(defs))
@@ -258,6 +263,8 @@ func Normalize(d *Def, v types.Value) (string, *sqlerr.Note, error) {
 			return "", nil, nil
 		}
 		switch d.Key() {
+		case "character_set_database":
+			return strings.ToLower(v.String()), nil, nil // a character set's name, as MariaDB shows it
 		case "time_zone":
 			if _, err := ParseTimeZone(v.String()); err == nil {
 				return CanonicalTimeZone(v.String()), nil, nil

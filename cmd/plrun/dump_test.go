@@ -1,0 +1,50 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestDumpRoundTrip: `plrun dump --routines` of a data folder, loaded by
+// plrun's batch mode into a new folder, gives the same rows, SHOW CREATE
+// TABLE and routines.
+func TestDumpRoundTrip(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	setup := "CREATE DATABASE shop;\nUSE shop;\n" +
+		"CREATE TABLE items (id INT NOT NULL AUTO_INCREMENT, name VARCHAR(40) DEFAULT 'x', price DECIMAL(10,2), " +
+		"added DATETIME(3), born DATE, f DOUBLE, PRIMARY KEY (id), KEY k_name (name));\n" +
+		"INSERT INTO items (name, price, added, born, f) VALUES ('quote '' \"dq\" back\\\\slash', 1.50, '2024-01-02 03:04:05.678', '1999-12-31', -0.5), " +
+		"('nl\\nCR\\rtab\\tnul\\0z\\Z', NULL, NULL, NULL, 1e100), (NULL, -0.01, NULL, '2000-02-29', NULL);\n" +
+		"CREATE TABLE empty_t (a INT PRIMARY KEY);\n" +
+		"CREATE PROCEDURE twice(IN n INT, OUT m INT) BEGIN SET m = n * 2; END;\n" +
+		"CREATE FUNCTION hello(w VARCHAR(10)) RETURNS VARCHAR(20) RETURN CONCAT('hello ', w);\n" +
+		"CREATE PROCEDURE lua_p(IN n INT) LANGUAGE LUA AS $$ local x = n; print('n=' .. x) $$;\n"
+	if status, _, errOut := plrunCLI(t, setup, "--data", src, "--create"); status != 0 {
+		t.Fatalf("setup: %d %s", status, errOut)
+	}
+	status, dump, errOut := plrunCLI(t, "", "--data", src, "dump", "--routines")
+	if status != 0 {
+		t.Fatalf("dump: %d %s", status, errOut)
+	}
+	for _, want := range []string{"LOCK TABLES `items` WRITE;", "INSERT INTO `items` VALUES\n", "DELIMITER ;;", "/*!40111 SET SQL_NOTES=@OLD_SQL_NOTES */;"} {
+		if !strings.Contains(dump, want) {
+			t.Fatalf("dump lacks %q:\n%s", want, dump)
+		}
+	}
+	if status, _, errOut := plrunCLI(t, dump, "--data", dst, "--create"); status != 0 {
+		t.Fatalf("load: %d %s\n%s", status, errOut, dump)
+	}
+	check := "SELECT * FROM shop.items ORDER BY id; " +
+		"SELECT id, added = '2024-01-02 03:04:05.678' AS frac_kept FROM shop.items WHERE id = 1; SHOW CREATE TABLE shop.items; SHOW CREATE TABLE shop.empty_t; " +
+		"CALL shop.twice(21, @m); SELECT @m, shop.hello('you'); SHOW CREATE PROCEDURE shop.lua_p"
+	_, want, _ := plrunCLI(t, "", "--data", src, "-e", check)
+	for _, w := range []string{"quote ' \"dq\" back\\\\slash", "42\thello you", "KEY `k_name`", "frac_kept\n1\t1\n", "LANGUAGE LUA"} {
+		if !strings.Contains(want, w) {
+			t.Fatalf("the source prints no %q:\n%s", w, want)
+		}
+	}
+	_, got, errOut := plrunCLI(t, "", "--data", dst, "-e", check)
+	if got != want || errOut != "" {
+		t.Fatalf("loaded copy prints:\n%s\n%s\nwant:\n%s", got, errOut, want)
+	}
+}
