@@ -190,12 +190,14 @@ func (s *Session) runTrigger(ctx context.Context, x *txn.Txn, tr *procs.Trigger,
 	if s.functionHost == nil {
 		s.functionHost = envFunctionHost{Host: procs.FunctionHost(&procHost{s: s}), env: &s.Env}
 	}
-	outerTxn := s.stmtTxn
-	s.stmtTxn = x
+	outerTxn, outerDB := s.stmtTxn, s.DB
+	// the body runs in the trigger's database, as in MariaDB: its
+	// unqualified names are that database's tables
+	s.stmtTxn, s.DB = x, tr.DB
 	outer := x.SuspendStatement()
 	out, err := prog.Fire(ctx, s.functionHost, old, nw)
 	x.ResumeStatement(outer)
-	s.stmtTxn = outerTxn
+	s.stmtTxn, s.DB = outerTxn, outerDB
 	s.callDepth--
 	s.runningFuncs = s.runningFuncs[:len(s.runningFuncs)-1]
 	s.callAck = max(savedAck, s.callAck)

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"time"
 
@@ -125,8 +126,34 @@ func dumpDatabase(ctx context.Context, s *plrun.Session, name string, routines b
 			return err
 		}
 	}
+	if err := dumpTriggers(ctx, s, name, w); err != nil {
+		return err
+	}
 	if routines {
 		return dumpRoutines(ctx, s, name, w)
+	}
+	return nil
+}
+
+// reTriggerOrder is a CREATE TRIGGER's FOLLOWS/PRECEDES clause: the dump
+// creates a table's triggers in firing order, each after the ones before
+// it, so the clause (which may name one not yet created) is left out.
+var reTriggerOrder = regexp.MustCompile("(?is)(\\bFOR\\s+EACH\\s+ROW\\s+)(?:FOLLOWS|PRECEDES)\\s+(?:`[^`]+`|[\\w$]+)\\s+")
+
+// dumpTriggers writes db's triggers after its tables' rows (so loading
+// the dump fires none), as mariadb-dump does by default.
+func dumpTriggers(ctx context.Context, s *plrun.Session, db string, w *bufio.Writer) error {
+	trs, err := s.Exec(ctx, "SHOW TRIGGERS FROM "+quoteDumpName(db))
+	if err != nil {
+		return err
+	}
+	for _, row := range trs.Rows {
+		r, err := s.Exec(ctx, "SHOW CREATE TRIGGER "+quoteDumpName(db)+"."+quoteDumpName(row[0].String()))
+		if err != nil {
+			return err
+		}
+		create := reTriggerOrder.ReplaceAllString(r.Rows[0][2].String(), "${1}")
+		fmt.Fprintf(w, "DELIMITER ;;\n%s ;;\nDELIMITER ;\n", create)
 	}
 	return nil
 }

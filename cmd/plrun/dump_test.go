@@ -18,7 +18,10 @@ func TestDumpRoundTrip(t *testing.T) {
 		"CREATE TABLE empty_t (a INT PRIMARY KEY);\n" +
 		"CREATE PROCEDURE twice(IN n INT, OUT m INT) BEGIN SET m = n * 2; END;\n" +
 		"CREATE FUNCTION hello(w VARCHAR(10)) RETURNS VARCHAR(20) RETURN CONCAT('hello ', w);\n" +
-		"CREATE PROCEDURE lua_p(IN n INT) LANGUAGE LUA AS $$ local x = n; print('n=' .. x) $$;\n"
+		"CREATE PROCEDURE lua_p(IN n INT) LANGUAGE LUA AS $$ local x = n; print('n=' .. x) $$;\n" +
+		"CREATE TABLE tlog (x INT);\n" +
+		"CREATE TRIGGER items_b BEFORE INSERT ON items FOR EACH ROW SET NEW.f = 7;\n" +
+		"CREATE TRIGGER items_a BEFORE INSERT ON items FOR EACH ROW PRECEDES items_b BEGIN INSERT INTO tlog VALUES (1); END;\n"
 	if status, _, errOut := plrunCLI(t, setup, "--data", src, "--create"); status != 0 {
 		t.Fatalf("setup: %d %s", status, errOut)
 	}
@@ -36,9 +39,14 @@ func TestDumpRoundTrip(t *testing.T) {
 	}
 	check := "SELECT * FROM shop.items ORDER BY id; " +
 		"SELECT id, added = '2024-01-02 03:04:05.678' AS frac_kept FROM shop.items WHERE id = 1; SHOW CREATE TABLE shop.items; SHOW CREATE TABLE shop.empty_t; " +
-		"CALL shop.twice(21, @m); SELECT @m, shop.hello('you'); SHOW CREATE PROCEDURE shop.lua_p"
-	_, want, _ := plrunCLI(t, "", "--data", src, "-e", check)
-	for _, w := range []string{"quote ' \"dq\" back\\\\slash", "42\thello you", "KEY `k_name`", "frac_kept\n1\t1\n", "LANGUAGE LUA"} {
+		"CALL shop.twice(21, @m); SELECT @m, shop.hello('you'); SHOW CREATE PROCEDURE shop.lua_p; " +
+		"INSERT INTO shop.items (name) VALUES ('trg'); SELECT f FROM shop.items WHERE name = 'trg'; SELECT COUNT(*) AS logged FROM shop.tlog; " +
+		"SELECT TRIGGER_NAME, ACTION_ORDER, ACTION_STATEMENT FROM information_schema.TRIGGERS WHERE TRIGGER_SCHEMA = 'shop' ORDER BY ACTION_ORDER"
+	_, want, srcErr := plrunCLI(t, "", "--data", src, "-e", check)
+	if srcErr != "" {
+		t.Fatalf("the source: %s", srcErr)
+	}
+	for _, w := range []string{"quote ' \"dq\" back\\\\slash", "42\thello you", "KEY `k_name`", "frac_kept\n1\t1\n", "LANGUAGE LUA", "f\n7\n", "logged\n1\n", "items_a\t1\t", "items_b\t2\t"} {
 		if !strings.Contains(want, w) {
 			t.Fatalf("the source prints no %q:\n%s", w, want)
 		}
