@@ -154,6 +154,11 @@ func selectViewText(n *ast.SelectStmt, pl *SelectPlan, names []string) string {
 		if ts.AsName.O != "" {
 			q.alias = ts.AsName.O
 		}
+		if pl.merged != nil {
+			// FROM a merged view: its columns are the view's, named by
+			// its alias (MariaDB's `v`.`c`), not the base table's
+			q.alias, q.schema = pl.merged.cols.Name, ""
+		}
 	}
 	var fields []string
 	i := 0
@@ -227,6 +232,14 @@ func wildcardColumns(pl *SelectPlan, only, schema string) []string {
 		for _, c := range def.Columns {
 			out = append(out, prefix+quoteName(alias)+"."+quoteName(c.Name))
 		}
+	}
+	if pl.merged != nil {
+		if only == "" || strings.EqualFold(only, pl.merged.cols.Name) {
+			for _, c := range pl.merged.def.Columns {
+				out = append(out, quoteName(pl.merged.cols.Name)+"."+quoteName(c))
+			}
+		}
+		return out
 	}
 	if pl.join != nil {
 		for _, jt := range pl.join.Tables {
