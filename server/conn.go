@@ -62,7 +62,9 @@ var errShutdown = mysql.NewError(mysql.ER_SERVER_SHUTDOWN, "Server shutdown in p
 // counts Aborted_clients; a drain is not.
 func (c *conn) serve() (aborted bool) {
 	c.consumed = c.sock.read.Load() // the handshake
+	c.startIdleClock()
 	for {
+		c.armIdleTimeout()
 		c.lingerIfDraining()
 		packet, err := c.wire.readPacket()
 		if err != nil {
@@ -86,8 +88,10 @@ func (c *conn) serve() (aborted bool) {
 		if runsStatement(packet) {
 			stop = c.wire.watchDisconnect(c.clientGone)
 		}
+		c.armWriteTimeout()
 		quit, err := c.dispatch(packet)
 		stop()
+		c.armWriteTimeout() // the rest of the reply: the command may have SET it
 		if err == nil {
 			err = c.wire.flush()
 		}

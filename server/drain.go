@@ -30,6 +30,10 @@ type countingConn struct {
 	net.Conn
 	read atomic.Int64
 	net  *engine.NetStats
+	// writeTimeout bounds each socket write (the session's
+	// net_write_timeout, in nanoseconds; 0 none), as MariaDB's: a client
+	// that stops reading a reply is disconnected (idle.go).
+	writeTimeout atomic.Int64
 }
 
 func (c *countingConn) Read(p []byte) (int, error) {
@@ -40,6 +44,9 @@ func (c *countingConn) Read(p []byte) (int, error) {
 }
 
 func (c *countingConn) Write(p []byte) (int, error) {
+	if d := c.writeTimeout.Load(); d > 0 {
+		_ = c.Conn.SetWriteDeadline(time.Now().Add(time.Duration(d)))
+	}
 	n, err := c.Conn.Write(p)
 	c.net.Sent(n)
 	return n, err

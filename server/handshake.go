@@ -10,11 +10,12 @@ import (
 
 // serverCapabilities are the capability flags plrun announces, and so the
 // most a client may use. No TLS, no compression, no old EOF-less replies.
+// CLIENT_INTERACTIVE: such a client waits interactive_timeout (idle.go).
 const serverCapabilities = mysql.CLIENT_LONG_PASSWORD | mysql.CLIENT_FOUND_ROWS | mysql.CLIENT_LONG_FLAG |
 	mysql.CLIENT_CONNECT_WITH_DB | mysql.CLIENT_PROTOCOL_41 | mysql.CLIENT_TRANSACTIONS |
 	mysql.CLIENT_SECURE_CONNECTION | mysql.CLIENT_MULTI_STATEMENTS | mysql.CLIENT_MULTI_RESULTS |
 	mysql.CLIENT_PS_MULTI_RESULTS | mysql.CLIENT_PLUGIN_AUTH | mysql.CLIENT_CONNECT_ATTRS |
-	mysql.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA
+	mysql.CLIENT_PLUGIN_AUTH_LENENC_CLIENT_DATA | mysql.CLIENT_INTERACTIVE
 
 // initialHandshake is Protocol::HandshakeV10 for connection id connID,
 // with the 20-byte scramble salt and status flags status.

@@ -81,8 +81,12 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	}
 	switch n := p.Node.(type) {
 	case *ast.SelectStmt:
+		n = s.withSelectLimit(n)
+		defer s.clearSelectLimit()
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
 	case *ast.SetOprStmt:
+		n = s.withSetOprLimit(n)
+		defer s.clearSelectLimit()
 		return s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecQuery(ctx, x, p, n, args) })
 	case *ast.InsertStmt:
 		if err := s.checkWritableDML(n); err != nil {

@@ -201,6 +201,10 @@ func (s *Session) Client() (user, host string) {
 
 // getVar reads a system variable in the session (or global) scope.
 func (s *Session) getVar(d *sysvar.Def, global bool) string {
+	if d.Name == "last_insert_id" {
+		// the value LAST_INSERT_ID() reports, however it was set
+		return strconv.FormatUint(s.LastInsertID, 10)
+	}
 	if !global && d.Session {
 		if v, ok := s.vars[d.Key()]; ok {
 			return v

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -17,6 +18,9 @@ func (s *Session) setSession(d *sysvar.Def, v types.Value) (*exec.Note, error) {
 	if d.ReadOnly {
 		return nil, sqlerr.New(sqlerr.ErReadOnlyVariable, "Variable '%s' is a read only variable", d.Name)
 	}
+	if d.SessionReadOnly {
+		return nil, sqlerr.New(sqlerr.ErSessionReadOnly, "SESSION variable '%s' is read-only. Use SET GLOBAL to assign the value", d.Name)
+	}
 	if !d.Session {
 		return nil, sqlerr.New(sqlerr.ErGlobalVariable, "Variable '%s' is a GLOBAL variable and should be set with SET GLOBAL", d.Name)
 	}
@@ -24,7 +28,7 @@ func (s *Session) setSession(d *sysvar.Def, v types.Value) (*exec.Note, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := sysvar.Check(d, text); err != nil {
+	if err := sysvar.CheckSession(d, text); err != nil {
 		return nil, err
 	}
 	if d.Name == "autocommit" && text == "ON" && s.txn != nil && !s.explicit {
@@ -32,6 +36,10 @@ func (s *Session) setSession(d *sysvar.Def, v types.Value) (*exec.Note, error) {
 		if _, err := s.finishOpen(context.Background()); err != nil {
 			return nil, err
 		}
+	}
+	if d.Name == "last_insert_id" {
+		// LAST_INSERT_ID() reports it (MariaDB: one value, two names).
+		s.LastInsertID, _ = strconv.ParseUint(text, 10, 64)
 	}
 	s.vars[d.Key()] = text
 	return warn, nil
@@ -66,7 +74,10 @@ func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, ar
 	oneShot := reSetTransaction.MatchString(parse.StripLeading(p.Text))
 	for _, v := range n.Variables {
 		name := strings.ToLower(v.Name)
-		if name == ast.SetNames || name == ast.SetCharset {
+		if v.Name == ast.SetNames || v.Name == ast.SetCharset {
+			if err := s.setNames(v.Name == ast.SetNames, v); err != nil {
+				return nil, err
+			}
 			continue
 		}
 		if name == "tx_isolation_one_shot" && oneShot {

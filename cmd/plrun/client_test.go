@@ -32,6 +32,8 @@ func TestBatchOutputFlags(t *testing.T) {
 		{[]string{"-N", "-e", "select * from t"}, "1\t日本語\n2\tab\n"},
 		{[]string{"-s", "-e", "select * from t"}, "1\t日本語\n2\tab\n"},
 		{[]string{"-sN", "-e", "select id from t"}, "1\n2\n"},
+		// USE with statements after it on the line runs as the first of them.
+		{[]string{"-e", "use test; select database() as db"}, "db\ntest\n"},
 		// Wide characters take two columns: the box stays aligned.
 		{[]string{"-t", "-e", "select * from t"}, "+----+--------+\n| id | name   |\n+----+--------+\n|  1 | 日本語 |\n|  2 | ab     |\n+----+--------+\n"},
 		{[]string{"-E", "-e", "select * from t where id = 1"}, "*************************** 1. row ***************************\n  id: 1\nname: 日本語\n"},

@@ -63,6 +63,11 @@ func (sh *shell) clientCommand(ctx context.Context, line string, lineNo int) (do
 		}
 		return true, true
 	case "use", `\u`:
+		if _, after, ok := strings.Cut(arg, sh.delimiter()); ok && strings.TrimSpace(after) != "" {
+			// "use db; select ...": statements follow on the line, so
+			// USE is the first of them and runs as SQL (as mysql runs it).
+			return false, false
+		}
 		if arg == "" {
 			sh.printMessage("USE must be followed by a database name")
 			return true, false

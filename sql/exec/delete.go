@@ -60,6 +60,9 @@ func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		return nil, err
 	}
 	pl := pi.(*deletePlan)
+	if err := s.refuseUnsafeWrite(pl.acc, n.Limit != nil); err != nil {
+		return nil, err
+	}
 	ec := &expr.Ctx{Env: &s.Env, Args: args, Context: ctx, Txn: x}
 	refs, err := pl.acc.Find(ctx, x, ec, true)
 	if err != nil {

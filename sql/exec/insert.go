@@ -311,7 +311,7 @@ func (s *State) fillRow(t *storage.Table, vals []types.Value, given []bool, rowN
 		}
 		switch {
 		case col.DefaultNow:
-			vals[c] = types.TimeValue(time.Now().Truncate(time.Second))
+			vals[c] = types.TimeValue(s.Now().Truncate(time.Second))
 		case col.HasDefault:
 			vals[c] = col.Default
 		case col.NotNull:

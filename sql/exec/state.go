@@ -29,6 +29,10 @@ type State struct {
 	definingView bool
 	temps        map[string]*storage.Table // the session's temporary tables (temptables.go)
 	fkw          *constraint.Writer        // the running statement's (constraints.go)
+	// SelectLimit is the sql_select_limit the session added to the
+	// statement being planned, plus one (0: none): part of the plan
+	// cache key, since the same text is planned with and without it.
+	SelectLimit uint64
 	// Virtual serves the read-only schema information_schema
 	// (sql/infoschema); nil where there is none.
 	Virtual VirtualSchema
@@ -59,12 +63,12 @@ func (s *State) PlanFor(p *parse.Stmt, build func() (any, error)) (any, error) {
 	}
 	epoch := s.epoch.Load()
 	mode := s.SQLMode() & planModes
-	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
+	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode && c.Limit == s.SelectLimit {
 		return c.Plan, nil
 	}
 	p.PlanMu.Lock()
 	defer p.PlanMu.Unlock()
-	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode {
+	if c := p.Cached.Load(); c != nil && c.Epoch == epoch && c.DB == s.DB && c.Mode == mode && c.Limit == s.SelectLimit {
 		return c.Plan, nil
 	}
 	builds := s.virtualBuilds
@@ -75,7 +79,7 @@ func (s *State) PlanFor(p *parse.Stmt, build func() (any, error)) (any, error) {
 	if s.virtualBuilds != builds {
 		return pl, nil // it holds this execution's information_schema rows
 	}
-	p.Cached.Store(&parse.PlanEntry{Plan: pl, Epoch: epoch, DB: s.DB, Mode: mode})
+	p.Cached.Store(&parse.PlanEntry{Plan: pl, Epoch: epoch, DB: s.DB, Mode: mode, Limit: s.SelectLimit})
 	return pl, nil
 }
 

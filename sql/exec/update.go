@@ -141,6 +141,9 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		return nil, err
 	}
 	pl := pi.(*UpdatePlan)
+	if err := s.refuseUnsafeWrite(pl.Access, n.Limit != nil); err != nil {
+		return nil, err
+	}
 	t := pl.Table
 	s.MultiRowWrite, s.IgnoreErrors = true, n.IgnoreErr
 	defer func() { s.MultiRowWrite, s.IgnoreErrors = false, false }()
@@ -179,7 +182,7 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 			continue
 		}
 		for _, c := range pl.onNow {
-			nv[c] = types.TimeValue(time.Now().Truncate(time.Second))
+			nv[c] = types.TimeValue(s.Now().Truncate(time.Second))
 		}
 		mark := x.Mark()
 		if err := s.checkUpdatedRow(ctx, x, pl.rules, ec, r.Vals, nv); err != nil {

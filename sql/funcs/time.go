@@ -56,8 +56,9 @@ func timeFunc(f *expr.Call) (*expr.Expr, error) {
 			if !ok {
 				return types.Null, nil
 			}
-			// the session time zone is the system's: a wall clock before
+			// the wall clock is in the session's time zone; one before
 			// the epoch is NULL, as MariaDB gives it
+			m.t = time.Date(m.t.Year(), m.t.Month(), m.t.Day(), m.t.Hour(), m.t.Minute(), m.t.Second(), m.t.Nanosecond(), sessionZone(c))
 			if m.t.Unix() < 0 {
 				return types.Null, nil
 			}
@@ -88,7 +89,7 @@ func timeFunc(f *expr.Call) (*expr.Expr, error) {
 				return types.Null, nil
 			}
 			us := int64(secs*1e6 + 0.5)
-			tm := time.UnixMicro(us).Local()
+			tm := time.UnixMicro(us).In(sessionZone(c))
 			if len(vs) == 2 {
 				return types.StringValue(datetime.Format(tm, vs[1].String())), nil
 			}
@@ -103,7 +104,7 @@ func timeFunc(f *expr.Call) (*expr.Expr, error) {
 }
 
 // wallClock is the statement's start (NOW() is one time for all its
-// rows, as in MySQL) on the system's clock, or in UTC; SYSDATE() reads
+// rows, as in MySQL) in the session's time zone, or in UTC; SYSDATE() reads
 // the clock itself (statementTime false).
 func wallClock(c *expr.Ctx, utc, statementTime bool) time.Time {
 	t := time.Now()
@@ -113,7 +114,16 @@ func wallClock(c *expr.Ctx, utc, statementTime bool) time.Time {
 	if utc {
 		return t.UTC()
 	}
-	return t
+	return t.In(sessionZone(c))
+}
+
+// sessionZone is the time_zone of the session c runs in (the system's
+// outside one).
+func sessionZone(c *expr.Ctx) *time.Location {
+	if c == nil || c.Env == nil {
+		return time.Local
+	}
+	return c.Env.Location()
 }
 
 // clockFunc is NOW(fsp) and its synonyms, and CURTIME(fsp): fsp (0-6)

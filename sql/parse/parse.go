@@ -76,6 +76,7 @@ type PlanEntry struct {
 	Epoch uint64
 	DB    string
 	Mode  sysvar.SQLMode // the sql_mode flags the build checked (planModes)
+	Limit uint64         // the sql_select_limit added, plus one (0: none)
 }
 
 var (

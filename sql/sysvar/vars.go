@@ -34,7 +34,10 @@ type Def struct {
 	Global   bool // may be SET GLOBAL
 	Session  bool // may be SET SESSION
 	ReadOnly bool
-	enum     []string // varEnum: the values, in index order
+	// SessionReadOnly: SET SESSION is error 1621 (only SET GLOBAL may
+	// change it), as MariaDB's net_buffer_length.
+	SessionReadOnly bool
+	enum            []string // varEnum: the values, in index order
 	// rejectOutOfRange: a value outside [min, max] is error 1231 instead
 	// of MySQL's clamp with warning 1292. Used where a clamp could lower
 	// durability (innodb_flush_log_at_trx_commit=7 would become 2).
@@ -96,7 +99,6 @@ var Defs = func() map[string]*Def {
 		// Every database is utf8mb4 (the mysql client's `status` reads these).
 		{Name: "character_set_database", Kind: varString, Def: "utf8mb4", ReadOnly: true},
 		{Name: "collation_database", Kind: varString, Def: "utf8mb4_general_ci", ReadOnly: true},
-		{Name: "names", Kind: varString, Def: "utf8mb4", Session: true},
 		{Name: "time_zone", Kind: varString, Def: "SYSTEM", Global: true, Session: true},
 		{Name: "system_time_zone", Kind: varString, Def: "UTC", ReadOnly: true},
 		{Name: "lower_case_table_names", Kind: KindInt, Def: "0", ReadOnly: true},
@@ -112,17 +114,16 @@ var Defs = func() map[string]*Def {
 		{Name: "license", Kind: varString, Def: "Apache-2.0", ReadOnly: true},
 		{Name: "performance_schema", Kind: KindBool, Def: "OFF", ReadOnly: true},
 		{Name: "query_cache_size", Kind: KindInt, Def: "0", min: 0, max: 0, Global: true},
-		{Name: "query_cache_type", Kind: varString, Def: "OFF", Global: true, Session: true},
+		{Name: "query_cache_type", Kind: varEnum, enum: []string{"OFF", "ON", "DEMAND"}, Def: "OFF", Global: true, Session: true},
 		{Name: "div_precision_increment", Kind: KindInt, Def: "4", ReadOnly: true},
 		{Name: "auto_increment_increment", Kind: KindInt, Def: "1", ReadOnly: true},
 		{Name: "auto_increment_offset", Kind: KindInt, Def: "1", ReadOnly: true},
 		{Name: "foreign_key_checks", Kind: KindBool, Def: "ON", Global: true, Session: true},
 		{Name: "unique_checks", Kind: KindBool, Def: "ON", Global: true, Session: true},
 		{Name: "sql_safe_updates", Kind: KindBool, Def: "OFF", Global: true, Session: true},
-		{Name: "net_buffer_length", Kind: KindInt, Def: "16384", min: 1024, max: 1048576, Global: true, Session: true},
+		{Name: "net_buffer_length", Kind: KindInt, Def: "16384", min: 1024, max: 1048576, Global: true, Session: true, SessionReadOnly: true},
 		{Name: "transaction_read_only", Kind: KindBool, Def: "OFF", Global: true, Session: true},
 		{Name: "tx_read_only", Kind: KindBool, Def: "OFF", Global: true, Session: true, store: "transaction_read_only"},
-		{Name: "session_track_gtids", Kind: varString, Def: "OFF", Global: true, Session: true},
 		{Name: "last_insert_id", Kind: KindInt, Def: "0", min: 0, max: 1<<63 - 1, Session: true},
 	}
 	m := make(map[string]*Def, len(defs))
@@ -256,6 +257,17 @@ func Normalize(d *Def, v types.Value) (string, *sqlerr.Note, error) {
 		if v.K == types.KindNull {
 			return "", nil, nil
 		}
+		switch d.Key() {
+		case "time_zone":
+			if _, err := ParseTimeZone(v.String()); err == nil {
+				return CanonicalTimeZone(v.String()), nil, nil
+			}
+		case "character_set_client", "character_set_connection", "character_set_results", "collation_connection":
+			if strings.EqualFold(v.String(), "binary") {
+				return "binary", nil, nil
+			}
+			return CanonicalCharset(v.String()), nil, nil
+		}
 		return v.String(), nil, nil
 	}
 }
@@ -342,6 +354,10 @@ func ValueOf(d *Def, s string) types.Value {
 			return types.IntValue(1)
 		}
 		return types.IntValue(0)
+	case varString:
+		if s == "" && d.Name == "character_set_results" {
+			return types.Null // no conversion of results
+		}
 	case KindFloat:
 		if d, _, err := apd.NewFromString(s); err == nil {
 			return types.DecimalValue(d)
@@ -353,9 +369,6 @@ func ValueOf(d *Def, s string) types.Value {
 func SortedNames() []string {
 	names := make([]string, 0, len(Defs))
 	for n := range Defs {
-		if n == "names" {
-			continue
-		}
 		names = append(names, n)
 	}
 	sort.Strings(names)
