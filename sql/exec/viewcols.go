@@ -5,6 +5,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/types"
 )
@@ -91,7 +92,7 @@ func (s *State) ViewDefinition(v *storage.ViewDef) (string, error) {
 	s.viewDepth--
 	s.DB, s.ctes = savedDB, savedCTEs
 	if err != nil {
-		return v.Select, nil // a WITH's own names, or tables gone: as stored
+		return brokenViewDefinition(v), nil
 	}
 	names := v.Columns
 	if len(names) != len(q.Columns()) {
@@ -114,3 +115,34 @@ func (n schemaNamer) Enter(x ast.Node) (ast.Node, bool) {
 }
 
 func (schemaNamer) Leave(x ast.Node) (ast.Node, bool) { return x, true }
+
+// brokenViewDefinition is the definition of a view that does not plan
+// (its table is gone, or a WITH's names): for one SELECT from one table,
+// whose stored text names every column by its table already, that table
+// named by its database as MariaDB prints it; any other, as stored.
+func brokenViewDefinition(v *storage.ViewDef) string {
+	st, err := parse.ParseOne(v.Select)
+	sel, ok := st.(*ast.SelectStmt)
+	if err != nil || !ok || sel.With != nil {
+		return v.Select
+	}
+	ts := plan.SingleSource(sel.From)
+	if ts == nil {
+		return v.Select
+	}
+	tn, ok := ts.Source.(*ast.TableName)
+	if !ok || tn.Schema.L != "" {
+		return v.Select
+	}
+	tn.Schema = ast.NewCIStr(v.DB)
+	names := make([]string, 0, len(sel.Fields.Fields))
+	for _, f := range sel.Fields.Fields {
+		if f.WildCard != nil || f.AsName.O == "" {
+			return v.Select
+		}
+		names = append(names, f.AsName.O)
+	}
+	// the plan selectViewText reads: the table's name only
+	pl := &SelectPlan{t: storage.NewTable(&storage.TableDef{DB: v.DB, Name: tn.Name.O})}
+	return selectViewText(sel, pl, names)
+}
