@@ -188,6 +188,7 @@ func selectViewText(n *ast.SelectStmt, pl *SelectPlan, names []string) string {
 		b.WriteString(" where " + expr.ExprText(n.Where))
 	}
 	if n.GroupBy != nil {
+		qualifyGroupBy(n, q)
 		b.WriteString(" group by " + byItems(n.GroupBy.Items))
 	}
 	if n.Having != nil {

@@ -146,3 +146,25 @@ func brokenViewDefinition(v *storage.ViewDef) string {
 	pl := &SelectPlan{t: storage.NewTable(&storage.TableDef{DB: v.DB, Name: tn.Name.O})}
 	return selectViewText(sel, pl, names)
 }
+
+// qualifyGroupBy names the table (and database, when q does) of each
+// GROUP BY column, as MariaDB
+// stores a view's GROUP BY (`t`.`c`), unless the name is a select-list
+// alias of something else (GROUP BY alias), which stays as written.
+func qualifyGroupBy(n *ast.SelectStmt, q *qualifier) {
+	aliases := map[string]bool{}
+	for _, f := range n.Fields.Fields {
+		if f.AsName.L == "" {
+			continue
+		}
+		if c, ok := f.Expr.(*ast.ColumnNameExpr); ok && c.Name.Name.L == f.AsName.L {
+			continue // `t`.`c` AS `c`: the same column either way
+		}
+		aliases[f.AsName.L] = true
+	}
+	for _, it := range n.GroupBy.Items {
+		if c, ok := it.Expr.(*ast.ColumnNameExpr); ok && (c.Name.Table.L != "" || !aliases[c.Name.Name.L]) {
+			it.Expr.Accept(q)
+		}
+	}
+}
