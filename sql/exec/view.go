@@ -267,8 +267,14 @@ func (s *State) ViewTable(tn *ast.TableName) (*storage.Table, error) {
 	if v == nil {
 		return nil, nil
 	}
-	t, _, err := s.viewSource(&SelectPlan{}, v, v.Name)
-	return t, err
+	cols, _, err := s.ViewColumns(v)
+	if err != nil {
+		return nil, err
+	}
+	// a view's columns are in its database's character set, with their
+	// base columns' defaults (ViewColumns), as MariaDB describes them
+	def := &storage.TableDef{DB: v.DB, Name: v.Name, Columns: cols, Charset: "utf8mb4", Collate: "utf8mb4_general_ci"}
+	return storage.NewTable(def), nil
 }
 
 // mergeableView is the view a one-table FROM names when its SELECT can
