@@ -29,3 +29,14 @@ const (
 )
 
 func init() { states[ErCheckSubquery] = "42000" }
+
+// Schema changes a constraint refuses (HY000).
+const (
+	ErDropIndexFK          uint16 = 1553 // dropping the index (or column) a foreign key needs
+	ErFKColumnCannotDropCh uint16 = 1829 // dropping a column a child's foreign key references
+	ErFKColumnCannotChange uint16 = 1832 // changing the type of a foreign key's column
+	ErFKColumnCannotChgCh  uint16 = 1833 // changing the type of a column a child references
+	ErAlterOperationNotSup uint16 = 1845 // ALGORITHM= / LOCK= an operation cannot have, no reason given (ADD CHECK)
+)
+
+func init() { states[ErAlterOperationNotSup] = "0A000" }

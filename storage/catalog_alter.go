@@ -27,6 +27,60 @@ func (c *Catalog) SwapTable(old, nt *Table) bool {
 	return true
 }
 
+// SwapAltered is SwapTable for ALTER TABLE (and its replay): the other
+// tables' FOREIGN KEYs that reference old follow its renamed columns (by
+// shape: a column from the same old column under a new name) and its new
+// name, as InnoDB's do; each such child gets a new Table over its rows
+// (the caller has closed their write gates).
+func (c *Catalog) SwapAltered(old, nt *Table, shape *Reshape) bool {
+	if !c.SwapTable(old, nt) {
+		return false
+	}
+	renamed := map[string]string{}
+	if shape != nil {
+		for i, src := range shape.Source {
+			if src >= 0 && src < len(old.Def.Columns) && old.Def.Columns[src].Name != nt.Def.Columns[i].Name {
+				renamed[strings.ToLower(old.Def.Columns[src].Name)] = nt.Def.Columns[i].Name
+			}
+		}
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for id, t := range c.byID {
+		if t == nt {
+			continue // its own keys are in its new definition
+		}
+		var fks []ForeignKey
+		for i := range t.Def.ForeignKeys {
+			fk := &t.Def.ForeignKeys[i]
+			if !fk.References(old.Def.DB, old.Def.Name) {
+				continue
+			}
+			if fks == nil {
+				fks = append([]ForeignKey(nil), t.Def.ForeignKeys...)
+			}
+			nk := &fks[i]
+			nk.RefDB, nk.RefTable = nt.Def.DB, nt.Def.Name
+			nk.RefCols = append([]string(nil), fk.RefCols...)
+			for j, n := range nk.RefCols {
+				if to, ok := renamed[strings.ToLower(n)]; ok {
+					nk.RefCols[j] = to
+				}
+			}
+		}
+		if fks == nil {
+			continue
+		}
+		def := *t.Def
+		def.ForeignKeys = fks
+		ct := &Table{Def: &def, tableData: t.tableData, rebuiltAt: t.rebuiltAt}
+		c.dbs[strings.ToLower(def.DB)][strings.ToLower(def.Name)] = ct
+		c.byID[id] = ct
+		t.MarkDropped()
+	}
+	return true
+}
+
 func (c *Catalog) installTableLocked(ts map[string]*Table, k string, t *Table) {
 	if t.Def.ID > c.nextID {
 		c.nextID = t.Def.ID
@@ -90,7 +144,7 @@ func (c *Catalog) RenameTables(steps []Rename, check bool) *RenameFailure {
 		}
 		def := *t.Def
 		def.DB, def.Name = c.dbName[strings.ToLower(st.To.DB)], st.To.Name
-		nt := &Table{Def: &def, tableData: t.tableData}
+		nt := &Table{Def: &def, tableData: t.tableData, rebuiltAt: t.rebuiltAt}
 		delete(fts, fk)
 		tts[tk] = nt
 		c.byID[def.ID] = nt
@@ -103,7 +157,41 @@ func (c *Catalog) RenameTables(steps []Rename, check bool) *RenameFailure {
 	for _, u := range done {
 		u.old.MarkDropped()
 	}
+	c.repointLocked(steps)
 	return nil
+}
+
+// repointLocked makes the FOREIGN KEYs that referenced a renamed table
+// reference its new name, step by step (so RENAME TABLE a TO tmp, b TO a,
+// tmp TO b swaps them right), as InnoDB does. A child gets a new Table
+// over the same rows with its new definition (definitions are never
+// changed in place: writers read them unlocked); the caller has closed
+// the children's write gates. Replay runs the same steps, so it gets the
+// same keys.
+func (c *Catalog) repointLocked(steps []Rename) {
+	for _, st := range steps {
+		to := TableRef{DB: c.dbName[strings.ToLower(st.To.DB)], Name: st.To.Name}
+		for id, t := range c.byID {
+			var fks []ForeignKey
+			for i := range t.Def.ForeignKeys {
+				if t.Def.ForeignKeys[i].References(st.From.DB, st.From.Name) {
+					if fks == nil {
+						fks = append([]ForeignKey(nil), t.Def.ForeignKeys...)
+					}
+					fks[i].RefDB, fks[i].RefTable = to.DB, to.Name
+				}
+			}
+			if fks == nil {
+				continue
+			}
+			def := *t.Def
+			def.ForeignKeys = fks
+			nt := &Table{Def: &def, tableData: t.tableData, rebuiltAt: t.rebuiltAt}
+			c.dbs[strings.ToLower(def.DB)][strings.ToLower(def.Name)] = nt
+			c.byID[id] = nt
+			t.MarkDropped()
+		}
+	}
 }
 
 // Redefined is a new Table over t's rows with definition def (same id,

@@ -191,7 +191,7 @@ func replayAlter(cat *storage.Catalog, r *DDLRecord) {
 	if r.Instant {
 		nt := old.Redefined(r.Def)
 		nt.SetAutoInc(r.AutoInc)
-		cat.SwapTable(old, nt)
+		cat.SwapAltered(old, nt, r.Shape)
 		return
 	}
 	b := storage.NewRebuild(old, r.Def, r.Shape, 0)
@@ -200,7 +200,7 @@ func replayAlter(cat *storage.Catalog, r *DDLRecord) {
 	}
 	b.Finish()
 	b.New.SetAutoInc(r.AutoInc)
-	cat.SwapTable(old, b.New)
+	cat.SwapAltered(old, b.New, r.Shape)
 }
 
 // Replayer applies log records in LSN order during recovery, holding the

@@ -44,7 +44,7 @@ func For(cat *storage.Catalog, t *storage.Table, sc *expr.Scope) (*Rules, error)
 		}
 		name := ck.Name
 		if ck.Column != "" {
-			name = t.Def.Name + "." + ck.Column
+			name = t.Def.Name + "." + ck.Name // the column's name when the check was made
 		}
 		r.checks = append(r.checks, compiledCheck{name: name, e: ce})
 	}

@@ -65,9 +65,16 @@ func (p *alterPlan) addConstraint(c *ast.Constraint) error {
 func (p *alterPlan) refuseConstraint(c *ast.Constraint) error {
 	switch c.Tp {
 	case ast.ConstraintForeignKey:
-		return notYet("ALTER TABLE ... ADD FOREIGN KEY")
+		p.cons.addFKs = append(p.cons.addFKs, c)
+		if p.s.ForeignKeyChecks() {
+			// the rows are checked against the parent as they are copied
+			p.copyWhy = "Adding foreign keys needs foreign_key_checks=OFF"
+		}
+		return nil
 	case ast.ConstraintCheck:
-		return notYet("ALTER TABLE ... ADD CHECK")
+		p.cons.addChecks = append(p.cons.addChecks, c)
+		p.copyWhy = "ADD CHECK" // MariaDB copies the rows to check them
+		return nil
 	}
 	return notYet("ALTER TABLE ... ADD FULLTEXT/SPATIAL")
 }
@@ -224,6 +231,9 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 		case ast.TableOptionComment:
 			p.def.Comment = o.StrValue
 		case ast.TableOptionCharset:
+			if err := checkStoredCharset(o.StrValue, ""); err != nil {
+				return err
+			}
 			if o.UintValue == ast.TableOptionCharsetWithConvertTo {
 				if !strings.EqualFold(o.StrValue, "utf8mb4") {
 					return notYet("CONVERT TO CHARACTER SET other than utf8mb4")
@@ -235,6 +245,9 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 				p.def.Collate = defaultCollation(p.def.Charset)
 			}
 		case ast.TableOptionCollate:
+			if err := checkStoredCharset("", o.StrValue); err != nil {
+				return err
+			}
 			p.def.Collate = o.StrValue
 		default:
 			return notYet("this ALTER TABLE table option")

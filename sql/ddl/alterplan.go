@@ -33,7 +33,8 @@ type alterPlan struct {
 	dropped   []string // columns dropped (shrinkKeys)
 	keysSpec  bool     // DISABLE / ENABLE KEYS among the specs
 	keysAdded bool
-	inline    []planKey // keys declared in a column definition, to add once it is placed
+	inline    []planKey  // keys declared in a column definition, to add once it is placed
+	cons      consChange // FOREIGN KEYs and CHECKs dropped and added (altercons.go)
 }
 
 // addInline adds the keys the last column definitions declared.
@@ -55,6 +56,7 @@ type planCol struct {
 	// altered by MODIFY, CHANGE or RENAME COLUMN, defaulted by ALTER
 	// COLUMN (MariaDB: 1054 for a second change).
 	altered, defaulted bool
+	redefined          bool // by MODIFY or CHANGE: a column-level CHECK of the old definition goes
 }
 
 type planKey struct {
@@ -192,9 +194,17 @@ func (p *alterPlan) apply(sp *ast.AlterTableSpec) error {
 		p.note(sqlerr.ErIllegalHaCreateOption, "Storage engine InnoDB of the table `%s`.`%s` doesn't have this option", p.old.Def.DB, p.old.Def.Name)
 		return nil
 	case ast.AlterTableDropForeignKey:
-		return notYet("ALTER TABLE ... DROP FOREIGN KEY")
-	case ast.AlterTableDropCheck, ast.AlterTableAlterCheck:
-		return notYet("ALTER TABLE ... CHECK")
+		p.rebuild = true
+		p.cons.drops = append(p.cons.drops, consDrop{name: sp.Name, fk: true})
+		return nil
+	case ast.AlterTableDropCheck:
+		// DROP CONSTRAINT (MariaDB) or DROP CHECK (MySQL 8): the parser
+		// gives both as one; either drops a CHECK or a FOREIGN KEY.
+		p.rebuild = true
+		p.cons.drops = append(p.cons.drops, consDrop{name: sp.Constraint.Name})
+		return nil
+	case ast.AlterTableAlterCheck:
+		return notYet("ALTER TABLE ... ALTER CHECK")
 	}
 	return notYet("this ALTER TABLE clause")
 }
@@ -260,6 +270,9 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 	if err != nil {
 		return storage.Column{}, err
 	}
+	if err := checkColumnCharset(cd, ct.JSON); err != nil {
+		return storage.Column{}, err
+	}
 	col := storage.Column{Name: cd.Name.Name.O, Type: ct}
 	for _, o := range cd.Options {
 		switch o.Tp {
@@ -285,8 +298,12 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 			col.OnUpdateNow = true
 		case ast.ColumnOptionComment:
 			col.Comment = expr.RestoreString(o.Expr)
-		case ast.ColumnOptionCheck, ast.ColumnOptionReference:
-			return col, notYet("ALTER TABLE ... column CHECK/REFERENCES")
+		case ast.ColumnOptionCheck:
+			// built once the columns are placed (addConstraints); MariaDB
+			// checks no existing row against a column's check
+			p.cons.colChecks = append(p.cons.colChecks, cd)
+		case ast.ColumnOptionReference:
+			return col, notYet("ALTER TABLE ... column REFERENCES")
 		}
 	}
 	return col, nil
@@ -356,7 +373,7 @@ func (p *alterPlan) modifyColumn(oldName string, cd *ast.ColumnDef, pos *ast.Col
 		p.copyWhy = "Cannot change column type"
 	}
 	p.renameInKeys(was.Name, newName)
-	if err := p.place(planCol{Column: col, src: was.src, altered: true, defaulted: was.defaulted}, i, pos); err != nil {
+	if err := p.place(planCol{Column: col, src: was.src, altered: true, defaulted: was.defaulted, redefined: true}, i, pos); err != nil {
 		return err
 	}
 	return p.addInline()

@@ -24,6 +24,11 @@ func buildChecks(def *storage.TableDef, x *ast.CreateTableStmt, funcs expr.Funct
 	for _, fk := range def.ForeignKeys {
 		taken[strings.ToLower(fk.Name)] = true // one namespace, as MariaDB's
 	}
+	for _, ck := range def.Checks {
+		if ck.Column == "" {
+			taken[strings.ToLower(ck.Name)] = true // ALTER TABLE ... ADD CHECK: those the table has
+		}
+	}
 	cascaded := cascadedColumns(def)
 	add := func(ck storage.Check, e ast.ExprNode) error {
 		if err := checkAllowed(e, ck.Name); err != nil {

@@ -30,6 +30,18 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 	defer s.SchemaChanged()
 	switch x := n.(type) {
 	case *ast.CreateDatabaseStmt:
+		for _, o := range x.Options {
+			var err error
+			switch o.Tp {
+			case ast.DatabaseOptionCharset:
+				err = checkStoredCharset(o.Value, "")
+			case ast.DatabaseOptionCollate:
+				err = checkStoredCharset("", o.Value)
+			}
+			if err != nil {
+				return nil, err
+			}
+		}
 		if cat.HasDatabase(x.Name.O) {
 			if x.IfNotExists {
 				return exec.Noted("Note", sqlerr.ErDBCreateExists, "Can't create database '%s'; database exists", x.Name.O), nil
@@ -322,6 +334,9 @@ func buildTableDefWith(db string, x *ast.CreateTableStmt, selected []storage.Col
 	for _, cd := range x.Cols {
 		// by name: CREATE TABLE ... SELECT may have reordered the columns
 		col := &def.Columns[def.ColumnIndex(cd.Name.Name.O)]
+		if err := checkColumnCharset(cd, col.Type.JSON); err != nil {
+			return nil, 0, err
+		}
 		for _, o := range cd.Options {
 			switch o.Tp {
 			case ast.ColumnOptionNotNull:
@@ -398,9 +413,15 @@ func buildTableDefWith(db string, x *ast.CreateTableStmt, selected []storage.Col
 				def.Engine = o.StrValue
 			}
 		case ast.TableOptionCharset:
-			def.Charset = o.StrValue
+			if err := checkStoredCharset(o.StrValue, ""); err != nil {
+				return nil, 0, err
+			}
+			def.Charset = strings.ToLower(o.StrValue)
 		case ast.TableOptionCollate:
-			def.Collate = o.StrValue
+			if err := checkStoredCharset("", o.StrValue); err != nil {
+				return nil, 0, err
+			}
+			def.Collate = strings.ToLower(o.StrValue)
 		case ast.TableOptionComment:
 			def.Comment = o.StrValue
 		case ast.TableOptionAutoIncrement:

@@ -42,8 +42,18 @@ func buildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
 		}
 		specs = append(specs, sp)
 	}
+	// ALTER TABLE ... ADD FOREIGN KEY: InnoDB numbers past the table's
+	// highest t_ibfk_N, and a name the table has is taken.
 	generated := 0
 	taken := map[string]bool{}
+	had := map[string]bool{}
+	for _, fk := range def.ForeignKeys {
+		had[strings.ToLower(fk.Name)] = true
+		var n int
+		if _, err := fmt.Sscanf(strings.TrimPrefix(fk.Name, def.Name+"_ibfk_"), "%d", &n); err == nil && strings.HasPrefix(fk.Name, def.Name+"_ibfk_") {
+			generated = max(generated, n)
+		}
+	}
 	for _, sp := range specs {
 		if sp.ref.Table == nil {
 			return cantCreate(def)
@@ -79,6 +89,9 @@ func buildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
 		if fk.Name == "" {
 			generated++
 			fk.Name = fmt.Sprintf("%s_ibfk_%d", def.Name, generated)
+		}
+		if had[strings.ToLower(fk.Name)] {
+			return dupConstraint(def) // InnoDB's: the name is the table's already
 		}
 		if taken[strings.ToLower(fk.Name)] {
 			return sqlerr.New(sqlerr.ErDupKeyName, "Duplicate key name '%s'", fk.Name)
@@ -177,7 +190,7 @@ func checkForeignKeys(cat *storage.Catalog, def *storage.TableDef, fkChecks bool
 		fk := &def.ForeignKeys[i]
 		if fkNameTaken(cat, def.DB, fk.Name) {
 			// InnoDB's constraint names are unique in a database
-			return sqlerr.New(sqlerr.ErCantCreateTable, "Can't create table `%s`.`%s` (errno: 121 \"Duplicate key on write or update\")", def.DB, def.Name)
+			return dupConstraint(def)
 		}
 		var parent *storage.TableDef
 		if fk.References(def.DB, def.Name) {
@@ -212,6 +225,12 @@ func checkForeignKeys(cat *storage.Catalog, def *storage.TableDef, fkChecks bool
 		}
 	}
 	return nil
+}
+
+// dupConstraint is InnoDB's error for a foreign key name a table of the
+// database has already.
+func dupConstraint(def *storage.TableDef) error {
+	return sqlerr.New(sqlerr.ErCantCreateTable, "Can't create table `%s`.`%s` (errno: 121 \"Duplicate key on write or update\")", def.DB, def.Name)
 }
 
 func sameKeyType(a, b storage.Column) bool {

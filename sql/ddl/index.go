@@ -17,7 +17,7 @@ func createIndex(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 	if err != nil {
 		return nil, err
 	}
-	if err := refuseConstrained(txns.Catalog(), t); err != nil {
+	if err := refuseTemporary(t); err != nil {
 		return nil, err
 	}
 	p := newAlterPlan(s, t)
@@ -51,7 +51,7 @@ func dropIndex(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.Dro
 	if err != nil {
 		return nil, err
 	}
-	if err := refuseConstrained(txns.Catalog(), t); err != nil {
+	if err := refuseTemporary(t); err != nil {
 		return nil, err
 	}
 	p := newAlterPlan(s, t)

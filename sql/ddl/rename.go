@@ -2,6 +2,7 @@ package ddl
 
 import (
 	"context"
+	"slices"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/exec"
@@ -43,10 +44,16 @@ func renameTables(ctx context.Context, s *exec.State, txns *txn.Manager, steps [
 	var ids []uint64
 	for _, st := range steps {
 		if t := cat.Table(st.From.DB, st.From.Name); t != nil {
-			if err := refuseConstrained(cat, t); err != nil {
+			if err := refuseTemporary(t); err != nil {
 				return nil, err
 			}
 			ids = append(ids, t.Def.ID)
+			// the children's keys are repointed in the same step
+			for _, ch := range cat.ReferencingFKs(t.Def.DB, t.Def.Name) {
+				if !slices.Contains(ids, ch.Child.Def.ID) {
+					ids = append(ids, ch.Child.Def.ID)
+				}
+			}
 		}
 	}
 	gate, err := txns.LockTables(ctx, ids...)
