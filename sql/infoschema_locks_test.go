@@ -59,15 +59,18 @@ func TestPlrunLockViews(t *testing.T) {
 		_, err := waiter.Exec(context.Background(), "UPDATE t SET v = 10 WHERE id = 2", nil)
 		done <- err
 	}()
-	// Wait until the waiter is queued (no timing is asserted).
+	// Wait until the waiter is queued and its wait fully published (no
+	// timing is asserted: a row read while the waiter is being queued may
+	// be partial, so the loop waits for the whole row).
 	q := "SELECT requesting_session_id, blocking_session_id, lock_table, lock_index, lock_data, requesting_trx_id <> blocking_trx_id, wait_seconds >= 0 FROM information_schema.PLRUN_LOCK_WAITS"
+	want := fmt.Sprintf("%d\t%d\t`test`.`t`\tPRIMARY\t2\t1\t1\n", waiter.ID(), holder.ID())
 	var got string
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if got = rowsText(t, watcher, q); got != "" {
+		if got = rowsText(t, watcher, q); got == want {
 			break
 		}
 	}
-	if want := fmt.Sprintf("%d\t%d\t`test`.`t`\tPRIMARY\t2\t1\t1\n", waiter.ID(), holder.ID()); got != want {
+	if got != want {
 		t.Fatalf("PLRUN_LOCK_WAITS: %q, want %q", got, want)
 	}
 	if got, want := rowsText(t, watcher, fmt.Sprintf("SELECT trx_state, trx_requested_lock_id IS NOT NULL, trx_query FROM information_schema.PLRUN_TRX WHERE trx_mysql_thread_id = %d", waiter.ID())),

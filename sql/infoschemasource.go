@@ -31,3 +31,27 @@ func (o infoschemaOf) Locks() []infoschema.LockInfo {
 	}
 	return out
 }
+
+func (o infoschemaOf) ViewColumns(v *storage.ViewDef) ([]storage.Column, bool, error) {
+	return o.s.State.ViewColumns(v)
+}
+
+func (o infoschemaOf) ViewDefinition(v *storage.ViewDef) string {
+	text, err := o.s.State.ViewDefinition(v)
+	if err != nil {
+		return v.Select
+	}
+	return text
+}
+
+// Warn adds a warning once: a statement may build the same
+// information_schema table more than once (planning, then reading), and
+// MariaDB warns once per view.
+func (o infoschemaOf) Warn(code uint16, msg string) {
+	for _, n := range o.s.State.StmtNotes {
+		if n.Code == code && n.Message == msg {
+			return
+		}
+	}
+	o.s.State.Warn(code, "%s", msg)
+}

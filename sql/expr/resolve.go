@@ -42,7 +42,7 @@ func (sc *Scope) resolveJoined(cn *ast.ColumnName) (*Expr, error) {
 // ExprText restores an expression as MySQL prints it in messages.
 func ExprText(n ast.Node) string {
 	var sb strings.Builder
-	ctx := format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|format.RestoreNameBackQuotes|format.RestoreSpacesAroundBinaryOperation, &sb)
+	ctx := format.NewRestoreCtx(format.RestoreStringSingleQuotes|format.RestoreKeyWordLowercase|format.RestoreNameBackQuotes|format.RestoreSpacesAroundBinaryOperation|format.RestoreStringWithoutCharset, &sb)
 	if err := n.Restore(ctx); err != nil {
 		return "?"
 	}

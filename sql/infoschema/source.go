@@ -20,6 +20,15 @@ type Source interface {
 	// PLRUN_LOCK_WAITS); the open transactions (PLRUN_TRX) are the
 	// sessions' (SessionInfo.Trx).
 	Locks() []LockInfo
+	// ViewColumns are a view's columns (exec.State.ViewColumns) and
+	// whether any names a base column; the error is the view's 1356 when
+	// its tables are gone.
+	ViewColumns(v *storage.ViewDef) ([]storage.Column, bool, error)
+	// ViewDefinition is a view's SELECT with its tables' databases
+	// (exec.State.ViewDefinition).
+	ViewDefinition(v *storage.ViewDef) string
+	// Warn adds a warning to the statement's (a broken view's 1356).
+	Warn(code uint16, msg string)
 }
 
 // SessionInfo is one PROCESSLIST row (SHOW PROCESSLIST).

@@ -194,7 +194,7 @@ func columnsRows(src Source, f filter) [][]types.Value {
 		}
 	}
 	eachTable(src.Catalog(), f, func(t *storage.Table) { out = columnRowsOf(out, t.Def) })
-	return out
+	return viewColumnRows(out, src, f)
 }
 
 // columnRowsOf appends def's COLUMNS rows to out.
