@@ -134,31 +134,42 @@ func StripLeading(s string) string {
 	}
 }
 
-// unwrapVersionComment reads a statement wholly inside MySQL's executable
-// comment, "/*!50003 DROP FUNCTION IF EXISTS `f` */" (mysqldump writes its
-// routines so), as the statement itself, so that plrun's own pre-scans
-// see it; a version past plrun's 8.0.36 makes it a comment, as MySQL
-// does. Comments inside statements are the SQL parser's.
+// unwrapVersionComment reads a statement made wholly of MySQL's executable
+// comments as the statement itself: "/*!50003 DROP FUNCTION IF EXISTS `f`
+// */", and mysqldump's triggers and views, split over several ("/*!50003
+// CREATE*/ /*!50017 DEFINER=`root`@`localhost`*/ /*!50003 TRIGGER ... */"),
+// so that plrun's own pre-scans (CREATE TRIGGER, DROP FUNCTION) see it. A
+// comment whose version is past plrun's 8.0.36 is left out, as MySQL does.
+// A statement with text outside the comments is left to the SQL parser.
 func unwrapVersionComment(s string) string {
-	if !strings.HasPrefix(s, "/*!") || !strings.HasSuffix(s, "*/") || strings.Index(s, "*/") != len(s)-2 {
+	if !strings.HasPrefix(s, "/*!") {
 		return s
 	}
-	body := s[3 : len(s)-2]
-	digits := 0
-	for digits < len(body) && digits < 6 && body[digits] >= '0' && body[digits] <= '9' {
-		digits++
-	}
-	if digits == 5 || digits == 6 {
-		version := 0
-		for _, c := range body[:digits] {
-			version = version*10 + int(c-'0')
+	var out []string
+	for rest := s; rest != ""; rest = strings.TrimLeft(rest, " \t\r\n") {
+		end := strings.Index(rest, "*/")
+		if !strings.HasPrefix(rest, "/*!") || end < 0 {
+			return s
 		}
-		if version > 80036 {
-			return ""
+		body := rest[3:end]
+		rest = rest[end+2:]
+		digits := 0
+		for digits < len(body) && digits < 6 && body[digits] >= '0' && body[digits] <= '9' {
+			digits++
 		}
-		body = body[digits:]
+		if digits == 5 || digits == 6 {
+			version := 0
+			for _, c := range body[:digits] {
+				version = version*10 + int(c-'0')
+			}
+			if version > 80036 {
+				continue
+			}
+			body = body[digits:]
+		}
+		out = append(out, strings.TrimSpace(body))
 	}
-	return strings.TrimRight(strings.TrimSpace(body), ";")
+	return strings.TrimRight(strings.TrimSpace(strings.Join(out, " ")), ";")
 }
 
 // parseDoBlock recognizes DO LANGUAGE lang [AS] $tag$ body $tag$ (the
@@ -187,6 +198,9 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 		return nil, sqlerr.New(sqlerr.ErEmptyQuery, "Query was empty")
 	}
 	p := &Stmt{Text: text, Hints: hints{TargetRows: -1}}
+	if strings.HasPrefix(StripLeading(text), "/*!") && s != "" {
+		p.Text = s // the statement the executable comments hold
+	}
 	switch {
 	case procs.IsCreateProcedure(s):
 		p.Kind = KindCreateProc
