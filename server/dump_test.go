@@ -42,13 +42,18 @@ var dumpSchema = []string{
 	"INSERT INTO a_child VALUES (1, 'a'), (2, 'c'), (3, NULL)",
 	"CREATE TABLE checked (id INT PRIMARY KEY, n INT, CONSTRAINT n_positive CHECK (n > 0))",
 	"INSERT INTO checked VALUES (1, 5), (2, NULL)",
+	// mysqldump writes triggers and views split over executable comments
+	// (/*!50003 CREATE*/ /*!50017 DEFINER=...*/ /*!50003 TRIGGER ...*/).
+	"CREATE TABLE audit (n INT)",
+	"CREATE TRIGGER checked_ai AFTER INSERT ON checked FOR EACH ROW INSERT INTO audit VALUES (NEW.n)",
+	"CREATE VIEW positive AS SELECT id, n FROM checked WHERE n > 0",
 	"CREATE PROCEDURE add_nums(IN n INT, OUT total DECIMAL(30,6)) BEGIN DECLARE i INT DEFAULT 0; " +
 		"SET total = 0; WHILE i < n DO SET total = total + i; SET i = i + 1; END WHILE; " +
 		"SELECT name FROM texts WHERE code = 'a'; END",
 	"CREATE FUNCTION greet(who VARCHAR(20)) RETURNS VARCHAR(40) DETERMINISTIC RETURN CONCAT('hi ''', who, '''')",
 }
 
-var dumpTables = []string{"nums", "texts", "times", "empty_one", "a_child", "checked"}
+var dumpTables = []string{"nums", "texts", "times", "empty_one", "a_child", "checked", "audit"}
 
 // TestMysqldumpRoundTrip dumps a plrun database with mysqldump (default
 // options and --single-transaction, with and without --routines, and
@@ -107,6 +112,14 @@ func TestMysqldumpRoundTrip(t *testing.T) {
 				if got := runClient(t, 30*time.Second, target("-e", "SHOW CREATE TABLE "+tbl)); got != wantCreate {
 					t.Errorf("%v into %s: SHOW CREATE TABLE %s:\n%s\nwant:\n%s", opts, who, tbl, got, wantCreate)
 				}
+			}
+		}
+		// The trigger and the view came back: an insert fires the trigger,
+		// the view reads the table.
+		const fired = "7\n1\t5\n10\t7\n"
+		for who, target := range targets {
+			if got := runClient(t, 30*time.Second, target("-e", "INSERT INTO checked VALUES (10, 7); SELECT * FROM audit; SELECT * FROM positive ORDER BY id")); got != fired {
+				t.Errorf("%v into %s: trigger and view gave:\n%s\nwant:\n%s", opts, who, got, fired)
 			}
 		}
 		routines := "CALL add_nums(5, @t); SELECT @t, greet('x')"
