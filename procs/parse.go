@@ -45,32 +45,11 @@ func ParseCreate(sql string) (def *Definition, orReplace bool, err error) {
 // ParseCreateStmt is ParseCreate that also reports IF NOT EXISTS and COMMENT.
 func ParseCreateStmt(sql string) (*CreateStmt, error) {
 	p := &parser{src: sql}
-	st := &CreateStmt{Def: &Definition{}}
-	if !p.keyword("CREATE") {
-		return nil, p.syntaxError()
+	h, err := p.readCreateHead("PROCEDURE")
+	if err != nil {
+		return nil, err
 	}
-	if p.keyword("OR") {
-		if !p.keyword("REPLACE") {
-			return nil, p.syntaxError()
-		}
-		st.OrReplace = true
-	}
-	if p.keyword("DEFINER") {
-		from := p.pos
-		if err := p.skipDefiner(); err != nil {
-			return nil, err
-		}
-		st.Def.Definer = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p.src[from:p.pos]), "="))
-	}
-	if !p.keyword("PROCEDURE") {
-		return nil, p.syntaxError()
-	}
-	if p.keyword("IF") {
-		if !p.keyword("NOT") || !p.keyword("EXISTS") {
-			return nil, p.syntaxError()
-		}
-		st.IfNotExists = true
-	}
+	st := &CreateStmt{Def: &Definition{Definer: h.definer}, OrReplace: h.orReplace, IfNotExists: h.ifNotExists}
 	if err := p.signature(st.Def); err != nil {
 		return nil, err
 	}

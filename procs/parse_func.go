@@ -18,30 +18,11 @@ import (
 // plrun does not have (OUT parameters of functions).
 func ParseCreateFunction(sql string) (*CreateStmt, error) {
 	p := &parser{src: sql}
-	st := &CreateStmt{Def: &Definition{Func: &FunctionDef{}}}
-	if !p.keyword("CREATE") {
-		return nil, p.syntaxError()
+	h, err := p.readCreateHead("FUNCTION")
+	if err != nil {
+		return nil, err
 	}
-	if p.keyword("OR") {
-		if !p.keyword("REPLACE") {
-			return nil, p.syntaxError()
-		}
-		st.OrReplace = true
-	}
-	if p.keyword("DEFINER") {
-		if err := p.skipDefiner(); err != nil {
-			return nil, err
-		}
-	}
-	if !p.keyword("FUNCTION") {
-		return nil, p.syntaxError()
-	}
-	if p.keyword("IF") {
-		if !p.keyword("NOT") || !p.keyword("EXISTS") {
-			return nil, p.syntaxError()
-		}
-		st.IfNotExists = true
-	}
+	st := &CreateStmt{Def: &Definition{Func: &FunctionDef{}}, OrReplace: h.orReplace, IfNotExists: h.ifNotExists}
 	if err := p.signature(st.Def); err != nil {
 		return nil, err
 	}

@@ -38,32 +38,12 @@ func IsCreateTrigger(sql string) bool { return isCreate(sql, "TRIGGER") }
 // Errors are *sqlerr.Error 1064 at the place MariaDB would point to.
 func ParseCreateTrigger(sql string) (*CreateTriggerStmt, error) {
 	p := &parser{src: sql}
-	st := &CreateTriggerStmt{Def: &TriggerDef{}}
+	h, err := p.readCreateHead("TRIGGER")
+	if err != nil {
+		return nil, err
+	}
+	st := &CreateTriggerStmt{Def: &TriggerDef{}, OrReplace: h.orReplace, IfNotExists: h.ifNotExists}
 	d := st.Def
-	if !p.keyword("CREATE") {
-		return nil, p.syntaxError()
-	}
-	if p.keyword("OR") {
-		if !p.keyword("REPLACE") {
-			return nil, p.syntaxError()
-		}
-		st.OrReplace = true
-	}
-	if p.keyword("DEFINER") {
-		if err := p.skipDefiner(); err != nil {
-			return nil, err
-		}
-	}
-	if !p.keyword("TRIGGER") {
-		return nil, p.syntaxError()
-	}
-	if p.keyword("IF") {
-		if !p.keyword("NOT") || !p.keyword("EXISTS") {
-			return nil, p.syntaxError()
-		}
-		st.IfNotExists = true
-	}
-	var err error
 	if d.DB, d.Name, err = p.qualifiedIdent(); err != nil {
 		return nil, err
 	}

@@ -425,3 +425,42 @@ func (p *parser) dollarBody(def *Definition) error {
 	p.pos = bodyStart + closeAt + len(tag)
 	return nil
 }
+
+// createHead is what comes before a routine's or trigger's name: CREATE
+// [OR REPLACE] [DEFINER = user] kind [IF NOT EXISTS].
+type createHead struct {
+	orReplace, ifNotExists bool
+	definer                string // as written, without "="; "" when absent
+}
+
+// readCreateHead reads a createHead for kind (PROCEDURE, FUNCTION,
+// TRIGGER); a mismatch is a syntax error at the place it occurs.
+func (p *parser) readCreateHead(kind string) (createHead, error) {
+	var h createHead
+	if !p.keyword("CREATE") {
+		return h, p.syntaxError()
+	}
+	if p.keyword("OR") {
+		if !p.keyword("REPLACE") {
+			return h, p.syntaxError()
+		}
+		h.orReplace = true
+	}
+	if p.keyword("DEFINER") {
+		from := p.pos
+		if err := p.skipDefiner(); err != nil {
+			return h, err
+		}
+		h.definer = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(p.src[from:p.pos]), "="))
+	}
+	if !p.keyword(kind) {
+		return h, p.syntaxError()
+	}
+	if p.keyword("IF") {
+		if !p.keyword("NOT") || !p.keyword("EXISTS") {
+			return h, p.syntaxError()
+		}
+		h.ifNotExists = true
+	}
+	return h, nil
+}
