@@ -185,9 +185,9 @@ func unifyColumnType(a, b types.ColType) types.ColType {
 		a.Unsigned = a.Unsigned && b.Unsigned
 		return a
 	case a.IsInteger() && b.Base == types.TDecimal:
-		return decimalOf(max(integerDigits(a), b.Length-b.Scale), b.Scale)
+		return decimalOf(max(expr.IntDigits(a), b.Length-b.Scale), b.Scale)
 	case b.IsInteger() && a.Base == types.TDecimal:
-		return decimalOf(max(integerDigits(b), a.Length-a.Scale), a.Scale)
+		return decimalOf(max(expr.IntDigits(b), a.Length-a.Scale), a.Scale)
 	}
 	return expr.UnifyTypes(a, b)
 }
@@ -196,31 +196,13 @@ func decimalOf(intDigits, scale int) types.ColType {
 	return types.ColType{Base: types.TDecimal, Length: min(intDigits+scale, 65), Scale: scale}
 }
 
-// integerDigits is how many digits an integer type's values have.
-func integerDigits(t types.ColType) int {
-	switch t.Base {
-	case types.TTinyInt:
-		return 3
-	case types.TSmallInt:
-		return 5
-	case types.TMediumInt:
-		return 8
-	case types.TInt:
-		return 10
-	}
-	if t.Unsigned {
-		return 20
-	}
-	return 19
-}
-
 // displayLength is how many characters a value of t prints as at most.
 func displayLength(t types.ColType) int {
 	switch {
 	case t.IsString():
 		return t.Length
 	case t.IsInteger():
-		return integerDigits(t) + 1
+		return expr.IntDigits(t) + 1
 	case t.Base == types.TDecimal:
 		if t.Scale > 0 {
 			return t.Length + 2

@@ -77,7 +77,7 @@ func aggType(name string, arg *Expr) types.ColType {
 func sumAvgType(name string, arg types.ColType) types.ColType {
 	prec, scale := arg.Length, arg.Scale
 	if arg.IsInteger() {
-		prec, scale = intDigits(arg), 0
+		prec, scale = IntDigits(arg), 0
 	} else if arg.Base != types.TDecimal || prec <= 0 {
 		prec = 65
 	}
@@ -90,8 +90,8 @@ func sumAvgType(name string, arg types.ColType) types.ColType {
 	return types.ColType{Base: types.TDecimal, Length: min(prec, 65), Scale: min(scale, 38)}
 }
 
-// intDigits is the number of decimal digits an integer type holds.
-func intDigits(t types.ColType) int {
+// IntDigits is the number of decimal digits an integer type holds.
+func IntDigits(t types.ColType) int {
 	switch t.Base {
 	case types.TTinyInt:
 		return 3

@@ -185,16 +185,8 @@ func jsonFunc(f *expr.Call) (*expr.Expr, error) {
 			if !ok {
 				return types.Null, nil
 			}
-			if len(vs) == 3 {
-				p, ok := pathArg(c, vs[2], 3, name, false)
-				if !ok {
-					return types.Null, nil
-				}
-				found := p.Find(doc)
-				if len(found) == 0 {
-					return types.Null, nil
-				}
-				doc = found[0]
+			if doc, ok = atOptionalPath(c, doc, vs, 2, name); !ok {
+				return types.Null, nil
 			}
 			return expr.BoolValue(jsondoc.Contains(doc, cand)), nil
 		}), nil
@@ -259,16 +251,8 @@ func jsonInspect(f *expr.Call) (*expr.Expr, error) {
 		if !ok {
 			return types.Null, nil
 		}
-		if len(vs) == 2 {
-			p, ok := pathArg(c, vs[1], 2, name, false)
-			if !ok {
-				return types.Null, nil
-			}
-			found := p.Find(doc)
-			if len(found) == 0 {
-				return types.Null, nil
-			}
-			doc = found[0]
+		if doc, ok = atOptionalPath(c, doc, vs, 1, name); !ok {
+			return types.Null, nil
 		}
 		switch name {
 		case "json_type":
@@ -324,4 +308,22 @@ func jsonComparable(a, b *expr.Expr) (*expr.Expr, *expr.Expr) {
 		return a, unquoted(b)
 	}
 	return a, b
+}
+
+// atOptionalPath is doc's first value at the path argument vs[i] when the
+// call has one (doc itself when not); ok false (the call is NULL) for a
+// bad path or one that finds nothing.
+func atOptionalPath(c *expr.Ctx, doc *jsondoc.Node, vs []types.Value, i int, name string) (*jsondoc.Node, bool) {
+	if len(vs) <= i {
+		return doc, true
+	}
+	p, ok := pathArg(c, vs[i], i+1, name, false)
+	if !ok {
+		return nil, false
+	}
+	found := p.Find(doc)
+	if len(found) == 0 {
+		return nil, false
+	}
+	return found[0], true
 }
