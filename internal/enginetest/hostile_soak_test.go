@@ -95,6 +95,8 @@ var hostileSoakProcs = map[string]string{
 // never fail, and its p99 latency stays bounded (PLRUN_HOSTILE_SOAK_P99,
 // default 5 s: a bound against hangs and starvation on a shared machine,
 // not a performance claim; the figures are logged).
+// PLRUN_HOSTILE_SOAK_ONLY=js_doubling,join30 runs only the named hostile
+// statements, to find which one starves the normal workload.
 func TestHostileSoak(t *testing.T) {
 	duration := hostileSoakDuration(t)
 	p99Bound := 5 * time.Second
@@ -159,6 +161,15 @@ func TestHostileSoak(t *testing.T) {
 		}
 	}
 	stmts := hostileStatements(strings.Join(from, ", "))
+	if only := os.Getenv("PLRUN_HOSTILE_SOAK_ONLY"); only != "" {
+		var keep []hostileStmt
+		for _, st := range stmts {
+			if strings.Contains(","+only+",", ","+st.name+",") {
+				keep = append(keep, st)
+			}
+		}
+		stmts = keep
+	}
 
 	deadline := time.Now().Add(duration)
 	var wg sync.WaitGroup

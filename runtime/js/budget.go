@@ -35,7 +35,7 @@ func (v *vm) fits(n float64) {
 	}
 }
 
-// wrapBuiltins replaces String.prototype.repeat, padStart, padEnd,
+// wrapBuiltins replaces String.prototype.repeat, concat, padStart, padEnd,
 // Array.prototype.join and fill, and Array.from with versions that check
 // their result's size first; it runs before the globals are frozen.
 func (v *vm) wrapBuiltins() {
@@ -77,6 +77,13 @@ func (v *vm) wrapBuiltins() {
 		}
 		return 2 * n
 	}
+	wrap(strProto, "concat", func(call goja.FunctionCall) float64 {
+		n := strLen(call.This)
+		for _, a := range call.Arguments {
+			n += strLen(a)
+		}
+		return 2 * n
+	})
 	wrap(strProto, "padStart", pad)
 	wrap(strProto, "padEnd", pad)
 	// fill and Array.from write every index of a length the script

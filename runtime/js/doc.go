@@ -99,10 +99,16 @@
 //
 // # Memory budget
 //
-// String.prototype.repeat, padStart, padEnd and Array.prototype.join
-// (budget.go) check their result's size against the CALL's memory budget
-// (membudget, plrun_max_statement_memory) before goja allocates it; past
-// it they throw error 3170. What a script grows step by step (s += s,
-// arrays) is watched by membudget.Watch, which interrupts the VM with 3170
-// (the watch has ended before the interrupt flag is cleared).
+// String.prototype.repeat, concat, padStart, padEnd and
+// Array.prototype.join (budget.go) check their result's size against the
+// CALL's memory budget (membudget, plrun_max_statement_memory) before goja
+// allocates it; past it they throw error 3170. Every `a + b`, `x += y` and
+// untagged template literal is compiled as __plrun_concat(...) (concat.go),
+// which interrupts the VM with 3170 when a string result over 64 Ki units
+// is larger than the budget has left, so `s += s` stops one doubling past
+// the budget (about 45 ns more per `+`). What a script grows in small
+// steps (arrays, objects, many small strings) is watched by
+// membudget.Watch, which interrupts the VM with 3170 (the watch has ended
+// before the interrupt flag is cleared). Neither interrupt can be caught
+// by the script's try/catch.
 package js

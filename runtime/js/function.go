@@ -2,11 +2,9 @@ package js
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja/parser"
 
 	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/procs"
@@ -34,21 +32,9 @@ func (rt *Runtime) CompileFunction(def *procs.Definition) (procs.FunctionProgram
 		names = append(names, prm.Name)
 	}
 	src := "(function(" + strings.Join(names, ", ") + ") {" + def.Body + "\n})"
-	ast, err := parser.ParseFile(nil, def.Name, src, 0)
+	prog, err := compileBody(def, src)
 	if err != nil {
-		var list parser.ErrorList
-		if errors.As(err, &list) && len(list) > 0 {
-			return nil, procs.SyntaxErrorAt(procs.SourceOf(def), list[0].Position.Line, list[0].Message)
-		}
-		return nil, procs.SyntaxErrorAt(procs.SourceOf(def), 0, err.Error())
-	}
-	prog, err := goja.CompileAST(ast, true)
-	if err != nil {
-		var se *goja.CompilerSyntaxError
-		if errors.As(err, &se) && se.File != nil {
-			return nil, procs.SyntaxErrorAt(procs.SourceOf(def), se.File.Position(se.Offset).Line, se.Message)
-		}
-		return nil, procs.SyntaxErrorAt(procs.SourceOf(def), 0, err.Error())
+		return nil, err
 	}
 	p := &program{rt: rt, name: def.Name, src: procs.SourceOf(def), params: append([]procs.Param(nil), def.Params...), prog: prog}
 	return &function{prog: p}, nil

@@ -2,6 +2,7 @@ package js_test
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -135,5 +136,60 @@ func TestConsoleLogFormat(t *testing.T) {
 	}
 	if want := []string{`note n = 1 2.5 null undefined true {"a":[1,"x"]} [2]`}; strings.Join(h.Calls, "|") != strings.Join(want, "|") {
 		t.Fatalf("host calls %q, want %q", h.Calls, want)
+	}
+}
+
+// TestStringBuildingStopsAtBudget: `+`, `+=`, template literals and
+// String.prototype.concat are checked as they build (concat.go), so a
+// doubling loop stops one step past a 1 MiB budget instead of running on
+// until the heap watch's next sample: the call allocates a few MiB, not
+// the hundreds it reached before (and the gigabytes four such calls did
+// at once in TestHostileSoak).
+func TestStringBuildingStopsAtBudget(t *testing.T) {
+	rt := js.New(js.Options{PoolSize: 1})
+	for name, body := range map[string]string{
+		"plus":          "let s = 'x'; for (let i = 0; i < 60; i++) { s = s + s; }",
+		"plus_assign":   "let s = 'x'; for (let i = 0; i < 60; i++) { s += s; }",
+		"template":      "let s = 'x'; for (let i = 0; i < 60; i++) { s = `${s}${s}`; }",
+		"concat_method": "let s = 'x'; for (let i = 0; i < 60; i++) { s = s.concat(s); }",
+		"unicode":       "let s = 'é'; for (let i = 0; i < 60; i++) { s += s; }",
+		"in_arrow":      "const grow = (s) => s + s; let s = 'x'; for (let i = 0; i < 60; i++) { s = grow(s); }",
+		"in_object":     "let o = {s: 'x'}; for (let i = 0; i < 60; i++) { o.s += o.s; }",
+		"in_class":      "class G { constructor() { this.s = 'x'; } grow() { this.s = this.s + this.s; } } const g = new G(); for (let i = 0; i < 60; i++) { g.grow(); }",
+		"caught":        "let s = 'x'; for (let i = 0; i < 60; i++) { try { s += s; } catch (e) {} }",
+	} {
+		t.Run(name, func(t *testing.T) {
+			prog := rttest.Compile(t, rt, "grow_"+name, "", body)
+			ctx := membudget.With(context.Background(), membudget.New(1<<20))
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := prog.Call(ctx, &rttest.FakeHost{}, nil)
+			runtime.ReadMemStats(&after)
+			if e, ok := sqlerr.As(err); !ok || e.Code != sqlerr.ErCapacityExceeded {
+				t.Fatalf("error %v, want 3170", err)
+			}
+			if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+				t.Errorf("the call allocated %d MiB under a 1 MiB budget", got>>20)
+			}
+		})
+	}
+}
+
+// The rewritten expressions mean what they meant: `+` still adds numbers,
+// converts objects, and joins strings in every kind of scope.
+func TestConcatRewriteKeepsMeaning(t *testing.T) {
+	prog := rttest.Compile(t, js.New(js.Options{}), "meaning", "OUT s VARCHAR(200)", `
+let n = 1 + 2; n += 4;
+let o = {valueOf() { return 10; }};
+const f = (a, b) => a + b;
+class C { static j(x) { return x + '!'; } }
+let t = 'a'; t += 1; t += 2n;
+s = [n, o + 1, f('x', 'y'), f(1, 2), C.j('c'), t, `+"`"+`${n}-${t}`+"`"+`, String.raw`+"`"+`a${1}b`+"`"+`, typeof (1 + 1), 'p'.concat('q', 3)].join(';');`)
+	outs, err := prog.Call(context.Background(), &rttest.FakeHost{}, []any{nil})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "7;11;xy;3;c!;a12;7-a12;a1b;number;pq3"; outs[0] != want {
+		t.Errorf("got %v, want %v", outs[0], want)
 	}
 }

@@ -52,7 +52,20 @@ func (rt *Runtime) Compile(def *procs.Definition) (procs.Program, error) {
 	// Everything before BODY is on its first line, so line numbers match.
 	wrapped := "(function(session" + prefixComma(list) + ") {(function() {" + def.Body +
 		"\n})(); return [" + list + "]; })"
-	ast, err := parser.ParseFile(nil, def.Name, wrapped, 0)
+	prog, err := compileBody(def, wrapped)
+	if err != nil {
+		return nil, err
+	}
+	return &program{rt: rt, name: def.Name, src: src, params: append([]procs.Param(nil), def.Params...), prog: prog}, nil
+}
+
+// compileBody parses and compiles wrapped, the body of def inside its
+// wrapper (which starts on the body's first line), with every string-
+// building expression routed through concatGlobal; syntax errors carry
+// the body's line.
+func compileBody(def *procs.Definition, wrapped string) (*goja.Program, error) {
+	src := procs.SourceOf(def)
+	tree, err := parser.ParseFile(nil, def.Name, wrapped, 0)
 	if err != nil {
 		var list parser.ErrorList
 		if errors.As(err, &list) && len(list) > 0 {
@@ -60,7 +73,8 @@ func (rt *Runtime) Compile(def *procs.Definition) (procs.Program, error) {
 		}
 		return nil, procs.SyntaxErrorAt(src, 0, err.Error())
 	}
-	prog, err := goja.CompileAST(ast, true)
+	rewriteConcat(tree)
+	prog, err := goja.CompileAST(tree, true)
 	if err != nil {
 		var se *goja.CompilerSyntaxError
 		if errors.As(err, &se) && se.File != nil {
@@ -68,7 +82,7 @@ func (rt *Runtime) Compile(def *procs.Definition) (procs.Program, error) {
 		}
 		return nil, procs.SyntaxErrorAt(src, 0, err.Error())
 	}
-	return &program{rt: rt, name: def.Name, src: src, params: append([]procs.Param(nil), def.Params...), prog: prog}, nil
+	return prog, nil
 }
 
 func prefixComma(s string) string {

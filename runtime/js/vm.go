@@ -73,6 +73,7 @@ func newVM() *vm {
 		must(console.Set(name, v.consoleLog))
 	}
 	must(r.Set("console", console))
+	must(r.Set(concatGlobal, v.concat))
 	freeze := r.Get("Object").ToObject(r).Get("freeze")
 	freezeFn, _ := goja.AssertFunction(freeze)
 	for _, o := range []*goja.Object{s, v.stmtProto, v.resultProto} {
