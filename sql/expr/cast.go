@@ -17,6 +17,9 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 		return nil, err
 	}
 	ft := x.Tp
+	if isBinaryCast(ft) {
+		return binaryCast(a, ft), nil
+	}
 	var t types.ColType
 	switch ft.GetType() {
 	case mysql.TypeLonglong, mysql.TypeLong, mysql.TypeTiny, mysql.TypeShort, mysql.TypeInt24:

@@ -26,7 +26,12 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		e := ConstExpr(v, TypeOfValue(v))
+		t := TypeOfValue(v)
+		if v.K == types.KindString && x.Type.GetCharset() == "binary" {
+			// x'..', 0x.., b'..' and _binary'..' are byte strings
+			v, t = types.BytesValue(v.S), types.ColType{Base: types.TVarbinary, Length: len(v.S)}
+		}
+		e := ConstExpr(v, t)
 		e.literal = true
 		return e, nil
 	case *ast.ColumnNameExpr:

@@ -127,8 +127,13 @@ func lengths(t types.ColType) (charMax, octets, precision, scale, dtPrecision ty
 	switch t.Base {
 	case types.TChar, types.TVarchar:
 		charMax, octets = u64(uint64(t.Length)), u64(uint64(t.Length*bytesPerChar))
-	case types.TText:
-		charMax, octets = u64(65535), u64(65535)
+	case types.TText, types.TBlob, types.TBinary, types.TVarbinary:
+		// TEXT's are in bytes too, as MariaDB prints them
+		n := uint64(t.MaxBytes())
+		charMax, octets = u64(n), u64(n)
+	case types.TEnum, types.TSet:
+		n := uint64(t.MaxMemberLen())
+		charMax, octets = u64(n), u64(n*bytesPerChar)
 	case types.TTinyInt, types.TSmallInt, types.TMediumInt, types.TInt, types.TBigInt:
 		p := map[types.Base]uint64{types.TTinyInt: 3, types.TSmallInt: 5, types.TMediumInt: 7, types.TInt: 10, types.TBigInt: 19}[t.Base]
 		if t.Base == types.TBigInt && t.Unsigned {

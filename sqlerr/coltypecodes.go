@@ -1,0 +1,14 @@
+package sqlerr
+
+// Column type declaration errors (BINARY/VARBINARY lengths, ENUM and SET
+// members), kept apart from the main table so it can grow without
+// touching it.
+const (
+	ErTooBigFieldLength     uint16 = 1074 // CHAR/BINARY/VARBINARY longer than the type holds
+	ErTooBigSet             uint16 = 1097 // a SET of more than 64 members
+	ErDuplicatedValueInType uint16 = 1291 // an ENUM or SET member given twice (a Note in ENUM)
+)
+
+func init() {
+	states[ErTooBigFieldLength] = "42000"
+}
