@@ -95,11 +95,8 @@ func field(col sql.Column) *mysql.Field {
 		f.Type = mysql.MYSQL_TYPE_STRING
 		f.Charset = charsetUTF8MB4
 		f.ColumnLength = uint32(t.Length * 4)
-	case types.TText:
-		f.Type = mysql.MYSQL_TYPE_BLOB
-		f.Charset = charsetUTF8MB4
-		f.Flag |= mysql.BLOB_FLAG
-		f.ColumnLength = 65535 * 4
+	case types.TText, types.TBinary, types.TVarbinary, types.TBlob, types.TEnum, types.TSet:
+		lobField(f, t)
 	default: // TVarchar, and expressions without a declared type
 		f.Type = mysql.MYSQL_TYPE_VAR_STRING
 		f.Charset = charsetUTF8MB4

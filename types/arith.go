@@ -54,6 +54,9 @@ func Arith(op Op, a, b Value) (Value, error) {
 func numeric(v Value) Value {
 	switch v.K {
 	case KindString:
+		if v.isMember() {
+			return IntValue(v.I) // an ENUM's index, a SET's bitmask
+		}
 		f, _ := parseNumericPrefix(v.S)
 		return FloatValue(f)
 	case KindTime:

@@ -48,6 +48,8 @@ func (s *State) coerceStrict(def *storage.TableDef, c int, v types.Value, rowNum
 	switch ce.Code {
 	case sqlerr.ErDataTooLong:
 		return v, sqlerr.New(sqlerr.ErDataTooLong, "Data too long for column '%s' at row %d", col.Name, rowNum)
+	case sqlerr.ErWarnDataTruncated: // a value that is no ENUM or SET member
+		return v, sqlerr.New(sqlerr.ErWarnDataTruncated, "Data truncated for column '%s' at row %d", col.Name, rowNum)
 	case sqlerr.ErTruncatedWrongField:
 		if v.K == types.KindString && hasNumericPrefix(v.S) {
 			// '12abc' into a number column: MariaDB keeps the prefix and

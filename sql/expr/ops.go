@@ -73,7 +73,10 @@ var arithOps = map[opcode.Op]types.Op{
 
 func arithType(op types.Op, a, b types.ColType) types.ColType {
 	dec := func(t types.ColType) bool { return t.Base == types.TDecimal }
-	flt := func(t types.ColType) bool { return t.Base == types.TDouble || t.Base == types.TFloat || t.IsString() }
+	flt := func(t types.ColType) bool {
+		// an ENUM or SET is its number: integer arithmetic
+		return t.Base == types.TDouble || t.Base == types.TFloat || t.IsString() && t.Base != types.TEnum && t.Base != types.TSet
+	}
 	switch {
 	case op == types.OpIntDiv:
 		return TBigInt

@@ -30,8 +30,14 @@ func stringFunc(f *expr.Call) (*expr.Expr, error) {
 			}
 			var b strings.Builder
 			b.Grow(int(n))
+			binary := false
 			for _, v := range vs {
 				b.WriteString(v.String())
+				binary = binary || v.IsBinary()
+			}
+			if binary {
+				// one byte string makes CONCAT's result one
+				return types.BytesValue(b.String()), nil
 			}
 			return types.StringValue(b.String()), nil
 		}), nil
@@ -96,8 +102,8 @@ func stringFunc(f *expr.Call) (*expr.Expr, error) {
 		}
 		up := name == "upper" || name == "ucase"
 		return mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
-			if vs[0].IsNull() {
-				return types.Null, nil
+			if vs[0].IsNull() || vs[0].IsBinary() {
+				return vs[0], nil // bytes have no case: MySQL leaves them
 			}
 			if up {
 				return types.StringValue(strings.ToUpper(vs[0].String())), nil

@@ -195,7 +195,7 @@ func textFunc(f *expr.Call) (*expr.Expr, error) {
 			if err != nil {
 				return types.Null
 			}
-			return str(string(b))
+			return types.BytesValue(string(b))
 		})
 	case "to_base64":
 		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {

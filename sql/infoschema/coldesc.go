@@ -100,7 +100,7 @@ func ColumnDefault(c *storage.Column) types.Value {
 // \ escaped.
 func quote(s string) string { return "'" + quoteEscapes.Replace(s) + "'" }
 
-var quoteEscapes = strings.NewReplacer(`\`, `\\`, `'`, `''`)
+var quoteEscapes = strings.NewReplacer(`\`, `\\`, `'`, `''`, "\x00", `\0`, "\n", `\n`, "\r", `\r`)
 
 // dataType is COLUMNS.DATA_TYPE: the type's name (its SQL text s)
 // without its length.

@@ -37,6 +37,9 @@ func stringColType(cd *ast.ColumnDef) (t types.ColType, ok bool, err error) {
 			return t, true, sqlerr.New(sqlerr.ErTooBigFieldLength, "Column length too big for column '%s' (max = 65532); use BLOB or TEXT instead", cd.Name.Name.O)
 		}
 	case mysql.TypeBlob, mysql.TypeTinyBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
+		if !binary && flen > 0 {
+			flen *= 4 // TEXT(n) is n utf8mb4 characters
+		}
 		t.Base, t.Length = types.TText, lobSize(ft.GetType(), flen)
 		if binary {
 			t.Base = types.TBlob
@@ -51,6 +54,16 @@ func stringColType(cd *ast.ColumnDef) (t types.ColType, ok bool, err error) {
 			t.Base = types.TSet
 			if len(elems) > 64 {
 				return t, true, sqlerr.New(sqlerr.ErTooBigSet, "Too many strings for column %s and SET", cd.Name.Name.O)
+			}
+		}
+		word := map[bool]string{true: "SET", false: "ENUM"}[t.Base == types.TSet]
+		for i, e := range elems {
+			for _, f := range elems[:i] {
+				if types.CompareStrings(e, f) == 0 {
+					// non-strict MariaDB makes this a Note and keeps both;
+					// plrun always refuses it
+					return t, true, sqlerr.New(sqlerr.ErDuplicatedValueInType, "Column '%s' has duplicated value '%s' in %s", cd.Name.Name.O, f, word)
+				}
 			}
 		}
 		if binary {
