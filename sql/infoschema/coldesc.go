@@ -3,6 +3,7 @@ package infoschema
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/types"
@@ -87,7 +88,7 @@ func ColumnDefault(c *storage.Column) types.Value {
 		return null
 	case c.HasDefault && !c.Default.IsNull():
 		if c.Type.IsString() || !c.Default.IsNumeric() {
-			return str(quote(defaultText(c)))
+			return str(quote(asText(defaultText(c))))
 		}
 		return str(defaultText(c))
 	case c.NotNull:
@@ -150,4 +151,23 @@ func lengths(t types.ColType) (charMax, octets, precision, scale, dtPrecision ty
 		dtPrecision = u64(uint64(t.Scale))
 	}
 	return
+}
+
+// asText is a byte string as a utf8mb4 column holds it, as MariaDB
+// converts one: each byte that starts no valid character becomes '?'.
+func asText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		if r == utf8.RuneError && n == 1 {
+			b.WriteByte('?')
+		} else {
+			b.WriteString(s[:n])
+		}
+		s = s[n:]
+	}
+	return b.String()
 }
