@@ -1,11 +1,13 @@
 package expr
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/pingcap/tidb/pkg/parser/types"
 
+	"github.com/plrun/plrun/sqlerr"
 	plt "github.com/plrun/plrun/types"
 )
 
@@ -36,6 +38,8 @@ func binaryCast(a *Expr, ft *types.FieldType) *Expr {
 		s := v.String()
 		if n >= 0 {
 			if len(s) > n {
+				c.warn(sqlerr.Note{Level: "Warning", Code: sqlerr.ErTruncatedWrongValue,
+					Message: fmt.Sprintf("Truncated incorrect BINARY(%d) value: '%s'", n, s)})
 				s = s[:n]
 			} else {
 				s += strings.Repeat("\x00", n-len(s))
