@@ -38,9 +38,10 @@ var dumpSchema = []string{
 	// Byte strings with every awkward byte (mysqldump writes them escaped,
 	// or as 0x... with --hex-blob), the TEXT sizes, ENUM and SET.
 	"CREATE TABLE bytes (id INT PRIMARY KEY, bn BINARY(3) NOT NULL DEFAULT 'a', vb VARBINARY(10), bl BLOB, tb TINYBLOB, " +
-		"lb LONGBLOB, tt TINYTEXT, mt MEDIUMTEXT, e ENUM('one','Two','it''s') NOT NULL DEFAULT 'Two', s SET('x','y','z'), UNIQUE KEY u_vb (vb))",
-	"INSERT INTO bytes VALUES (1, 0x00ff, 0x000102ff, x'c328005c27220d0a1a', 0x80, unhex('DEADBEEF'), 'tiny', 'medium', 'it''s', 'z,x'), " +
-		"(2, 'AB', 'ab', 'Ab', '', '', '', '', 1, ''), (3, 'a', 'A', NULL, NULL, NULL, NULL, NULL, 'two', NULL)",
+		"lb LONGBLOB, tt TINYTEXT, mt MEDIUMTEXT, e ENUM('one','Two','it''s') NOT NULL DEFAULT 'Two', s SET('x','y','z'), " +
+		"bt BIT(10) DEFAULT b'101', UNIQUE KEY u_vb (vb))",
+	"INSERT INTO bytes VALUES (1, 0x00ff, 0x000102ff, x'c328005c27220d0a1a', 0x80, unhex('DEADBEEF'), 'tiny', 'medium', 'it''s', 'z,x', b'1111111111'), " +
+		"(2, 'AB', 'ab', 'Ab', '', '', '', '', 1, '', 0), (3, 'a', 'A', NULL, NULL, NULL, NULL, NULL, 'two', NULL, NULL)",
 	"INSERT INTO bytes (id) VALUES (4)",
 	// A child that sorts (and so loads) before its parent: the dump's
 	// FOREIGN_KEY_CHECKS=0 lets it; and a CHECK constraint.

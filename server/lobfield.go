@@ -10,7 +10,8 @@ import (
 // (binary) with BINARY_FLAG, their length in bytes; TEXT and BLOB as
 // MYSQL_TYPE_BLOB with BLOB_FLAG, a TEXT's length four bytes a
 // character (capped at LONGTEXT's 4 GB); ENUM and SET as
-// MYSQL_TYPE_STRING with ENUM_FLAG / SET_FLAG.
+// MYSQL_TYPE_STRING with ENUM_FLAG / SET_FLAG; BIT(n) as MYSQL_TYPE_BIT
+// of length n, its bytes the value (Value.String of a BIT value).
 func lobField(f *mysql.Field, t types.ColType) {
 	f.Charset = charsetUTF8MB4
 	length := uint64(t.MaxBytes())
@@ -30,6 +31,11 @@ func lobField(f *mysql.Field, t types.ColType) {
 		}
 		f.Flag |= mysql.BINARY_FLAG
 		f.Charset = charsetBinary
+	case types.TBit:
+		f.Type = mysql.MYSQL_TYPE_BIT
+		f.Flag |= mysql.UNSIGNED_FLAG
+		f.Charset = charsetBinary
+		length = uint64(t.Length)
 	case types.TEnum, types.TSet:
 		f.Type = mysql.MYSQL_TYPE_STRING
 		if t.Base == types.TSet {

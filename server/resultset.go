@@ -95,7 +95,7 @@ func field(col sql.Column) *mysql.Field {
 		f.Type = mysql.MYSQL_TYPE_STRING
 		f.Charset = charsetUTF8MB4
 		f.ColumnLength = uint32(t.Length * 4)
-	case types.TText, types.TBinary, types.TVarbinary, types.TBlob, types.TEnum, types.TSet:
+	case types.TText, types.TBinary, types.TVarbinary, types.TBlob, types.TEnum, types.TSet, types.TBit:
 		lobField(f, t)
 	default: // TVarchar, and expressions without a declared type
 		f.Type = mysql.MYSQL_TYPE_VAR_STRING

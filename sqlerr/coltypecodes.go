@@ -7,8 +7,10 @@ const (
 	ErTooBigFieldLength     uint16 = 1074 // CHAR/BINARY/VARBINARY longer than the type holds
 	ErTooBigSet             uint16 = 1097 // a SET of more than 64 members
 	ErDuplicatedValueInType uint16 = 1291 // an ENUM or SET member given twice (a Note in ENUM)
+	ErTooBigDisplaywidth    uint16 = 1439 // BIT(n) past 64
 )
 
 func init() {
 	states[ErTooBigFieldLength] = "42000"
+	states[ErTooBigDisplaywidth] = "42000"
 }

@@ -85,7 +85,7 @@ func (t ColType) bytesSQL() string {
 		return lobPrefix(t.Length) + "text"
 	case TBlob:
 		return lobPrefix(t.Length) + "blob"
-	case TBinary, TVarbinary:
+	case TBinary, TVarbinary, TBit:
 		return fmt.Sprintf("%s(%d)", baseNames[t.Base], t.Length)
 	case TEnum, TSet:
 		var b strings.Builder

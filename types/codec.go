@@ -17,11 +17,15 @@ var ErrBadEncoding = errors.New("types: malformed row encoding")
 const (
 	tagBytes  = 0x40
 	tagMember = 0x41
+	tagBit    = 0x42 // a BIT value: its width in bytes, then its number
 )
 
 // AppendValue appends v's binary encoding to dst.
 func AppendValue(dst []byte, v Value) []byte {
 	switch {
+	case v.IsBit():
+		dst = append(dst, tagBit, v.P)
+		return binary.AppendUvarint(dst, uint64(v.I))
 	case v.IsBinary():
 		dst = append(dst, tagBytes)
 		dst = binary.AppendUvarint(dst, uint64(len(v.S)))
@@ -57,6 +61,15 @@ func DecodeValue(buf []byte) (Value, []byte, error) {
 	k := Kind(buf[0])
 	buf = buf[1:]
 	switch k {
+	case tagBit:
+		if len(buf) < 1 || buf[0] <= pBit || buf[0] > pBit+8 {
+			return Null, nil, ErrBadEncoding
+		}
+		u, n := binary.Uvarint(buf[1:])
+		if n <= 0 {
+			return Null, nil, ErrBadEncoding
+		}
+		return Value{K: KindUint, I: int64(u), P: buf[0]}, buf[1+n:], nil
 	case tagBytes:
 		s, rest, err := decodeText(buf)
 		return BytesValue(s), rest, err

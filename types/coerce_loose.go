@@ -35,6 +35,10 @@ func CoerceLoose(v Value, t ColType) (out Value, warn uint16, err error) {
 	case codeTooLong:
 		s := ce.Value
 		switch {
+		case t.Base == TBit:
+			// a BIT value that does not fit is its largest, as MariaDB
+			// clamps it
+			return BitValue(bitMax(t.Length), t.Length), WarnOutOfRange, nil
 		case t.IsBinary():
 			out, err := Coerce(BytesValue(s[:t.MaxBytes()]), t)
 			return out, WarnTruncated, err
@@ -206,6 +210,8 @@ func ImplicitDefault(t ColType) (v Value, ok bool) {
 	case t.IsNumeric():
 		v, err := Coerce(IntValue(0), t)
 		return v, err == nil
+	case t.Base == TBit:
+		return BitValue(0, t.Length), true
 	case t.Base == TEnum:
 		// MySQL's implicit default of a NOT NULL ENUM is its first member
 		if len(t.Elems()) == 0 {

@@ -40,13 +40,15 @@ const (
 	// ENUM and SET (enumset.go): Members lists the members.
 	TEnum
 	TSet
+	// TBit is BIT(n) (bit.go): Length is n, values are KindUint.
+	TBit
 )
 
 var baseNames = map[Base]string{
 	TTinyInt: "tinyint", TSmallInt: "smallint", TMediumInt: "mediumint", TInt: "int", TBigInt: "bigint",
 	TDecimal: "decimal", TFloat: "float", TDouble: "double", TChar: "char", TVarchar: "varchar",
 	TText: "text", TDatetime: "datetime", TTimestamp: "timestamp", TDate: "date", TTime: "time",
-	TBinary: "binary", TVarbinary: "varbinary", TBlob: "blob", TEnum: "enum", TSet: "set",
+	TBinary: "binary", TVarbinary: "varbinary", TBlob: "blob", TEnum: "enum", TSet: "set", TBit: "bit",
 }
 
 // ColType is a column's declared type.
@@ -197,6 +199,8 @@ func Coerce(v Value, t ColType) (Value, error) {
 		return coerceBytes(v, t)
 	case t.Base == TEnum:
 		return coerceEnum(v, t)
+	case t.Base == TBit:
+		return coerceBit(v, t)
 	case t.Base == TSet:
 		return coerceSet(v, t)
 	case t.IsString():

@@ -94,6 +94,9 @@ func (v Value) String() string {
 	case KindInt:
 		return strconv.FormatInt(v.I, 10)
 	case KindUint:
+		if v.IsBit() {
+			return bitBytes(v)
+		}
 		return strconv.FormatUint(uint64(v.I), 10)
 	case KindFloat:
 		return FormatFloat(v.F)

@@ -172,6 +172,9 @@ func convFunc(f *expr.Call) (*expr.Expr, error) {
 			return types.Null, nil
 		}
 		s := strings.TrimSpace(vs[0].String())
+		if vs[0].IsBit() {
+			s = strconv.FormatUint(vs[0].Uint(), 10) // its number, not its bytes
+		}
 		neg := strings.HasPrefix(s, "-")
 		s = strings.TrimPrefix(s, "-")
 		var n uint64

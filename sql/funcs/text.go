@@ -179,6 +179,10 @@ func textFunc(f *expr.Call) (*expr.Expr, error) {
 	case "hex":
 		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			v := vs[0]
+			if v.K == types.KindInt || v.K == types.KindUint {
+				// exact: a float would round BIGINT UNSIGNED and BIT(64)
+				return str(strings.ToUpper(strconv.FormatUint(uint64(v.I), 16)))
+			}
 			if v.IsNumeric() {
 				u, _ := types.FloatValue(roundHalf(v.ToFloat())).ToInt64()
 				return str(strings.ToUpper(strconv.FormatUint(uint64(u), 16)))

@@ -62,6 +62,9 @@ func ShowDefault(c *storage.Column) types.Value {
 // digits.
 func defaultText(c *storage.Column) string {
 	v := c.Default
+	if v.IsBit() {
+		return types.BitLiteral(v)
+	}
 	if v.K != types.KindTime {
 		return v.String()
 	}
@@ -143,6 +146,8 @@ func lengths(t types.ColType) (charMax, octets, precision, scale, dtPrecision ty
 		precision, scale = u64(p), u64(0)
 	case types.TDecimal:
 		precision, scale = u64(uint64(t.Length)), u64(uint64(t.Scale))
+	case types.TBit:
+		precision = u64(uint64(t.Length))
 	case types.TDouble:
 		precision = u64(22)
 	case types.TFloat:

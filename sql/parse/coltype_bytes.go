@@ -9,7 +9,7 @@ import (
 
 // The string types beyond CHAR and VARCHAR: byte strings (BINARY,
 // VARBINARY, the BLOBs, and any string type declared CHARACTER SET
-// binary), the four TEXT sizes, ENUM and SET.
+// binary), the four TEXT sizes, ENUM and SET; and BIT(n).
 
 // stringColType maps those types; ok is false for every other type.
 func stringColType(cd *ast.ColumnDef) (t types.ColType, ok bool, err error) {
@@ -68,6 +68,11 @@ func stringColType(cd *ast.ColumnDef) (t types.ColType, ok bool, err error) {
 		}
 		if binary {
 			return t, true, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support '%s CHARACTER SET binary'", ft.String())
+		}
+	case mysql.TypeBit:
+		t.Base, t.Length = types.TBit, max(flen, 1)
+		if flen > 64 {
+			return t, true, sqlerr.New(sqlerr.ErTooBigDisplaywidth, "Display width out of range for '%s' (max = 64)", cd.Name.Name.O)
 		}
 	default:
 		return t, false, nil

@@ -311,6 +311,8 @@ func showCreateTable(t *storage.Table) string {
 			l += " DEFAULT current_timestamp()"
 		case c.HasDefault && c.Default.IsNull():
 			l += " DEFAULT NULL"
+		case c.HasDefault && c.Default.IsBit():
+			l += " DEFAULT " + types.BitLiteral(c.Default)
 		case c.HasDefault:
 			if c.Default.IsNumeric() {
 				l += " DEFAULT " + c.Default.String()
