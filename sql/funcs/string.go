@@ -91,7 +91,7 @@ func stringFunc(f *expr.Call) (*expr.Expr, error) {
 				return types.Null, nil
 			}
 			s := vs[0].String()
-			if chars {
+			if chars && !vs[0].IsBinary() {
 				return types.IntValue(int64(utf8.RuneCountInString(s))), nil
 			}
 			return types.IntValue(int64(len(s))), nil
@@ -118,20 +118,20 @@ func stringFunc(f *expr.Call) (*expr.Expr, error) {
 			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
-			r := []rune(vs[0].String())
+			r, bin := unitsOf(vs[0])
 			pos := expr.SaturatingInt(vs[1])
 			l := int64(len(r))
 			if len(vs) == 3 {
 				l = expr.SaturatingInt(vs[2])
 			}
 			if pos < -int64(len(r)) {
-				return types.StringValue(""), nil
+				return fromUnits(nil, bin), nil
 			}
 			if pos < 0 {
 				pos = int64(len(r)) + pos + 1
 			}
 			if pos < 1 || pos > int64(len(r)) || l <= 0 {
-				return types.StringValue(""), nil
+				return fromUnits(nil, bin), nil
 			}
 			end := int64(len(r))
 			if l < end-(pos-1) {
@@ -140,7 +140,7 @@ func stringFunc(f *expr.Call) (*expr.Expr, error) {
 			if end > int64(len(r)) {
 				end = int64(len(r))
 			}
-			return types.StringValue(string(r[pos-1 : end])), nil
+			return fromUnits(r[pos-1:end], bin), nil
 		}), nil
 	case "trim", "ltrim", "rtrim":
 		if err := nargs(1, 3); err != nil {

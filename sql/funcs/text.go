@@ -108,11 +108,11 @@ func textFunc(f *expr.Call) (*expr.Expr, error) {
 		})
 	case "reverse":
 		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
-			r := []rune(vs[0].String())
+			r, bin := unitsOf(vs[0])
 			for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 				r[i], r[j] = r[j], r[i]
 			}
-			return str(string(r))
+			return fromUnits(r, bin)
 		})
 	case "space":
 		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
@@ -127,18 +127,18 @@ func textFunc(f *expr.Call) (*expr.Expr, error) {
 		})
 	case "left", "right":
 		return strict(2, 2, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
-			r := []rune(vs[0].String())
+			r, bin := unitsOf(vs[0])
 			n := expr.SaturatingInt(vs[1])
 			if n <= 0 {
-				return str("")
+				return fromUnits(nil, bin)
 			}
 			if n >= int64(len(r)) {
-				return str(string(r))
+				return fromUnits(r, bin)
 			}
 			if f.Name == "left" {
-				return str(string(r[:n]))
+				return fromUnits(r[:n], bin)
 			}
-			return str(string(r[int64(len(r))-n:]))
+			return fromUnits(r[int64(len(r))-n:], bin)
 		})
 	case "insert_func", "insert":
 		return strict(4, 4, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
