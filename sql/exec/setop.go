@@ -173,6 +173,9 @@ func unifyColumnType(a, b types.ColType) types.ColType {
 		}
 		a.Length, a.Scale = max(a.Length, b.Length), max(a.Scale, b.Scale)
 		return a
+	case a.IsBinary() || b.IsBinary():
+		// a byte string makes the column one, as in MariaDB
+		return types.ColType{Base: types.TVarbinary, Length: max(displayLength(a), displayLength(b))}
 	case a.IsString() || b.IsString():
 		return types.ColType{Base: types.TVarchar, Length: max(displayLength(a), displayLength(b))}
 	case a.IsInteger() && b.IsInteger():

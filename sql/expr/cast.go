@@ -134,6 +134,8 @@ func conform(v types.Value, t types.ColType) types.Value {
 		}
 	case t.Base == types.TDouble && v.IsNumeric():
 		return types.FloatValue(v.ToFloat())
+	case t.IsBinary() && !v.IsBinary():
+		return types.BytesValue(v.String())
 	case t.IsString() && v.K != types.KindString:
 		return types.StringValue(v.String())
 	}
