@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/plrun/plrun/sqlerr"
@@ -86,7 +88,7 @@ func ColType(cd *ast.ColumnDef) (types.ColType, error) {
 		t.Base = types.TDate
 		return t, nil
 	default:
-		return t, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the type %s of column '%s'", ft.CompactStr(), cd.Name.Name.O)
+		return t, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the type %s of column '%s'", strings.ToUpper(strings.TrimSuffix(ft.CompactStr(), "(-1)")), cd.Name.Name.O)
 	}
 	// The integer types: a display width as written (INT(11)).
 	if flen > 0 && flen <= 255 {
