@@ -12,7 +12,7 @@ import (
 // as MySQL sends them. Value.P says so and how many bytes: pBit+1 ..
 // pBit+8.
 
-const pBit = 16
+const pBit = 0x90
 
 // BitValue is u as a value of a BIT(n) column.
 func BitValue(u uint64, n int) Value {

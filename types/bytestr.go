@@ -10,8 +10,10 @@ import (
 // comparison, key and codec keeps MySQL's binary semantics (no collation:
 // case and trailing bytes count), whatever expression carries them.
 
-// PBinary in Value.P marks a KindString value that is a byte string.
-const PBinary = 8
+// PBinary in Value.P marks a KindString value that is a byte string. The
+// marks of strings and BIT values start at 0x80, clear of the time marks
+// (0-7) and of any a later type adds below them.
+const PBinary = 0x80
 
 // BytesValue is s as a byte string.
 func BytesValue(s string) Value { return Value{K: KindString, S: s, P: PBinary} }

@@ -13,8 +13,8 @@ import (
 
 // PEnum and PSet in Value.P mark ENUM and SET values; I holds the number.
 const (
-	PEnum = 9
-	PSet  = 10
+	PEnum = 0x81
+	PSet  = 0x82
 )
 
 // EnumValue is member text at 1-based index i (0: the invalid ”).
