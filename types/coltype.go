@@ -176,6 +176,7 @@ func Coerce(v Value, t ColType) (Value, error) {
 	if v.K == KindNull {
 		return v, nil
 	}
+	v = crossKind(v, t)
 	switch {
 	case t.IsInteger():
 		return coerceInt(v, t)

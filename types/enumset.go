@@ -48,6 +48,9 @@ func MembersOf(elems []string) string {
 // isMember reports an ENUM or SET value: its number is I.
 func (v Value) isMember() bool { return v.K == KindString && (v.P == PEnum || v.P == PSet) }
 
+// IsMember reports an ENUM or SET value (a number as well as a string).
+func (v Value) IsMember() bool { return v.isMember() }
+
 // memberIndex is the 1-based index of s among elems, compared as the
 // column's collation does (case and trailing spaces ignored); 0 if none.
 func memberIndex(elems []string, s string) int {
@@ -161,4 +164,18 @@ func (t ColType) MaxMemberLen() int {
 		n += len(t.Elems()) - 1
 	}
 	return n
+}
+
+// crossKind is how MariaDB copies an ENUM, SET or BIT value into a column
+// of another kind: an ENUM or SET into a number is its number; a BIT into
+// CHAR, VARCHAR, BINARY or VARBINARY is its number's digits (into TEXT or
+// a BLOB its bytes, as MariaDB does).
+func crossKind(v Value, t ColType) Value {
+	switch {
+	case v.isMember() && t.IsNumeric():
+		return IntValue(v.I)
+	case v.IsBit() && (t.Base == TChar || t.Base == TVarchar || t.Base == TBinary || t.Base == TVarbinary):
+		return UintValue(uint64(v.I))
+	}
+	return v
 }

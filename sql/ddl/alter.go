@@ -216,7 +216,7 @@ func convertError(oldDef, def *storage.TableDef, c storage.ConvertIssue, row int
 		return sqlerr.New(sqlerr.ErUnknown, "%v", c.Err)
 	}
 	switch {
-	case c.Value.K == types.KindString && col.Type.IsNumeric() && c.Code != types.WarnOutOfRange:
+	case c.Value.K == types.KindString && !c.Value.IsMember() && col.Type.IsNumeric() && c.Code != types.WarnOutOfRange:
 		return sqlerr.New(sqlerr.ErTruncatedWrongValue, "Truncated incorrect %s value: '%s'", numberWord(col.Type), c.Value.S)
 	case c.Code == types.WarnOutOfRange:
 		return sqlerr.New(sqlerr.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, row)
