@@ -19,7 +19,34 @@ const PBinary = 0x80
 func BytesValue(s string) Value { return Value{K: KindString, S: s, P: PBinary} }
 
 // IsBinary reports whether v is a byte string.
-func (v Value) IsBinary() bool { return v.K == KindString && v.P == PBinary }
+func (v Value) IsBinary() bool { return v.K == KindString && (v.P == PBinary || v.P == PHex) }
+
+// PHex in Value.P marks a hexadecimal or bit literal (0x41, b'101'): a
+// byte string that in a numeric context is the number its bytes spell,
+// big-endian (0x41 + 0 is 65, flags & 0x04 tests bit 2), as in MySQL.
+const PHex = 0x83
+
+// HexValue is a 0x.. or b'..' literal of bytes s.
+func HexValue(s string) Value { return Value{K: KindString, S: s, P: PHex} }
+
+// carriedNumber is the number a string value stands for in a numeric
+// context when it is not its text: an ENUM's index, a SET's bitmask, a
+// hex literal's bytes.
+func (v Value) carriedNumber() (Value, bool) {
+	switch {
+	case v.K != KindString:
+		return v, false
+	case v.P == PEnum || v.P == PSet:
+		return IntValue(v.I), true
+	case v.P == PHex:
+		var u uint64
+		for i := 0; i < len(v.S); i++ {
+			u = u<<8 | uint64(v.S[i]) // MySQL keeps the last 8 bytes
+		}
+		return UintValue(u), true
+	}
+	return v, false
+}
 
 // IsBinary reports BINARY, VARBINARY and the BLOB types.
 func (t ColType) IsBinary() bool {

@@ -22,7 +22,7 @@ func Compare(a, b Value) int {
 	}
 	if a.K == KindString && b.K == KindString {
 		switch {
-		case a.P == PBinary || b.P == PBinary:
+		case a.IsBinary() || b.IsBinary():
 			// one byte string makes the comparison binary, as in MySQL
 			return compareBytes(a.S, b.S)
 		case a.isMember() && b.isMember():

@@ -172,8 +172,10 @@ func (t ColType) MaxMemberLen() int {
 // a BLOB its bytes, as MariaDB does).
 func crossKind(v Value, t ColType) Value {
 	switch {
-	case v.isMember() && t.IsNumeric():
-		return IntValue(v.I)
+	case t.IsNumeric():
+		if n, ok := v.carriedNumber(); ok {
+			return n
+		}
 	case v.IsBit() && (t.Base == TChar || t.Base == TVarchar || t.Base == TBinary || t.Base == TVarbinary):
 		return UintValue(uint64(v.I))
 	}

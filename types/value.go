@@ -165,8 +165,8 @@ func (v Value) ToInt64() (int64, bool) {
 		i, err := r.Int64()
 		return i, err == nil
 	case KindString:
-		if v.isMember() {
-			return v.I, true
+		if n, ok := v.carriedNumber(); ok {
+			return n.ToInt64()
 		}
 		t := strings.TrimSpace(v.S)
 		if i, err := strconv.ParseInt(t, 10, 64); err == nil {
@@ -205,8 +205,8 @@ func (v Value) ToFloat() float64 {
 		f, _ := v.D.Float64()
 		return f
 	case KindString:
-		if v.isMember() {
-			return float64(v.I)
+		if n, ok := v.carriedNumber(); ok {
+			return n.ToFloat()
 		}
 		f, _ := parseNumericPrefix(v.S)
 		return f
@@ -233,8 +233,8 @@ func (v Value) ToDecimal() (*apd.Decimal, bool) {
 	case KindDecimal:
 		return v.D, true
 	case KindString:
-		if v.isMember() {
-			return apd.New(v.I, 0), true
+		if n, ok := v.carriedNumber(); ok {
+			return n.ToDecimal()
 		}
 		s := strings.TrimSpace(v.S)
 		d, _, err := apd.NewFromString(s)
@@ -263,8 +263,8 @@ func (v Value) Truthy() (truth bool, known bool) {
 	case KindDecimal:
 		return !v.D.IsZero(), true
 	case KindString:
-		if v.isMember() {
-			return v.I != 0, true
+		if n, ok := v.carriedNumber(); ok {
+			return n.I != 0, true
 		}
 		f, _ := parseNumericPrefix(v.S)
 		return f != 0, true

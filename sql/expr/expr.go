@@ -201,7 +201,7 @@ func datumValue(d *test_driver.Datum) (types.Value, error) {
 		}
 		return types.DecimalValue(dd), nil
 	case test_driver.KindBinaryLiteral:
-		return types.StringValue(string(d.GetBytes())), nil
+		return types.HexValue(string(d.GetBytes())), nil
 	}
 	return types.Null, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this literal")
 }

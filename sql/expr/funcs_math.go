@@ -31,6 +31,9 @@ func mathFunc(f *Call) (*Expr, error) {
 			if v.IsNull() {
 				return v, nil
 			}
+			if v.K == types.KindString {
+				v = types.AsNumber(v) // a string's number, an ENUM's index, 0x41's 65
+			}
 			if types.Compare(v, types.IntValue(0)) < 0 {
 				r, err := types.Negate(v)
 				if re, ok := err.(*types.RangeError); ok {
