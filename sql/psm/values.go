@@ -67,6 +67,9 @@ func hostArg(v types.Value) any {
 	case types.KindInt:
 		return v.I
 	case types.KindUint:
+		if v.IsBit() {
+			return v // a BIT keeps printing as its bytes
+		}
 		return v.Uint()
 	case types.KindFloat:
 		return v.F
@@ -110,8 +113,11 @@ func fromHost(x any) types.Value {
 
 // goValue is a Value as procs.Program.Call returns OUT parameters.
 func goValue(v types.Value) any {
-	if v.K == types.KindString {
+	switch {
+	case v.K == types.KindString:
 		return v.String()
+	case v.IsBit():
+		return v.Uint()
 	}
 	return hostArg(v)
 }
