@@ -127,3 +127,38 @@ func TestValueJSON(t *testing.T) {
 		t.Errorf("old shape: %+v %v", old, err)
 	}
 }
+
+// The cost of storing an ENUM and a SET value (member lookup) and of
+// comparing byte strings against character strings, for BENCHMARKS.md.
+func BenchmarkCoerceEnumSet(b *testing.B) {
+	e := ColType{Base: TEnum, Members: MembersOf([]string{"pending", "active", "suspended", "closed"})}
+	s := ColType{Base: TSet, Members: MembersOf([]string{"read", "write", "exec", "admin"})}
+	b.Run("enum", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := Coerce(StringValue("suspended"), e); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("set", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := Coerce(StringValue("write,admin"), s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkCompareStrings(b *testing.B) {
+	x, y := "abcdefghijklmnopqrstuvwxyz0123456789", "abcdefghijklmnopqrstuvwxyz012345678A"
+	b.Run("varchar", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			Compare(StringValue(x), StringValue(y))
+		}
+	})
+	b.Run("varbinary", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			Compare(BytesValue(x), BytesValue(y))
+		}
+	})
+}

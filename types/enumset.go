@@ -54,12 +54,30 @@ func (v Value) IsMember() bool { return v.isMember() }
 // memberIndex is the 1-based index of s among elems, compared as the
 // column's collation does (case and trailing spaces ignored); 0 if none.
 func memberIndex(elems []string, s string) int {
+	s = strings.TrimRight(s, " ")
+	ascii := isASCII(s)
 	for i, e := range elems {
+		if ascii && isASCII(e) {
+			// the common case, without CompareStrings' upper-casing copies
+			if strings.EqualFold(e, s) {
+				return i + 1
+			}
+			continue
+		}
 		if CompareStrings(e, s) == 0 {
 			return i + 1
 		}
 	}
 	return 0
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // coerceEnum stores v into an ENUM: a string names a member, a number is
