@@ -320,6 +320,9 @@ func (s *State) fillRow(t *storage.Table, vals []types.Value, given []bool, rowN
 			vals[c] = types.TimeValue(s.Now().Truncate(time.Second))
 		case col.HasDefault:
 			vals[c] = col.Default
+		case col.NotNull && col.Type.Base == types.TEnum:
+			// a NOT NULL ENUM's default is its first member, in every mode
+			vals[c], _ = types.ImplicitDefault(col.Type)
 		case col.NotNull:
 			d, ok := types.ImplicitDefault(col.Type)
 			if !ok || s.strictWrites() {
