@@ -8,9 +8,11 @@ const (
 	ErTooBigSet             uint16 = 1097 // a SET of more than 64 members
 	ErDuplicatedValueInType uint16 = 1291 // an ENUM or SET member given twice (a Note in ENUM)
 	ErTooBigDisplaywidth    uint16 = 1439 // BIT(n) past 64
+	ErIllegalValueForType   uint16 = 1367 // a SET member with a comma
 )
 
 func init() {
 	states[ErTooBigFieldLength] = "42000"
 	states[ErTooBigDisplaywidth] = "42000"
+	states[ErIllegalValueForType] = "22007"
 }

@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/plrun/plrun/sqlerr"
@@ -58,6 +60,14 @@ func stringColType(cd *ast.ColumnDef) (t types.ColType, ok bool, err error) {
 		}
 		word := map[bool]string{true: "SET", false: "ENUM"}[t.Base == types.TSet]
 		for i, e := range elems {
+			if strings.IndexByte(e, 0) >= 0 || t.Base == types.TSet && strings.IndexByte(e, ',') >= 0 {
+				// NUL ends a member in the catalog's Members; a SET member
+				// with a comma is MariaDB's error 1367
+				if t.Base == types.TSet && strings.IndexByte(e, ',') >= 0 {
+					return t, true, sqlerr.New(sqlerr.ErIllegalValueForType, "Illegal set '%s' value found during parsing", e)
+				}
+				return t, true, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support a NUL byte in an %s member", word)
+			}
 			for _, f := range elems[:i] {
 				if types.CompareStrings(e, f) == 0 {
 					// non-strict MariaDB makes this a Note and keeps both;
