@@ -27,11 +27,14 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		return nil, 0, err
 	}
 	if entered {
-		defer s.leaveTables(prevUse)
+		defer s.tables.Leave(prevUse)
 	}
 	switch p.Kind {
 	case parse.KindLockTables:
-		return s.execLockTables(ctx, p)
+		if s.callDepth > 0 {
+			return nil, 0, errInRoutine("LOCK")
+		}
+		return s.tables.LockTables(ctx, p.Locks)
 	case parse.KindCreateProc:
 		return s.execCreateProc(ctx, p)
 	case parse.KindDropProc:
@@ -223,9 +226,12 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			return &exec.Result{}, nil
 		})
 	case *ast.UnlockTablesStmt:
-		return s.execUnlockTables(ctx)
+		if s.callDepth > 0 {
+			return nil, 0, errInRoutine("UNLOCK")
+		}
+		return s.tables.UnlockTables(ctx)
 	case *ast.FlushStmt:
-		return s.execFlush(ctx, n)
+		return s.tables.Flush(ctx, n)
 	case *ast.AnalyzeTableStmt:
 		r, err := s.execAnalyze(n)
 		return r, 0, err

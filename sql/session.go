@@ -19,6 +19,7 @@ import (
 	"github.com/plrun/plrun/sql/infoschema"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/sql/tablelock"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -95,14 +96,11 @@ type Session struct {
 	// beginTxn): a panic rolls them back.
 	stmtTxns []*txn.Txn
 
-	// Table locks (locktables.go): the LOCK TABLES held (nil: not in
-	// LOCK TABLES mode), the global read lock, and what the running
-	// statement uses, for lockers to wait on.
-	locked     []parse.LockSpec
-	globalRead bool
-	running    atomic.Pointer[stmtUse]
-	lastUse    *stmtUse // the last published use, reused for the same statement
-	state      string   // PROCESSLIST State, guarded by mu
+	// tables is the session's side of the table locks (sql/tablelock):
+	// its LOCK TABLES and global read lock, and what its running statement
+	// and open transaction use, for lockers to wait on.
+	tables *tablelock.Holder
+	state  string // PROCESSLIST State, guarded by mu
 
 	localFiles LocalFileOpener // LOAD DATA LOCAL (loaddata.go)
 }
@@ -122,7 +120,7 @@ func (db *Database) NewSession() *Session {
 	s.State.Triggers = triggerHost{s}
 	s.State.Virtual = &infoschema.Schema{Src: infoschemaOf{s}}
 	db.Engine.Register(s)
-	db.locks.register(s)
+	s.tables = db.locks.Register(lockHost{s})
 	return s
 }
 
@@ -173,9 +171,7 @@ func (s *Session) Close() {
 		s.txn.Rollback()
 		s.txn = nil
 	}
-	s.releaseTableLocks() // a disconnect ends LOCK TABLES and FTWRL, as in MySQL
-	s.releaseGlobalRead()
-	s.database.locks.unregister(s)
+	s.tables.Release() // a disconnect ends LOCK TABLES and FTWRL, as in MySQL
 	s.DropTempTables() // a session's temporary tables end with it
 	s.database.Engine.Unregister(s)
 }
@@ -534,6 +530,7 @@ func (s *Session) finishOpen(ctx context.Context) (uint64, error) {
 	if x == nil {
 		return 0, nil
 	}
+	defer s.tables.TxnEnded() // its metadata locks end with it
 	return s.commitTxn(ctx, x)
 }
 
@@ -541,6 +538,7 @@ func (s *Session) finishOpen(ctx context.Context) (uint64, error) {
 func (s *Session) rollbackOpen() {
 	if s.txn != nil {
 		s.txn.Rollback()
+		s.tables.TxnEnded()
 	}
 	s.txn, s.explicit = nil, false
 }
