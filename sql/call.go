@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/dataio"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/infoschema"
@@ -398,7 +398,7 @@ func (h *procHost) ReleaseSavepoint(ctx context.Context, name string) error {
 // loadProcedures runs LOAD PROCEDURE 'path': a *.lua / *.js file, or every
 // such file of a folder, each a CREATE OR REPLACE PROCEDURE.
 func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) {
-	if err := s.database.checkFilePriv(path); err != nil {
+	if err := dataio.CheckFilePriv(s.database.Globals.Get("secure_file_priv"), path); err != nil {
 		return 0, err
 	}
 	st, err := os.Stat(path)
@@ -430,41 +430,6 @@ func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) 
 		}
 	}
 	return len(defs), nil
-}
-
-// errFilePriv is MariaDB's refusal of a file outside secure_file_priv.
-var errFilePriv = sqlerr.New(sqlerr.ErOptionPreventsStatement, "The plrun server is running with the --secure-file-priv option so it cannot execute this statement")
-
-// checkFilePriv applies secure_file_priv to a file a statement reads, as
-// MySQL does for LOAD DATA: "" allows any path, "NULL" none, a folder
-// only paths inside it.
-func (db *Database) checkFilePriv(path string) error {
-	priv := db.Globals.Get("secure_file_priv")
-	if priv == "" {
-		return nil
-	}
-	denied := errFilePriv
-	if strings.EqualFold(priv, "NULL") {
-		return denied
-	}
-	root, err := filepath.EvalSymlinks(priv)
-	if err != nil {
-		return denied
-	}
-	target, err := filepath.Abs(path)
-	if err != nil {
-		return denied
-	}
-	if t, err := filepath.EvalSymlinks(target); err == nil {
-		target = t
-	}
-	if rootAbs, err := filepath.Abs(root); err == nil {
-		root = rootAbs
-	}
-	if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return denied
-	}
-	return nil
 }
 
 // ExprEnv lends the session's expression environment to SQL procedures

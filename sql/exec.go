@@ -8,6 +8,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/sql/dataio"
 	"github.com/plrun/plrun/sql/ddl"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
@@ -104,7 +105,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	switch n := p.Node.(type) {
 	case *ast.SelectStmt:
 		if p.Into != nil {
-			return s.execSelectInto(ctx, p, n, args)
+			return dataio.SelectInto(ctx, dataHost{s}, p, n, args)
 		}
 		n = s.withSelectLimit(n)
 		defer s.clearSelectLimit()
@@ -136,7 +137,10 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if err := s.checkWritable(); err != nil {
 			return nil, 0, err
 		}
-		return s.execLoadData(ctx, p, n)
+		if s.callDepth > 0 {
+			return nil, 0, errInRoutine("LOAD DATA")
+		}
+		return dataio.Load(ctx, dataHost{s}, p, n)
 	case *ast.BeginStmt:
 		return s.execBegin(ctx, p, n)
 	case *ast.CommitStmt:

@@ -102,7 +102,7 @@ type Session struct {
 	tables *tablelock.Holder
 	state  string // PROCESSLIST State, guarded by mu
 
-	localFiles LocalFileOpener // LOAD DATA LOCAL (loaddata.go)
+	localFiles LocalFileOpener // LOAD DATA LOCAL (sql/dataio)
 }
 
 // setState sets the PROCESSLIST State of the running statement.
