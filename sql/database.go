@@ -6,6 +6,7 @@ import (
 
 	"github.com/plrun/plrun/hotrow"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/counters"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
@@ -32,7 +33,7 @@ type Database struct {
 	HotspotWait       atomic.Int64 // microseconds
 
 	// Counters are the statement counters of SHOW GLOBAL STATUS.
-	Counters Counters
+	Counters counters.Counters
 
 	plans       *parse.Cache
 	locks       *tablelock.Locks // LOCK TABLES, FLUSH TABLES WITH READ LOCK, metadata locks

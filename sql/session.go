@@ -3,7 +3,6 @@ package sql
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"sync"
@@ -243,63 +242,6 @@ func (s *Session) autocommit() bool { return s.varOn("autocommit") }
 // asyncPL reports whether ob_enable_pl_async_commit is on for this session.
 func (s *Session) asyncPL() bool { return s.varOn("ob_enable_pl_async_commit") }
 
-// toValues converts Go arguments to Values.
-func toValues(args []any) ([]types.Value, error) {
-	out := make([]types.Value, len(args))
-	for i, a := range args {
-		v, err := goValue(a)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v
-	}
-	return out, nil
-}
-
-func goValue(a any) (types.Value, error) {
-	switch x := a.(type) {
-	case nil:
-		return types.Null, nil
-	case types.Value:
-		return x, nil
-	case bool:
-		return expr.BoolValue(x), nil
-	case int:
-		return types.IntValue(int64(x)), nil
-	case int8:
-		return types.IntValue(int64(x)), nil
-	case int16:
-		return types.IntValue(int64(x)), nil
-	case int32:
-		return types.IntValue(int64(x)), nil
-	case int64:
-		return types.IntValue(x), nil
-	case uint:
-		return types.UintValue(uint64(x)), nil
-	case uint8:
-		return types.UintValue(uint64(x)), nil
-	case uint16:
-		return types.UintValue(uint64(x)), nil
-	case uint32:
-		return types.UintValue(uint64(x)), nil
-	case uint64:
-		return types.UintValue(x), nil
-	case float32:
-		return types.FloatValue(float64(x)), nil
-	case float64:
-		return types.FloatValue(x), nil
-	case string:
-		return types.StringValue(x), nil
-	case []byte:
-		return types.StringValue(string(x)), nil
-	case time.Time:
-		return types.TimeValue(x), nil
-	case fmt.Stringer:
-		return types.StringValue(x.String()), nil
-	}
-	return types.Null, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments: unsupported argument type %T", a)
-}
-
 // Exec runs one statement and returns once everything it committed and
 // read is durable.
 func (s *Session) Exec(ctx context.Context, query string, args []any) (*exec.Result, error) {
@@ -331,7 +273,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE: the statement has %d placeholders, %d values given", p.Params, len(args))
 	}
 	nested := s.callDepth > 0
-	s.database.Counters.count(p, !nested)
+	s.database.Counters.Count(p, !nested)
 	if len(s.runningFuncs) > 0 {
 		if err := refuseInFunction(p); err != nil {
 			return nil, err
@@ -433,7 +375,7 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 	s.command = "Query"
 	s.since = time.Now()
 	s.StmtStart = s.since
-	s.database.Counters.running.Add(1)
+	s.database.Counters.Running(1)
 	if len(query) > 1024 {
 		query = query[:1024]
 	}
@@ -455,7 +397,7 @@ func (s *Session) end(cancel context.CancelCauseFunc) {
 	s.mu.Unlock()
 	s.StmtCtx = nil
 	cancel(nil)
-	s.database.Counters.running.Add(-1)
+	s.database.Counters.Running(-1)
 	s.slowQuery(took)
 }
 

@@ -34,6 +34,7 @@ var sqlLayers = map[string]int{
 	"sql/plan":       2,
 	"sql/funcs":      2,
 	"sql/constraint": 2,
+	"sql/counters":   2,
 	"sql/exec":       3,
 	"sql/infoschema": 3,
 	"sql/psm":        4,
