@@ -2,120 +2,18 @@ package sql
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
 	"strings"
-	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
 	"github.com/plrun/plrun/procs"
-	"github.com/plrun/plrun/sql/dataio"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
-	"github.com/plrun/plrun/sql/infoschema"
-	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/routines"
 	"github.com/plrun/plrun/sqlerr"
-	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
 )
-
-func splitProcName(s, defDB string) (db, name string) {
-	parts := strings.SplitN(s, ".", 2)
-	unq := func(x string) string { return strings.Trim(x, "`") }
-	if len(parts) == 2 && !strings.HasPrefix(s, "`") || (len(parts) == 2 && strings.HasPrefix(s, "`") && strings.HasSuffix(parts[0], "`")) {
-		return unq(parts[0]), unq(parts[1])
-	}
-	return defDB, unq(s)
-}
-
-func (s *Session) procDB(db string) (string, error) {
-	if db == "" {
-		return "", sqlerr.New(sqlerr.ErNoDB, "No database selected")
-	}
-	if s.IsVirtual(db) {
-		return infoschema.Name, nil // it has no routines: DROP says so (1305)
-	}
-	cat := s.database.Txns.Catalog()
-	if !cat.HasDatabase(db) {
-		return "", sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
-	}
-	return cat.DatabaseName(db), nil
-}
-
-// createDB is procDB for CREATE PROCEDURE/FUNCTION: information_schema
-// takes none (1044), as in MariaDB.
-func (s *Session) createDB(db string) (string, error) {
-	if s.IsVirtual(db) {
-		return "", s.AccessDenied()
-	}
-	return s.procDB(db)
-}
-
-func (s *Session) execCreateProc(ctx context.Context, p *parse.Stmt) (*exec.Result, uint64, error) {
-	def, orReplace, err := procs.ParseCreate(p.Text)
-	if err != nil {
-		return nil, 0, err
-	}
-	ack, err := s.finishOpen(ctx)
-	if err != nil {
-		return nil, ack, err
-	}
-	return &exec.Result{}, ack, s.CreateProcedure(ctx, def, orReplace)
-}
-
-// CreateProcedure compiles def (syntax is checked here), logs it and adds
-// it to the catalog.
-func (s *Session) CreateProcedure(ctx context.Context, def *procs.Definition, orReplace bool) error {
-	db, name := splitProcName(def.Name, s.DB)
-	db, err := s.createDB(db)
-	if err != nil {
-		return err
-	}
-	d := *def
-	d.Name = name
-	old, _, exists := s.database.Procs.Get(db, name)
-	if exists && !orReplace {
-		return sqlerr.New(sqlerr.ErSPAlreadyExists, "PROCEDURE %s already exists", name)
-	}
-	// The times go into the log record, so a restart shows when the
-	// procedure was created and changed, not when the log was replayed.
-	d.Modified = time.Now().Format("2006-01-02 15:04:05")
-	d.Created = d.Modified
-	if exists {
-		d.Created = old.Created
-	}
-	// Compile before logging so a body with a syntax error is never logged.
-	if err := procs.NewCatalog(s.database.Runtimes...).CreateIn(db, &d, true); err != nil {
-		return err
-	}
-	raw, err := json.Marshal(&d)
-	if err != nil {
-		return err
-	}
-	return s.database.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "create_proc", DB: db, Name: name, Proc: raw}, func() error {
-		return s.database.Procs.CreateIn(db, &d, orReplace)
-	})
-}
-
-func (s *Session) execDropProc(ctx context.Context, p *parse.Stmt) (*exec.Result, uint64, error) {
-	db, name := splitProcName(p.Name, s.DB)
-	db, err := s.procDB(db)
-	if err != nil {
-		return nil, 0, err
-	}
-	if _, _, ok := s.database.Procs.Get(db, name); !ok {
-		if p.IfExists {
-			return exec.Noted("Note", sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name), 0, nil
-		}
-		return nil, 0, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name)
-	}
-	err = s.database.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "drop_proc", DB: db, Name: name}, func() error {
-		return s.database.Procs.Drop(db, name, true)
-	})
-	return &exec.Result{}, 0, err
-}
 
 // execCall runs CALL p(args). OUT and INOUT arguments must be user
 // variables (@x); they are set when the procedure returns.
@@ -248,7 +146,7 @@ func isSQLErr(err error) bool { _, ok := sqlerr.As(err); return ok }
 // Call runs a procedure by name with Go arguments and returns the
 // parameters' values after the call.
 func (s *Session) Call(ctx context.Context, name string, args []any) ([]types.Value, error) {
-	db, n := splitProcName(name, s.DB)
+	db, n := routines.SplitName(name, s.DB)
 	ctx, cancel := s.begin(ctx, "CALL "+name)
 	defer s.end(cancel)
 	if err := s.database.Engine.AcquireWorker(ctx); err != nil {
@@ -393,43 +291,6 @@ func (h *procHost) ReleaseSavepoint(ctx context.Context, name string) error {
 		return sqlerr.New(sqlerr.ErSavepointNotExist, "SAVEPOINT %s does not exist", name)
 	}
 	return nil
-}
-
-// loadProcedures runs LOAD PROCEDURE 'path': a *.lua / *.js file, or every
-// such file of a folder, each a CREATE OR REPLACE PROCEDURE.
-func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) {
-	if err := dataio.CheckFilePriv(s.database.Globals.Get("secure_file_priv"), path); err != nil {
-		return 0, err
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return 0, sqlerr.New(sqlerr.ErFileNotFound, "Can't find file: '%s' (%v)", path, err)
-	}
-	var defs []*procs.Definition
-	if st.IsDir() {
-		if defs, err = procs.LoadDir(path); err != nil {
-			return 0, err
-		}
-	} else {
-		body, err := os.ReadFile(path)
-		if err != nil {
-			return 0, sqlerr.New(sqlerr.ErFileNotFound, "Can't read file: '%s' (%v)", path, err)
-		}
-		d, err := procs.ParseFile(path, body)
-		if err != nil {
-			return 0, err
-		}
-		defs = []*procs.Definition{d}
-	}
-	if _, err := s.finishOpen(ctx); err != nil {
-		return 0, err
-	}
-	for _, d := range defs {
-		if err := s.CreateProcedure(ctx, d, true); err != nil {
-			return 0, err
-		}
-	}
-	return len(defs), nil
 }
 
 // ExprEnv lends the session's expression environment to SQL procedures

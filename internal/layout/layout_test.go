@@ -40,6 +40,7 @@ var sqlLayers = map[string]int{
 	"sql/psm":        4,
 	"sql/show":       4,
 	"sql/ddl":        5,
+	"sql/routines":   5,
 	"sql/tablelock":  5,
 	"sql":            6,
 }
