@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"errors"
+	"github.com/plrun/plrun/sql/callout"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -64,7 +65,7 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 		if err != nil {
 			return nil, 0, err
 		}
-		in[i] = hostValue(v)
+		in[i] = callout.HostValue(v)
 	}
 	outs, output, ack, err := s.callProc(ctx, db, def.Name, in)
 	if err != nil {
@@ -72,22 +73,22 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 	}
 	for i, name := range outVars {
 		if name != "" {
-			v, _ := goValue(outs[i])
+			v, _ := callout.GoValue(outs[i])
 			s.UserVars[name] = v
 		}
 	}
 	res := &exec.Result{AffectedRows: s.callAffected}
 	if len(outMarkers) > 0 {
-		res.Sets = []*exec.Result{outParamsResult(db, def, outMarkers, outs)}
+		res.Sets = []*exec.Result{callout.OutParams(db, def, outMarkers, outs)}
 	}
-	return output.finish(res), ack, nil
+	return output.Finish(res), ack, nil
 }
 
 // callProc runs a procedure with this session as its Host. It returns the
 // LSN the CALL's reply must wait for: every commit the procedure made and
 // every version it read (invariant 3). On error the open transaction is
 // rolled back.
-func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]any, *callOutput, uint64, error) {
+func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]any, *callout.Output, uint64, error) {
 	leave, err := s.enterProc(db, name)
 	if err != nil {
 		return nil, nil, 0, err
@@ -102,14 +103,14 @@ func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]an
 // runProgram runs procedure code (a CALL, a DO block) with this session as
 // its Host; see callProc. The outermost one collects the result sets and
 // notes of every procedure it runs, nested ones included, and returns
-// them; a nested one returns a nil *callOutput (whose finish adds
+// them; a nested one returns a nil *callout.Output (whose finish adds
 // nothing).
-func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, error)) ([]any, *callOutput, uint64, error) {
-	var output *callOutput
+func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, error)) ([]any, *callout.Output, uint64, error) {
+	var output *callout.Output
 	if s.output == nil {
-		output = &callOutput{}
+		output = &callout.Output{}
 		s.output = output
-		defer func() { s.output = nil; output.release() }()
+		defer func() { s.output = nil; output.Release() }()
 	}
 	s.callDepth++
 	savedAck := s.callAck
@@ -126,7 +127,7 @@ func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, e
 	if err != nil {
 		s.rollbackOpen()
 		if output != nil {
-			s.failedNotes, s.failedSets = output.notes, output.sets
+			s.failedNotes, s.failedSets = output.Failed()
 		}
 		if ctx.Err() != nil {
 			if c := context.Cause(ctx); c != nil && !isSQLErr(err) {
@@ -172,24 +173,9 @@ func (s *Session) Call(ctx context.Context, name string, args []any) ([]types.Va
 		if o == nil && i < len(args) {
 			o = args[i]
 		}
-		vals[i], _ = goValue(o)
+		vals[i], _ = callout.GoValue(o)
 	}
 	return vals, nil
-}
-
-// hostValue converts a Value to what procedures receive.
-func hostValue(v types.Value) any {
-	switch v.K {
-	case types.KindNull:
-		return nil
-	case types.KindInt:
-		return v.I
-	case types.KindUint:
-		return v.Uint()
-	case types.KindFloat:
-		return v.F
-	}
-	return v.String()
 }
 
 // procHost is the session as a procedure sees it.
@@ -202,7 +188,7 @@ type procHost struct {
 }
 
 func (h *procHost) Exec(ctx context.Context, query string, args []any) (*procs.Result, error) {
-	vals, err := toValues(args)
+	vals, err := callout.ToValues(args)
 	if err != nil {
 		return nil, err
 	}
@@ -225,7 +211,7 @@ func (h *procHost) Exec(ctx context.Context, query string, args []any) (*procs.R
 					vs[j] = types.FormatTime(v.Time(), r.Columns[j].Type.Scale)
 					continue
 				}
-				vs[j] = hostValue(v)
+				vs[j] = callout.HostValue(v)
 			}
 			out.Rows[i] = vs
 		}

@@ -36,9 +36,9 @@ func (h routineHost) CheckFunction(db string, d *procs.Definition) error {
 	if _, err := h.s.compileFunction(db, d, nil, false); err != nil {
 		return err
 	}
-	if d.Language == procs.LanguageSQL && !isCompoundBody(d.Body) { // a BEGIN body compiled above
+	if d.Language == procs.LanguageSQL && !routines.IsCompoundBody(d.Body) { // a BEGIN body compiled above
 		mode, _ := sysvar.ParseSQLMode(d.Func.SQLMode)
-		if _, err := parseSQLFunctionBody(d, mode); err != nil {
+		if _, err := routines.ParseSQLFunctionBody(d, mode); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,8 @@ package sql
 import (
 	"context"
 	"errors"
+	"github.com/plrun/plrun/sql/callout"
+	"github.com/plrun/plrun/sql/routines"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,7 +62,7 @@ type Session struct {
 	activeProcs map[string]int
 	// output collects the outermost running CALL's result sets and notes;
 	// failedNotes keeps the notes of one that failed for SHOW WARNINGS.
-	output      *callOutput
+	output      *callout.Output
 	failedNotes []exec.Note
 	failedSets  []*exec.Result // see FailedCallSets
 	// refuseSets: the caller cannot take result sets (RefuseCallSets);
@@ -245,7 +247,7 @@ func (s *Session) asyncPL() bool { return s.varOn("ob_enable_pl_async_commit") }
 // Exec runs one statement and returns once everything it committed and
 // read is durable.
 func (s *Session) Exec(ctx context.Context, query string, args []any) (*exec.Result, error) {
-	vals, err := toValues(args)
+	vals, err := callout.ToValues(args)
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +277,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	nested := s.callDepth > 0
 	s.database.Counters.Count(p, !nested)
 	if len(s.runningFuncs) > 0 {
-		if err := refuseInFunction(p); err != nil {
+		if err := routines.RefuseInFunction(p); err != nil {
 			return nil, err
 		}
 	}

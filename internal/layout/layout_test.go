@@ -38,6 +38,7 @@ var sqlLayers = map[string]int{
 	"sql/exec":       3,
 	"sql/infoschema": 3,
 	"sql/psm":        4,
+	"sql/callout":    4,
 	"sql/show":       4,
 	"sql/ddl":        5,
 	"sql/routines":   5,

@@ -1,4 +1,4 @@
-package sql
+package callout
 
 import (
 	"fmt"
@@ -9,11 +9,11 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// toValues converts Go arguments to Values.
-func toValues(args []any) ([]types.Value, error) {
+// ToValues converts Go arguments (a procedure's, a Go caller's) to Values.
+func ToValues(args []any) ([]types.Value, error) {
 	out := make([]types.Value, len(args))
 	for i, a := range args {
-		v, err := goValue(a)
+		v, err := GoValue(a)
 		if err != nil {
 			return nil, err
 		}
@@ -22,7 +22,8 @@ func toValues(args []any) ([]types.Value, error) {
 	return out, nil
 }
 
-func goValue(a any) (types.Value, error) {
+// GoValue converts one Go value to a Value.
+func GoValue(a any) (types.Value, error) {
 	switch x := a.(type) {
 	case nil:
 		return types.Null, nil
@@ -64,4 +65,19 @@ func goValue(a any) (types.Value, error) {
 		return types.StringValue(x.String()), nil
 	}
 	return types.Null, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments: unsupported argument type %T", a)
+}
+
+// HostValue converts a Value to what procedures receive.
+func HostValue(v types.Value) any {
+	switch v.K {
+	case types.KindNull:
+		return nil
+	case types.KindInt:
+		return v.I
+	case types.KindUint:
+		return v.Uint()
+	case types.KindFloat:
+		return v.F
+	}
+	return v.String()
 }
