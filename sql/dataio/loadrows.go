@@ -12,6 +12,7 @@ import (
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
 )
@@ -23,10 +24,10 @@ const batchRows = 256
 
 // A loader inserts a file's lines into one table: lines in batches, each
 // batch one multi-row INSERT of ? placeholders. A line that LOAD DATA
-// itself warns about (too few or too many fields) goes alone, after the
-// batch before it, so every warning stays in line order; so does every
-// line when fields go to user variables (a SET expression reads them per
-// line).
+// itself warns about (too few or too many fields, a NULL field for a NOT
+// NULL column) goes alone, after the batch before it, so every warning
+// stays in line order; so does every line when fields go to user
+// variables (a SET expression reads them per line).
 type loader struct {
 	h       Host
 	targets []target
@@ -41,6 +42,31 @@ type loader struct {
 type target struct {
 	col     string
 	userVar string
+	// notNull: a NULL field for the column is MariaDB's 1263 (the
+	// column's implicit default, or an error in strict mode). Not for
+	// AUTO_INCREMENT (NULL generates) or TIMESTAMP (NULL is now) columns.
+	notNull bool
+	zero    types.Value // the implicit default
+	// missing is the column's value when a short line has no field for
+	// it: as MariaDB's, not its DEFAULT but NULL, or, for a NOT NULL
+	// column or one with a non-NULL DEFAULT, the type's zero value.
+	missing types.Value
+}
+
+func columnTarget(c *storage.Column) target {
+	tg := target{col: c.Name}
+	if c.AutoIncrement || c.Type.Base == types.TTimestamp {
+		return tg // NULL generates the next value, or now
+	}
+	zero, ok := types.ImplicitDefault(c.Type)
+	if !ok {
+		return tg
+	}
+	tg.zero, tg.notNull = zero, c.NotNull
+	if c.NotNull || c.HasDefault && !c.Default.IsNull() {
+		tg.missing = zero
+	}
+	return tg
 }
 
 type insertPlan struct {
@@ -62,16 +88,18 @@ func newLoader(h Host, n *ast.LoadDataStmt) (*loader, error) {
 	}
 	l := &loader{h: h, batched: true, plans: map[int]insertPlan{}}
 	if len(n.ColumnsAndUserVars) == 0 {
-		for _, c := range t.Def.Columns {
-			l.targets = append(l.targets, target{col: c.Name})
+		for i := range t.Def.Columns {
+			l.targets = append(l.targets, columnTarget(&t.Def.Columns[i]))
 		}
 	}
 	for _, cv := range n.ColumnsAndUserVars {
 		if cv.UserVar != nil {
 			l.targets = append(l.targets, target{userVar: strings.ToLower(cv.UserVar.Name)})
 			l.batched = false
+		} else if i := t.Def.ColumnIndex(cv.ColumnName.Name.O); i >= 0 {
+			l.targets = append(l.targets, columnTarget(&t.Def.Columns[i]))
 		} else {
-			l.targets = append(l.targets, target{col: cv.ColumnName.Name.O})
+			l.targets = append(l.targets, target{col: cv.ColumnName.Name.O}) // INSERT says 1054
 		}
 	}
 	var cols, values []string
@@ -155,9 +183,9 @@ func warning(code uint16, msg string) exec.Note {
 func (l *loader) run(ctx context.Context, x *txn.Txn, fr *fieldReader) (*exec.Result, error) {
 	st := l.h.Statement()
 	run := &loadRun{out: &exec.Result{}, args: make([]types.Value, 0, len(l.targets)*batchRows)}
-	// In strict mode (and without IGNORE) a short or long line is an
-	// error, as in MariaDB; otherwise a warning.
-	strict := st.SQLMode().Strict() && l.verb == "INSERT INTO"
+	// In strict mode (and without IGNORE; REPLACE too) a short or long
+	// line is an error, as in MariaDB; otherwise a warning.
+	strict := st.SQLMode().Strict() && l.verb != "INSERT IGNORE INTO"
 	for line := uint64(1); ; line++ {
 		fields, ok := fr.next()
 		if !ok {
@@ -167,7 +195,7 @@ func (l *loader) run(ctx context.Context, x *txn.Txn, fr *fieldReader) (*exec.Re
 			return nil, context.Cause(ctx)
 		}
 		run.records++
-		if l.batched && len(fields) == len(l.targets) {
+		if l.batched && len(fields) == len(l.targets) && !l.nullForNotNull(fields) {
 			if run.pending == 0 {
 				run.first = line
 			}
@@ -200,6 +228,17 @@ func (l *loader) run(ctx context.Context, x *txn.Txn, fr *fieldReader) (*exec.Re
 	return run.out, nil
 }
 
+// nullForNotNull reports whether a field of the line is NULL for a NOT
+// NULL column.
+func (l *loader) nullForNotNull(fields []loadField) bool {
+	for i, f := range fields {
+		if f.null && i < len(l.targets) && l.targets[i].notNull {
+			return true
+		}
+	}
+	return false
+}
+
 func fieldValue(f loadField) types.Value {
 	if f.null {
 		return types.Null
@@ -215,12 +254,21 @@ func (l *loader) alone(ctx context.Context, x *txn.Txn, run *loadRun, line uint6
 		v := types.Null
 		if i < len(fields) {
 			v = fieldValue(fields[i])
+			if v.IsNull() && tg.notNull {
+				msg := fmt.Sprintf("Column set to default value; NULL supplied to NOT NULL column '%s' at row %d", tg.col, line)
+				if strict {
+					return sqlerr.New(sqlerr.ErNullToNotNull, "%s", msg)
+				}
+				run.warn(warning(sqlerr.ErNullToNotNull, msg))
+				v = tg.zero
+			}
 		} else {
 			msg := fmt.Sprintf("Row %d doesn't contain data for all columns", line)
 			if strict {
 				return sqlerr.New(sqlerr.ErTooFewFieldsInLine, "%s", msg)
 			}
 			run.warn(warning(sqlerr.ErTooFewFieldsInLine, msg))
+			v = tg.missing
 		}
 		if tg.userVar != "" {
 			st.UserVars[tg.userVar] = v
