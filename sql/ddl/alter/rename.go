@@ -1,4 +1,4 @@
-package ddl
+package alter
 
 import (
 	"context"
@@ -78,7 +78,7 @@ func renameTables(ctx context.Context, s *exec.State, txns *txn.Manager, pc *pro
 		if f := cat.RenameTables(steps, false); f != nil {
 			return renameFailure(steps, f)
 		}
-		triggersFollow(pc, rec)
+		TriggersFollow(pc, rec)
 		s.SchemaChanged()
 		return nil
 	})

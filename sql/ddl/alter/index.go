@@ -1,4 +1,4 @@
-package ddl
+package alter
 
 import (
 	"context"

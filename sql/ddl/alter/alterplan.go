@@ -1,8 +1,9 @@
-package ddl
+package alter
 
 import (
 	"fmt"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/ddl/tabledef"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -272,7 +273,7 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 	if err != nil {
 		return storage.Column{}, err
 	}
-	if err := checkColumnCharset(cd, ct.JSON); err != nil {
+	if err := tabledef.CheckColumnCharset(cd, ct.JSON); err != nil {
 		return storage.Column{}, err
 	}
 	col := storage.Column{Name: cd.Name.Name.O, Type: ct}
@@ -293,7 +294,7 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 		case ast.ColumnOptionUniqKey:
 			p.inline = append(p.inline, planKey{IndexDef: storage.IndexDef{Unique: true}, names: []string{col.Name}})
 		case ast.ColumnOptionDefaultValue:
-			if err := setDefault(&col, o.Expr); err != nil {
+			if err := tabledef.SetDefault(&col, o.Expr); err != nil {
 				return col, err
 			}
 		case ast.ColumnOptionOnUpdate:
@@ -426,7 +427,7 @@ func (p *alterPlan) alterDefault(cd *ast.ColumnDef) error {
 	col.HasDefault, col.Default, col.DefaultNow = false, types.Null, false
 	for _, o := range cd.Options { // the parser leaves SET DEFAULT's option untyped
 		if o.Expr != nil {
-			if err := setDefault(col, o.Expr); err != nil {
+			if err := tabledef.SetDefault(col, o.Expr); err != nil {
 				return err
 			}
 		}

@@ -1,4 +1,4 @@
-package ddl
+package tabledef
 
 import (
 	"fmt"
@@ -10,12 +10,12 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// buildForeignKeys adds the FOREIGN KEYs of CREATE TABLE to def — table
+// BuildForeignKeys adds the FOREIGN KEYs of CREATE TABLE to def — table
 // constraints and, as MariaDB 10.5+ does, a column's REFERENCES — with
 // InnoDB's names (`t_ibfk_N` when unnamed) and, where no index of def
 // starts with the key's columns, an index on them named as InnoDB names
 // it (the constraint's name, else the first column's).
-func buildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
+func BuildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
 	type spec struct {
 		name string
 		cols []string
@@ -111,7 +111,7 @@ func buildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
 				return cantCreate(def)
 			}
 		}
-		if !hasIndexOn(def.Indexes, fk.Cols) {
+		if !HasIndexOn(def.Indexes, fk.Cols) {
 			name := sp.name
 			if name == "" {
 				name = def.Columns[fk.Cols[0]].Name
@@ -149,9 +149,9 @@ func cantCreate(def *storage.TableDef) error {
 	return sqlerr.New(sqlerr.ErCantCreateTable, "Can't create table `%s`.`%s` (errno: 150 \"%s\")", def.DB, def.Name, sqlerr.ErFKIncorrectlyFormed)
 }
 
-// hasIndexOn reports whether some index of ixs starts with cols, in
+// HasIndexOn reports whether some index of ixs starts with cols, in
 // order: what InnoDB needs to find a key's rows.
-func hasIndexOn(ixs []storage.IndexDef, cols []int) bool {
+func HasIndexOn(ixs []storage.IndexDef, cols []int) bool {
 	for _, ix := range ixs {
 		if len(ix.Cols) < len(cols) {
 			continue
@@ -179,13 +179,13 @@ func indexNamed(def *storage.TableDef, name string) bool {
 	return false
 }
 
-// checkForeignKeys validates def's keys against their parents as InnoDB
+// CheckForeignKeys validates def's keys against their parents as InnoDB
 // does at CREATE TABLE (errno 150): the parent exists (def itself for a
 // self-reference), has the columns, an index starting with them, and
 // each pair of columns has the same type (strings may differ in length).
 // With foreign_key_checks=0 a missing parent is allowed, as dumps that
 // create children first need; a parent that exists is still checked.
-func checkForeignKeys(cat *storage.Catalog, def *storage.TableDef, fkChecks bool) error {
+func CheckForeignKeys(cat *storage.Catalog, def *storage.TableDef, fkChecks bool) error {
 	for i := range def.ForeignKeys {
 		fk := &def.ForeignKeys[i]
 		if fkNameTaken(cat, def.DB, fk.Name) {
@@ -216,11 +216,11 @@ func checkForeignKeys(cat *storage.Catalog, def *storage.TableDef, fkChecks bool
 			}
 			fk.RefCols[j] = parent.Columns[c].Name
 			refCols = append(refCols, c)
-			if !sameKeyType(def.Columns[fk.Cols[j]], parent.Columns[c]) {
+			if !SameKeyType(def.Columns[fk.Cols[j]], parent.Columns[c]) {
 				return cantCreate(def)
 			}
 		}
-		if !hasIndexOn(parent.Indexes, refCols) {
+		if !HasIndexOn(parent.Indexes, refCols) {
 			return cantCreate(def)
 		}
 	}
@@ -233,7 +233,7 @@ func dupConstraint(def *storage.TableDef) error {
 	return sqlerr.New(sqlerr.ErCantCreateTable, "Can't create table `%s`.`%s` (errno: 121 \"Duplicate key on write or update\")", def.DB, def.Name)
 }
 
-func sameKeyType(a, b storage.Column) bool {
+func SameKeyType(a, b storage.Column) bool {
 	if a.Type.IsString() && b.Type.IsString() {
 		return (a.Type.Base == types.TText) == (b.Type.Base == types.TText)
 	}

@@ -1,4 +1,4 @@
-package ddl
+package alter
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/ddl/tabledef"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/types"
@@ -222,7 +223,7 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 		case ast.TableOptionEngine:
 			if o.StrValue != "" {
 				p.def.Engine = o.StrValue
-				if err := substituteEngine(p.s, &p.def); err != nil {
+				if err := tabledef.SubstituteEngine(p.s, &p.def); err != nil {
 					return err
 				}
 			}
@@ -231,7 +232,7 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 		case ast.TableOptionComment:
 			p.def.Comment = o.StrValue
 		case ast.TableOptionCharset:
-			if err := checkStoredCharset(o.StrValue, ""); err != nil {
+			if err := tabledef.CheckStoredCharset(o.StrValue, ""); err != nil {
 				return err
 			}
 			if o.UintValue == ast.TableOptionCharsetWithConvertTo {
@@ -245,7 +246,7 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 				p.def.Collate = defaultCollation(p.def.Charset)
 			}
 		case ast.TableOptionCollate:
-			if err := checkStoredCharset("", o.StrValue); err != nil {
+			if err := tabledef.CheckStoredCharset("", o.StrValue); err != nil {
 				return err
 			}
 			p.def.Collate = o.StrValue
@@ -419,32 +420,4 @@ func hasNotNullUnique(def *storage.TableDef) bool {
 		}
 	}
 	return false
-}
-
-// sortIndexes orders a new table's keys as MariaDB keeps them (see
-// sortedKeys): CREATE TABLE lists them so too.
-func sortIndexes(def *storage.TableDef) {
-	rank := func(ix *storage.IndexDef) int {
-		switch {
-		case ix.Primary:
-			return 0
-		case ix.Unique:
-			for _, c := range ix.Cols {
-				if !def.Columns[c].NotNull {
-					return 2
-				}
-			}
-			return 1
-		}
-		return 3
-	}
-	sorted := make([]storage.IndexDef, 0, len(def.Indexes))
-	for r := 0; r <= 3; r++ {
-		for i := range def.Indexes {
-			if rank(&def.Indexes[i]) == r {
-				sorted = append(sorted, def.Indexes[i])
-			}
-		}
-	}
-	def.Indexes = sorted
 }

@@ -1,4 +1,4 @@
-package ddl
+package alter
 
 import (
 	"context"
@@ -166,7 +166,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 		if !cat.SwapAltered(old, b.New, shape) {
 			return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
 		}
-		triggersFollow(p.pc, rec)
+		TriggersFollow(p.pc, rec)
 		// Before the gate opens: a writer that waited at it re-plans
 		// against the new table.
 		s.SchemaChanged()
@@ -294,7 +294,7 @@ func redefine(ctx context.Context, s *exec.State, txns *txn.Manager, p *alterPla
 		if !cat.SwapAltered(old, nt, shape) {
 			return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
 		}
-		triggersFollow(p.pc, rec)
+		TriggersFollow(p.pc, rec)
 		s.SchemaChanged()
 		return nil
 	})
