@@ -23,15 +23,18 @@ func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs
 	if err != nil {
 		return nil, err
 	}
-	if err := refuseTemporary(t); err != nil {
-		return nil, err
-	}
 	p := newAlterPlan(s, t)
 	p.pc = pc
 	for _, sp := range x.Specs {
 		if err := p.apply(sp); err != nil {
 			return nil, err
 		}
+	}
+	if t.Def.Temporary && !p.rebuild {
+		if p.renameTo == nil {
+			return &exec.Result{}, nil
+		}
+		return renameTemporary(s, txns.Catalog(), t, p.renameTo)
 	}
 	if !p.rebuild {
 		if p.renameTo == nil {
@@ -46,7 +49,7 @@ func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs
 			To:   storage.TableRef{DB: to, Name: p.renameTo.Name.O},
 		}})
 	}
-	if p.renameTo != nil && pc != nil && pc.HasTriggers(t.Def.DB, t.Def.Name) {
+	if p.renameTo != nil && pc != nil && !t.Def.Temporary && pc.HasTriggers(t.Def.DB, t.Def.Name) {
 		if to, err := s.DBFor(p.renameTo.Schema.O); err == nil && !strings.EqualFold(to, t.Def.DB) {
 			return nil, sqlerr.New(sqlerr.ErTrgInWrongSchema, "Trigger in wrong schema")
 		}
@@ -101,6 +104,9 @@ func (p *alterPlan) checkAlgorithm() error {
 // writers of other tables wait only for the switch's moment under the
 // commit latch.
 func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alterPlan) (*exec.Result, error) {
+	if p.old.Def.Temporary {
+		return rebuildTemporary(ctx, s, txns, p)
+	}
 	cat := txns.Catalog()
 	old := p.old
 	def, shape, err := p.resolve(old.RowCount() > 0)
@@ -123,15 +129,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	since := txns.AcquireSnapshot()
 	defer txns.ReleaseSnapshot(since)
 	b := storage.NewRebuild(old, def, shape, since)
-	strict := s.SQLMode().Strict()
-	b.Report = func(row int, c storage.ConvertIssue) error {
-		e := convertError(old.Def, def, c, row, strict)
-		if strict || c.Err != nil {
-			return e
-		}
-		s.Warn(e.Code, "%s", e.Message)
-		return nil
-	}
+	b.Report = conversionReport(s, old.Def, def)
 	if err := b.Copy(); err != nil {
 		return nil, err
 	}
@@ -183,6 +181,21 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	}
 	res.Info = fmt.Sprintf("Records: %d  Duplicates: 0  Warnings: %d", records, s.StmtWarnings)
 	return res, nil
+}
+
+// conversionReport is what a rebuild does with a value that does not fit
+// its new column: an error in strict mode (or when nothing can stand in
+// for it), else a warning and the adjusted value, as MariaDB's copy.
+func conversionReport(s *exec.State, oldDef, def *storage.TableDef) func(int, storage.ConvertIssue) error {
+	strict := s.SQLMode().Strict()
+	return func(row int, c storage.ConvertIssue) error {
+		e := convertError(oldDef, def, c, row, strict)
+		if strict || c.Err != nil {
+			return e
+		}
+		s.Warn(e.Code, "%s", e.Message)
+		return nil
+	}
 }
 
 // checkTarget refuses an ALTER TABLE ... RENAME onto another table or into
@@ -302,14 +315,4 @@ func redefine(ctx context.Context, s *exec.State, txns *txn.Manager, p *alterPla
 		return nil, err
 	}
 	return &exec.Result{Info: fmt.Sprintf("Records: 0  Duplicates: 0  Warnings: %d", s.StmtWarnings)}, nil
-}
-
-// refuseTemporary refuses a schema change of a temporary table: its
-// rebuild would have to stay private to the session and unlogged, which
-// is not built yet (1235).
-func refuseTemporary(t *storage.Table) error {
-	if t.Def.Temporary {
-		return notYet("ALTER TABLE, CREATE/DROP INDEX or RENAME of a TEMPORARY table")
-	}
-	return nil
 }

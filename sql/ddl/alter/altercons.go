@@ -54,7 +54,13 @@ func (p *alterPlan) carryConstraints(cat *storage.Catalog, def *storage.TableDef
 		}
 		def.ForeignKeys = append(def.ForeignKeys, nk)
 	}
-	for _, ch := range cat.ReferencingFKs(old.DB, old.Name) {
+	var children []storage.ChildFK
+	if !old.Temporary {
+		// (a temporary table is no parent: the keys naming its name are
+		// the permanent table's it shadows)
+		children = cat.ReferencingFKs(old.DB, old.Name)
+	}
+	for _, ch := range children {
 		self := ch.Child == p.old
 		if !self {
 			p.cons.children = append(p.cons.children, ch.Child.Def.ID)

@@ -17,9 +17,6 @@ func createIndex(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 	if err != nil {
 		return nil, err
 	}
-	if err := refuseTemporary(t); err != nil {
-		return nil, err
-	}
 	p := newAlterPlan(s, t)
 	p.rebuild = true
 	if x.IfNotExists && p.keyIndex(x.IndexName) >= 0 {
@@ -49,9 +46,6 @@ func createIndex(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 func dropIndex(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.DropIndexStmt) (*exec.Result, error) {
 	t, err := s.ResolveTable(x.Table)
 	if err != nil {
-		return nil, err
-	}
-	if err := refuseTemporary(t); err != nil {
 		return nil, err
 	}
 	p := newAlterPlan(s, t)
