@@ -323,6 +323,9 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 			// FIELDS ENCLOSED BY / ESCAPED BY of more than one byte
 			return nil, sqlerr.New(sqlerr.ErWrongFieldTerminators, "Field separator argument is not what is expected; check the manual")
 		}
+		if aerr := algorithmError(s, err); aerr != nil {
+			return nil, aerr
+		}
 		return nil, sqlerr.New(sqlerr.ErParse, "%s", tidbSyntaxMessage(err))
 	}
 	if len(stmts) != 1 {

@@ -19,6 +19,9 @@ import (
 // alter_table record. A rename alone is RENAME TABLE's record; DISABLE /
 // ENABLE KEYS alone only notes that InnoDB has no such option.
 func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catalog, x *ast.AlterTableStmt) (*exec.Result, error) {
+	if err := refuseRedefinedReferences(x); err != nil {
+		return nil, err
+	}
 	t, err := s.ResolveTable(x.Table)
 	if err != nil {
 		return nil, err
@@ -62,6 +65,22 @@ func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs
 // wait only for the switch), so what is refused is what MariaDB would do
 // by copying rows under a shared lock.
 func (p *alterPlan) checkAlgorithm() error {
+	if p.orderBy {
+		// a copy whatever ALGORITHM= says, but for INPLACE (MariaDB's answers)
+		switch {
+		case p.algorithm == ast.AlgorithmTypeInplace:
+			return sqlerr.New(sqlerr.ErAlterOperationNotSup, "ALGORITHM=INPLACE is not supported for this operation. Try ALGORITHM=COPY")
+		case p.lockNone:
+			return sqlerr.New(sqlerr.ErAlterOperationNotSupp, "LOCK=NONE is not supported. Reason: COPY algorithm requires a lock. Try LOCK=SHARED")
+		}
+		if p.copyWhy == "" {
+			p.copyWhy = "ORDER BY"
+		}
+		return nil
+	}
+	if p.forced && p.algorithm == ast.AlgorithmTypeInstant {
+		return sqlerr.New(sqlerr.ErAlterOperationNotSup, "ALGORITHM=INSTANT is not supported for this operation. Try ALGORITHM=INPLACE")
+	}
 	if len(p.cons.addChecks) > 0 {
 		// ADD CHECK copies the rows to check them; MariaDB gives no reason
 		switch {

@@ -226,6 +226,7 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 				if err := tabledef.SubstituteEngine(p.s, &p.def); err != nil {
 					return err
 				}
+				p.forced = true // InnoDB rebuilds the table, as for FORCE
 			}
 		case ast.TableOptionAutoIncrement:
 			p.autoInc = max(o.UintValue, 1)
@@ -236,10 +237,16 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 				return err
 			}
 			if o.UintValue == ast.TableOptionCharsetWithConvertTo {
+				if o.Default {
+					// the database's character set, which plrun's are: utf8mb4
+					o = &ast.TableOption{Tp: o.Tp, StrValue: "utf8mb4", UintValue: o.UintValue}
+				}
 				if !strings.EqualFold(o.StrValue, "utf8mb4") {
 					return notYet("CONVERT TO CHARACTER SET other than utf8mb4")
 				}
-				p.copyWhy = "Cannot change column type"
+				// Every text column already is utf8mb4 with the table's one
+				// collation (CheckStoredCharset), so no value changes and
+				// MariaDB copies nothing either.
 			}
 			if !strings.EqualFold(o.StrValue, p.def.Charset) {
 				p.def.Charset = strings.ToLower(o.StrValue)

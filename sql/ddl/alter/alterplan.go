@@ -35,6 +35,8 @@ type alterPlan struct {
 	lockNone  bool
 	dropped   []string // columns dropped (shrinkKeys)
 	keysSpec  bool     // DISABLE / ENABLE KEYS among the specs
+	forced    bool     // FORCE or ENGINE=: InnoDB rebuilds the table (never INSTANT)
+	orderBy   bool     // ORDER BY: MariaDB copies the rows (and ignores the order, see orderRows)
 	keysAdded bool
 	inline    []planKey  // keys declared in a column definition, to add once it is placed
 	cons      consChange // FOREIGN KEYs and CHECKs dropped and added (altercons.go)
@@ -185,7 +187,11 @@ func (p *alterPlan) apply(sp *ast.AlterTableSpec) error {
 		return nil
 	case ast.AlterTableForce:
 		p.rebuild = true
+		p.forced = true
 		return nil
+	case ast.AlterTableOrderByColumns:
+		p.rebuild = true
+		return p.orderRows()
 	case ast.AlterTableEnableKeys, ast.AlterTableDisableKeys:
 		// InnoDB has no disabled keys: MariaDB's note, and nothing else.
 		// DISABLE KEYS concerns non-unique keys only, and MariaDB notes it
@@ -306,7 +312,11 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 			// checks no existing row against a column's check
 			p.cons.colChecks = append(p.cons.colChecks, cd)
 		case ast.ColumnOptionReference:
-			return col, notYet("ALTER TABLE ... column REFERENCES")
+			// ADD COLUMN's (MODIFY's and CHANGE's are refused first, by
+			// refuseRedefinedReferences): added once the column is placed
+			if err := p.refuseConstraint(columnForeignKey(cd, o.Refer)); err != nil {
+				return col, err
+			}
 		}
 	}
 	return col, nil
@@ -451,4 +461,18 @@ func (p *alterPlan) hasPlainKey() bool {
 		}
 	}
 	return false
+}
+
+// orderRows is ALTER TABLE ... ORDER BY. InnoDB keeps rows in the order of
+// the clustered index — the PRIMARY KEY, else the first UNIQUE key of NOT
+// NULL columns — so MariaDB copies the table, ignores the order and warns
+// (1105), naming no column. A table without such a key is kept in
+// insertion order, which ORDER BY would change: not built yet (1235).
+func (p *alterPlan) orderRows() error {
+	if p.old.Def.PrimaryKey() == nil && !hasNotNullUnique(p.old.Def) {
+		return notYet("ALTER TABLE ... ORDER BY of a table without a PRIMARY KEY or a NOT NULL UNIQUE key")
+	}
+	p.orderBy = true
+	p.s.Warn(sqlerr.ErUnknown, "ORDER BY ignored as there is a user-defined clustered index in the table '%s'", p.old.Def.Name)
+	return nil
 }
