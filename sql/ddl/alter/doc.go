@@ -33,6 +33,10 @@
 //   - A table's triggers follow it (TriggersFollow), in the same apply as
 //     its record, and replay calls the same function.
 //
+// A temporary table is the exception (temporary.go): it is the session's
+// own, so its changes are made there, with no record and no gate, and are
+// gone with the session.
+//
 // What a definition may say (column types, defaults, keys, CHECK and
 // FOREIGN KEY rules) is package tabledef's, shared with CREATE TABLE.
 package alter
