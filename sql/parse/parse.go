@@ -317,6 +317,10 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	// a pooled one would overwrite the trees the plan cache keeps. Parses
 	// are cached by text, so this is paid once per distinct statement.
 	s = scanViewCheck(s, p)
+	s, noCopy, err := scanNoCopy(s)
+	if err != nil {
+		return nil, err
+	}
 	stmts, err := parseSQL(s, mode)
 	if err != nil {
 		if strings.Contains(err.Error(), "[parser:1083]") {
@@ -332,6 +336,9 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 		return nil, sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax; expected one statement, got %d", len(stmts))
 	}
 	p.Node = stmts[0]
+	if noCopy {
+		markNoCopy(p.Node)
+	}
 	p.Params = countParamMarkers(p.Node)
 	return p, nil
 }

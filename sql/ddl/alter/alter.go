@@ -60,61 +60,6 @@ func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs
 	return rebuildOnline(ctx, s, txns, p)
 }
 
-// checkAlgorithm refuses an ALGORITHM= or LOCK= the change cannot honour,
-// with MariaDB's reasons. plrun rebuilds every change online (its writers
-// wait only for the switch), so what is refused is what MariaDB would do
-// by copying rows under a shared lock.
-func (p *alterPlan) checkAlgorithm() error {
-	if p.orderBy {
-		// a copy whatever ALGORITHM= says, but for INPLACE (MariaDB's answers)
-		switch {
-		case p.algorithm == ast.AlgorithmTypeInplace:
-			return sqlerr.New(sqlerr.ErAlterOperationNotSup, "ALGORITHM=INPLACE is not supported for this operation. Try ALGORITHM=COPY")
-		case p.lockNone:
-			return sqlerr.New(sqlerr.ErAlterOperationNotSupp, "LOCK=NONE is not supported. Reason: COPY algorithm requires a lock. Try LOCK=SHARED")
-		}
-		if p.copyWhy == "" {
-			p.copyWhy = "ORDER BY"
-		}
-		return nil
-	}
-	if p.forced && p.algorithm == ast.AlgorithmTypeInstant {
-		return sqlerr.New(sqlerr.ErAlterOperationNotSup, "ALGORITHM=INSTANT is not supported for this operation. Try ALGORITHM=INPLACE")
-	}
-	if len(p.cons.addChecks) > 0 {
-		// ADD CHECK copies the rows to check them; MariaDB gives no reason
-		switch {
-		case p.algorithm == ast.AlgorithmTypeInplace || p.algorithm == ast.AlgorithmTypeInstant:
-			return sqlerr.New(sqlerr.ErAlterOperationNotSup, "ALGORITHM=%s is not supported for this operation. Try ALGORITHM=COPY", p.algorithm)
-		case p.lockNone:
-			return sqlerr.New(sqlerr.ErAlterOperationNotSup, "LOCK=NONE is not supported for this operation. Try LOCK=SHARED")
-		}
-	}
-	why := p.copyWhy
-	if p.algorithm == ast.AlgorithmTypeCopy {
-		if p.lockNone {
-			return sqlerr.New(sqlerr.ErAlterOperationNotSupp, "LOCK=NONE is not supported. Reason: COPY algorithm requires a lock. Try LOCK=SHARED")
-		}
-		if why == "" {
-			p.copyWhy = "ALGORITHM=COPY"
-		}
-		return nil
-	}
-	if why != "" {
-		switch p.algorithm {
-		case ast.AlgorithmTypeInplace, ast.AlgorithmTypeInstant:
-			return sqlerr.New(sqlerr.ErAlterOperationNotSupp, "ALGORITHM=%s is not supported. Reason: %s. Try ALGORITHM=COPY", p.algorithm, why)
-		}
-		if p.lockNone {
-			return sqlerr.New(sqlerr.ErAlterOperationNotSupp, "LOCK=NONE is not supported. Reason: %s. Try LOCK=SHARED", why)
-		}
-	}
-	if p.algorithm == ast.AlgorithmTypeInstant && p.noCopyWhy != "" {
-		return sqlerr.New(sqlerr.ErAlterOperationNotSupp, "ALGORITHM=INSTANT is not supported. Reason: %s. Try ALGORITHM=NOCOPY", p.noCopyWhy)
-	}
-	return nil
-}
-
 // rebuildOnline builds the new table from a snapshot of the old one while
 // its writers go on, then closes the old table's write gate (waiting for
 // the transactions that wrote it, bounded by innodb_lock_wait_timeout),
@@ -135,6 +80,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	if err := p.carryConstraints(cat, def, shape); err != nil {
 		return nil, err
 	}
+	p.rebuilds = p.rebuilds || rebuildsClustered(old.Def, def, shape)
 	if err := p.checkAlgorithm(); err != nil {
 		return nil, err
 	}
@@ -176,7 +122,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	if err := p.checkRows(ctx, cat, b.New); err != nil {
 		return nil, err
 	}
-	auto := b.SetAutoIncFrom(p.autoInc)
+	auto := b.SetAutoIncFrom(p.autoIncStart())
 	rec := &txn.DDLRecord{Op: "alter_table", DB: old.Def.DB, Name: old.Def.Name, Def: def, Shape: shape, AutoInc: auto}
 	err = txns.LogDDL(ctx, rec, func() error {
 		b.Publish(txns.DDLLSN())

@@ -226,7 +226,7 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 				if err := tabledef.SubstituteEngine(p.s, &p.def); err != nil {
 					return err
 				}
-				p.forced = true // InnoDB rebuilds the table, as for FORCE
+				p.rebuilds = true // InnoDB rebuilds the table, as for FORCE
 			}
 		case ast.TableOptionAutoIncrement:
 			p.autoInc = max(o.UintValue, 1)

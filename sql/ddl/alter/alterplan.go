@@ -35,7 +35,7 @@ type alterPlan struct {
 	lockNone  bool
 	dropped   []string // columns dropped (shrinkKeys)
 	keysSpec  bool     // DISABLE / ENABLE KEYS among the specs
-	forced    bool     // FORCE or ENGINE=: InnoDB rebuilds the table (never INSTANT)
+	rebuilds  bool     // InnoDB rebuilds the clustered index: never INSTANT or NOCOPY (algorithm.go)
 	orderBy   bool     // ORDER BY: MariaDB copies the rows (and ignores the order, see orderRows)
 	keysAdded bool
 	inline    []planKey  // keys declared in a column definition, to add once it is placed
@@ -187,7 +187,7 @@ func (p *alterPlan) apply(sp *ast.AlterTableSpec) error {
 		return nil
 	case ast.AlterTableForce:
 		p.rebuild = true
-		p.forced = true
+		p.rebuilds = true
 		return nil
 	case ast.AlterTableOrderByColumns:
 		p.rebuild = true
@@ -475,4 +475,15 @@ func (p *alterPlan) orderRows() error {
 	p.orderBy = true
 	p.s.Warn(sqlerr.ErUnknown, "ORDER BY ignored as there is a user-defined clustered index in the table '%s'", p.old.Def.Name)
 	return nil
+}
+
+// autoIncStart is the AUTO_INCREMENT = n a rebuild sets (0: keep the old
+// table's counter). A table that had no AUTO_INCREMENT column has a counter
+// no column used: InnoDB forgets it, and the column the ALTER adds or makes
+// continues after its largest value (1 makes Rebuild.SetAutoIncFrom do so).
+func (p *alterPlan) autoIncStart() uint64 {
+	if p.autoInc == 0 && p.old.Def.AutoIncColumn() < 0 {
+		return 1
+	}
+	return p.autoInc
 }

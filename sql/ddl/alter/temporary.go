@@ -51,7 +51,7 @@ func rebuildTemporary(ctx context.Context, s *exec.State, txns *txn.Manager, p *
 	if err := p.checkRows(ctx, cat, b.New); err != nil {
 		return nil, err
 	}
-	b.SetAutoIncFrom(p.autoInc)
+	b.SetAutoIncFrom(p.autoIncStart())
 	if !s.SwapTempTable(old, b.New) {
 		return nil, sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
 	}
