@@ -28,7 +28,7 @@ func (p *alterPlan) checkAlgorithm() error {
 	alg := p.algorithm
 	name := algorithmName(alg)
 	notCopy := alg == ast.AlgorithmTypeInplace || alg == ast.AlgorithmTypeInstant || alg == parse.AlgorithmNoCopy
-	if p.orderBy {
+	if p.orderBy != nil {
 		// a copy whatever ALGORITHM= says, but for INPLACE (MariaDB's answers)
 		switch {
 		case alg == ast.AlgorithmTypeInplace:

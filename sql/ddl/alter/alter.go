@@ -77,6 +77,9 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	if err != nil {
 		return nil, err
 	}
+	if err := p.orderRows(def, shape); err != nil {
+		return nil, err
+	}
 	if err := p.carryConstraints(cat, def, shape); err != nil {
 		return nil, err
 	}

@@ -33,10 +33,10 @@ type alterPlan struct {
 	noCopyWhy string // what rules out ALGORITHM=INSTANT (1846's reason), if anything
 	algorithm ast.AlgorithmType
 	lockNone  bool
-	dropped   []string // columns dropped (shrinkKeys)
-	keysSpec  bool     // DISABLE / ENABLE KEYS among the specs
-	rebuilds  bool     // InnoDB rebuilds the clustered index: never INSTANT or NOCOPY (algorithm.go)
-	orderBy   bool     // ORDER BY: MariaDB copies the rows (and ignores the order, see orderRows)
+	dropped   []string              // columns dropped (shrinkKeys)
+	keysSpec  bool                  // DISABLE / ENABLE KEYS among the specs
+	rebuilds  bool                  // InnoDB rebuilds the clustered index: never INSTANT or NOCOPY (algorithm.go)
+	orderBy   []*ast.AlterOrderItem // ORDER BY: MariaDB copies the rows (orderRows)
 	keysAdded bool
 	inline    []planKey  // keys declared in a column definition, to add once it is placed
 	cons      consChange // FOREIGN KEYs and CHECKs dropped and added (altercons.go)
@@ -191,7 +191,8 @@ func (p *alterPlan) apply(sp *ast.AlterTableSpec) error {
 		return nil
 	case ast.AlterTableOrderByColumns:
 		p.rebuild = true
-		return p.orderRows()
+		p.orderBy = sp.OrderByList
+		return nil
 	case ast.AlterTableEnableKeys, ast.AlterTableDisableKeys:
 		// InnoDB has no disabled keys: MariaDB's note, and nothing else.
 		// DISABLE KEYS concerns non-unique keys only, and MariaDB notes it
@@ -461,20 +462,6 @@ func (p *alterPlan) hasPlainKey() bool {
 		}
 	}
 	return false
-}
-
-// orderRows is ALTER TABLE ... ORDER BY. InnoDB keeps rows in the order of
-// the clustered index — the PRIMARY KEY, else the first UNIQUE key of NOT
-// NULL columns — so MariaDB copies the table, ignores the order and warns
-// (1105), naming no column. A table without such a key is kept in
-// insertion order, which ORDER BY would change: not built yet (1235).
-func (p *alterPlan) orderRows() error {
-	if p.old.Def.PrimaryKey() == nil && !hasNotNullUnique(p.old.Def) {
-		return notYet("ALTER TABLE ... ORDER BY of a table without a PRIMARY KEY or a NOT NULL UNIQUE key")
-	}
-	p.orderBy = true
-	p.s.Warn(sqlerr.ErUnknown, "ORDER BY ignored as there is a user-defined clustered index in the table '%s'", p.old.Def.Name)
-	return nil
 }
 
 // autoIncStart is the AUTO_INCREMENT = n a rebuild sets (0: keep the old

@@ -29,6 +29,9 @@ func rebuildTemporary(ctx context.Context, s *exec.State, txns *txn.Manager, p *
 	if err != nil {
 		return nil, err
 	}
+	if err := p.orderRows(def, shape); err != nil {
+		return nil, err
+	}
 	if err := p.carryConstraints(cat, def, shape); err != nil {
 		return nil, err
 	}
