@@ -7,6 +7,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/ddl/tabledef"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/types"
@@ -222,11 +223,9 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 		switch o.Tp {
 		case ast.TableOptionEngine:
 			if o.StrValue != "" {
-				p.def.Engine = o.StrValue
-				if err := tabledef.SubstituteEngine(p.s, &p.def); err != nil {
+				if err := p.setEngine(o.StrValue); err != nil {
 					return err
 				}
-				p.rebuilds = true // InnoDB rebuilds the table, as for FORCE
 			}
 		case ast.TableOptionAutoIncrement:
 			p.autoInc = max(o.UintValue, 1)
@@ -261,6 +260,23 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 			return notYet("this ALTER TABLE table option")
 		}
 	}
+	return nil
+}
+
+// setEngine is ALTER TABLE's ENGINE=. InnoDB (plrun's one engine, as SHOW
+// ENGINES says) is rebuilt as by FORCE. Another is 1286 under
+// NO_ENGINE_SUBSTITUTION, else warning 1286 and the table's engine kept,
+// as MariaDB answers for an engine it has not (CREATE TABLE adds 1266).
+func (p *alterPlan) setEngine(name string) error {
+	if strings.EqualFold(name, "InnoDB") {
+		p.def.Engine = "InnoDB"
+		p.rebuilds = true
+		return nil
+	}
+	if p.s.SQLMode()&sysvar.ModeNoEngineSubst != 0 {
+		return sqlerr.New(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", name)
+	}
+	p.s.Warn(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", name)
 	return nil
 }
 
