@@ -321,6 +321,7 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	if err != nil {
 		return nil, err
 	}
+	s, fkNames := scanColumnFKNames(s)
 	stmts, err := parseSQL(s, mode)
 	if err != nil {
 		if strings.Contains(err.Error(), "[parser:1083]") {
@@ -338,6 +339,9 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	p.Node = stmts[0]
 	if noCopy {
 		markNoCopy(p.Node)
+	}
+	if fkNames != nil {
+		nameColumnFKs(p.Node, fkNames)
 	}
 	p.Params = countParamMarkers(p.Node)
 	return p, nil

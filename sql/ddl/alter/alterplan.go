@@ -315,7 +315,7 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 		case ast.ColumnOptionReference:
 			// ADD COLUMN's (MODIFY's and CHANGE's are refused first, by
 			// refuseRedefinedReferences): added once the column is placed
-			if err := p.refuseConstraint(columnForeignKey(cd, o.Refer)); err != nil {
+			if err := p.refuseConstraint(columnForeignKey(cd, o)); err != nil {
 				return col, err
 			}
 		}

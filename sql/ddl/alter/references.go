@@ -14,11 +14,12 @@ import (
 // place for it in MODIFY or CHANGE, so there it is its syntax error.
 
 // columnForeignKey is the table constraint a column's REFERENCES stands for.
-func columnForeignKey(cd *ast.ColumnDef, ref *ast.ReferenceDef) *ast.Constraint {
+func columnForeignKey(cd *ast.ColumnDef, o *ast.ColumnOption) *ast.Constraint {
 	return &ast.Constraint{
 		Tp:    ast.ConstraintForeignKey,
+		Name:  o.ConstraintName, // CONSTRAINT name REFERENCES (sql/parse's columnrefs.go)
 		Keys:  []*ast.IndexPartSpecification{{Column: &ast.ColumnName{Name: cd.Name.Name}}},
-		Refer: ref,
+		Refer: o.Refer,
 	}
 }
 

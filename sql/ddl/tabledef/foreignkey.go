@@ -25,7 +25,9 @@ func BuildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
 	for _, cd := range x.Cols {
 		for _, o := range cd.Options {
 			if o.Tp == ast.ColumnOptionReference && o.Refer != nil {
-				specs = append(specs, spec{cols: []string{cd.Name.Name.O}, ref: o.Refer})
+				// (named by CONSTRAINT name before it, as MariaDB allows:
+				// sql/parse's columnrefs.go)
+				specs = append(specs, spec{name: o.ConstraintName, cols: []string{cd.Name.Name.O}, ref: o.Refer})
 			}
 		}
 	}
@@ -89,6 +91,12 @@ func BuildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
 		if fk.Name == "" {
 			generated++
 			fk.Name = fmt.Sprintf("%s_ibfk_%d", def.Name, generated)
+		}
+		if sp.name != "" && indexNamed(def, sp.name) && !HasIndexOn(def.Indexes, fk.Cols) {
+			// the key's new index takes the constraint's own name, which
+			// an index has: MariaDB's 1061, before the name's own clash (a
+			// column's name is numbered instead)
+			return sqlerr.New(sqlerr.ErDupKeyName, "Duplicate key name '%s'", sp.name)
 		}
 		if had[strings.ToLower(fk.Name)] {
 			return dupConstraint(def) // InnoDB's: the name is the table's already
