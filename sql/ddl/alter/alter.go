@@ -17,7 +17,8 @@ import (
 // alterTable runs ALTER TABLE: its specs make a new definition (alterPlan),
 // then the table is rebuilt online (rebuildOnline) and switched in one
 // alter_table record. A rename alone is RENAME TABLE's record; DISABLE /
-// ENABLE KEYS alone only notes that InnoDB has no such option.
+// ENABLE KEYS alone only notes that InnoDB has no such option. A temporary
+// table is changed in its session instead (temporary.go).
 func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catalog, x *ast.AlterTableStmt) (*exec.Result, error) {
 	if err := refuseRedefinedReferences(x); err != nil {
 		return nil, err
