@@ -34,12 +34,16 @@ var sqlLayers = map[string]int{
 	"sql/plan":       2,
 	"sql/funcs":      2,
 	"sql/constraint": 2,
-	"sql/exec":       3,
-	"sql/infoschema": 3,
-	"sql/psm":        4,
-	"sql/show":       4,
-	"sql/ddl":        5,
-	"sql":            6,
+	"sql/query":      2,
+	"sql/aggregate":  2,
+	"sql/compose":    3,
+	"sql/window":     3,
+	"sql/exec":       4,
+	"sql/infoschema": 4,
+	"sql/psm":        5,
+	"sql/show":       5,
+	"sql/ddl":        6,
+	"sql":            7,
 }
 
 var vmRuntimes = []string{"runtime/lua/...", "runtime/js/...", "runtime/builtin", "github.com/yuin/gopher-lua/...", "github.com/dop251/goja/..."}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/types"
 )
 
@@ -14,7 +15,7 @@ type group struct {
 	accs  []aggAcc
 }
 
-func (pl *SelectPlan) groupRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, error) {
+func (pl *SelectPlan) groupRows(ec *expr.Ctx, rows [][]types.Value) ([]query.Row, error) {
 	ctxs, err := pl.groupContexts(ec, rows)
 	if err != nil {
 		return nil, err
@@ -98,8 +99,8 @@ type evalCtx struct {
 }
 
 // projectContexts projects each row (or group) in order.
-func (pl *SelectPlan) projectContexts(ec *expr.Ctx, ctxs []evalCtx) ([]outRow, error) {
-	out := make([]outRow, 0, len(ctxs))
+func (pl *SelectPlan) projectContexts(ec *expr.Ctx, ctxs []evalCtx) ([]query.Row, error) {
+	out := make([]query.Row, 0, len(ctxs))
 	for _, c := range ctxs {
 		ec.Row, ec.Aggs = c.row, c.aggs
 		r, err := pl.project(ec)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/types"
@@ -20,13 +21,13 @@ type cteDef struct {
 	name        string
 	colNames    []string
 	placeholder *storage.Table // nil while a recursive CTE's anchor is planned
-	body        queryPlan      // a non-recursive CTE
+	body        query.Plan     // a non-recursive CTE
 	// A recursive CTE: the anchor parts run once; each step part runs
 	// with the placeholder bound to the rows the previous round added,
 	// until a round adds none. distinct is UNION (not UNION ALL): a
 	// row already produced is not added again.
-	anchors  []queryPlan
-	steps    []queryPlan
+	anchors  []query.Plan
+	steps    []query.Plan
 	distinct bool
 	// refs counts the references planned (a recursive part must name
 	// the CTE once, in its own FROM).
@@ -239,7 +240,7 @@ func materializeCTEs(ec *expr.Ctx, ctes []*cteDef) error {
 		if err != nil {
 			return err
 		}
-		t, err := fillTable(ec, c.placeholder.Def, rows)
+		t, err := query.Fill(ec, c.placeholder.Def, rows)
 		if err != nil {
 			return err
 		}
@@ -252,9 +253,9 @@ func materializeCTEs(ec *expr.Ctx, ctes []*cteDef) error {
 // max_recursive_iterations bounds the rounds: past it the rows so far
 // are the result, with warning 1931, as MariaDB does.
 func (c *cteDef) rows(ec *expr.Ctx) ([][]types.Value, error) {
-	rc := runCtx{ctx: ec.Context, x: ec.Txn, env: ec.Env, args: ec.Args, strict: ec.Strict, binds: ec.Tables}
-	run := func(q queryPlan, rc runCtx) ([][]types.Value, error) {
-		res, err := q.run(rc)
+	rc := query.Nested(ec)
+	run := func(q query.Plan, rc query.RunCtx) ([][]types.Value, error) {
+		res, err := q.Exec(rc)
 		if err != nil {
 			return nil, err
 		}
@@ -277,7 +278,7 @@ func (c *cteDef) rows(ec *expr.Ctx) ([][]types.Value, error) {
 		}
 		out := rows[:0:0]
 		for _, r := range rows {
-			k := rowKey(r)
+			k := query.RowKey(r)
 			if seen[k] {
 				continue
 			}
@@ -311,12 +312,12 @@ func (c *cteDef) rows(ec *expr.Ctx) ([][]types.Value, error) {
 		if err := ec.PollNow(); err != nil {
 			return nil, err
 		}
-		prev, err := fillTable(ec, c.placeholder.Def, work)
+		prev, err := query.Fill(ec, c.placeholder.Def, work)
 		if err != nil {
 			return nil, err
 		}
 		step := rc
-		step.binds = rc.binds.Bind(c.placeholder, prev)
+		step.Binds = rc.Binds.Bind(c.placeholder, prev)
 		var next [][]types.Value
 		for _, st := range c.steps {
 			rows, err := run(st, step)
@@ -338,7 +339,7 @@ func uintText(n uint64) string { return types.UintValue(n).String() }
 
 // inOwnFrom reports whether q's own FROM reads the CTE, and not as the
 // optional side of a LEFT JOIN.
-func (c *cteDef) inOwnFrom(q queryPlan) bool {
+func (c *cteDef) inOwnFrom(q query.Plan) bool {
 	pl, ok := q.(*SelectPlan)
 	if !ok {
 		return false

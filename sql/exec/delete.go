@@ -8,6 +8,7 @@ import (
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -17,7 +18,7 @@ import (
 type deletePlan struct {
 	t     *storage.Table
 	acc   *plan.Access
-	order []orderItem
+	order []query.OrderItem
 	limit *expr.Expr
 	rules *constraint.Rules
 }

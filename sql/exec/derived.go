@@ -5,9 +5,9 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
-	"github.com/plrun/plrun/types"
 )
 
 // Derived tables (FROM (SELECT ...) AS d) and CTEs reach the rest of the
@@ -26,7 +26,7 @@ import (
 // derivedTable is a FROM item computed by a query.
 type derivedTable struct {
 	placeholder *storage.Table
-	q           queryPlan
+	q           query.Plan
 }
 
 // fromItem resolves a FROM item for pl: a CTE in scope, a stored table,
@@ -96,7 +96,7 @@ func (s *State) resolveFromItem(pl *SelectPlan, ts *ast.TableSource) (t *storage
 // placeholderDef is the definition of a derived table's or CTE's
 // columns, named by names when given; 1060 for a name used twice.
 func placeholderDef(cols []Column, names []string, table string) (*storage.TableDef, error) {
-	def := resultDef(cols, table)
+	def := query.ResultDef(cols, table)
 	for i := range def.Columns {
 		if names != nil {
 			def.Columns[i].Name = names[i]
@@ -113,19 +113,6 @@ func placeholderDef(cols []Column, names []string, table string) (*storage.Table
 	return def, nil
 }
 
-// fillTable loads rows into a new transient table of def.
-func fillTable(ec *expr.Ctx, def *storage.TableDef, rows [][]types.Value) (*storage.Table, error) {
-	if err := ec.Mem.Grow(rowsBytes(rows)); err != nil {
-		return nil, err
-	}
-	t := storage.NewTable(def)
-	for _, r := range rows {
-		slot := t.NewHiddenSlot()
-		t.Apply(slot.Key, slot.PK, r, 0)
-	}
-	return t, nil
-}
-
 // materialize runs pl's CTEs, then its derived tables (which may read
 // them), binding each one's rows in ec.
 func (pl *SelectPlan) materialize(ec *expr.Ctx) error {
@@ -133,13 +120,13 @@ func (pl *SelectPlan) materialize(ec *expr.Ctx) error {
 		return err
 	}
 	for _, d := range pl.derived {
-		rc := runCtx{ctx: ec.Context, x: ec.Txn, env: ec.Env, args: ec.Args, strict: ec.Strict, binds: ec.Tables}
-		res, err := d.q.run(rc)
+		rc := query.Nested(ec)
+		res, err := d.q.Exec(rc)
 		if err != nil {
 			return err
 		}
 		*ec.Notes = append(*ec.Notes, res.Notes...)
-		t, err := fillTable(ec, d.placeholder.Def, res.Rows)
+		t, err := query.Fill(ec, d.placeholder.Def, res.Rows)
 		if err != nil {
 			return err
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -23,7 +24,7 @@ type insertPlan struct {
 	t       *storage.Table
 	cols    []int
 	rows    [][]*expr.Expr // nil entry = DEFAULT
-	source  queryPlan      // INSERT ... SELECT (a SELECT, UNION ..., WITH ...)
+	source  query.Plan     // INSERT ... SELECT (a SELECT, UNION ..., WITH ...)
 	replace bool
 	ignore  bool
 	onDup   []assignment
@@ -40,7 +41,7 @@ type assignment struct {
 }
 
 func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
-	var source queryPlan
+	var source query.Plan
 	if n.Select != nil {
 		var err error
 		if source, err = s.buildQuery(n.Select, nil); err != nil {
@@ -171,7 +172,7 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 // INSERT [IGNORE] / REPLACE ... SELECT does.
 func (s *State) InsertSelect(ctx context.Context, x *txn.Txn, t *storage.Table, cols []int, src QueryPlan, args []types.Value, ignore, replace bool) (*Result, error) {
 	s.beginWrites()
-	q, ok := src.(queryPlan)
+	q, ok := src.(query.Plan)
 	if !ok {
 		panic("exec: InsertSelect of a plan BuildQuery did not make")
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -28,7 +29,7 @@ func (s *State) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args 
 	var notes []Note
 	var selected [][]types.Value
 	if pl.source != nil {
-		r, err := pl.source.run(runCtx{ctx: ctx, x: x, env: &s.Env, args: args, strict: ec.Strict})
+		r, err := pl.source.Exec(query.RunCtx{Ctx: ctx, Txn: x, Env: &s.Env, Args: args, Strict: ec.Strict})
 		if err != nil {
 			return nil, err
 		}

@@ -7,15 +7,11 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/plan"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 )
-
-type orderItem struct {
-	e    *expr.Expr
-	desc bool
-}
 
 type SelectPlan struct {
 	t         *storage.Table
@@ -26,7 +22,7 @@ type SelectPlan struct {
 	grouped   bool
 	groupBy   []*expr.Expr
 	having    *expr.Expr
-	order     []orderItem
+	order     []query.OrderItem
 	limit     *expr.Expr
 	offset    *expr.Expr
 	forUpdate bool
@@ -224,7 +220,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			if err != nil {
 				return nil, err
 			}
-			pl.order = append(pl.order, orderItem{e: ce, desc: o.Desc})
+			pl.order = append(pl.order, query.OrderItem{E: ce, Desc: o.Desc})
 		}
 	}
 	sc.Windows = nil

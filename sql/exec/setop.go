@@ -3,6 +3,7 @@ package exec
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/types"
@@ -19,7 +20,7 @@ type setOpPlan struct {
 	// it, reading the result row.
 	result     *storage.TableDef
 	ctes       []*cteDef
-	order      []orderItem
+	order      []query.OrderItem
 	limit      *expr.Expr
 	offset     *expr.Expr
 	correlated bool
@@ -27,18 +28,20 @@ type setOpPlan struct {
 
 // setNode is an operand (leaf) or an operation on two.
 type setNode struct {
-	leaf queryPlan
+	leaf query.Plan
 	op   ast.SetOprType
 	l, r *setNode
 }
 
-func (sp *setOpPlan) Columns() []Column            { return sp.Cols }
-func (sp *setOpPlan) Correlated() bool             { return sp.correlated }
-func (sp *setOpPlan) ColumnTypes() []types.ColType { return columnTypes(sp.Cols) }
+func (sp *setOpPlan) Columns() []Column { return sp.Cols }
+
+func (sp *setOpPlan) Correlated() bool { return sp.correlated }
+
+func (sp *setOpPlan) ColumnTypes() []types.ColType { return query.ColumnTypes(sp.Cols) }
 
 // Run executes it as a subquery (expr.Subquery).
 func (sp *setOpPlan) Run(c *expr.Ctx, outer []types.Value) ([][]types.Value, error) {
-	res, err := sp.run(runCtxOf(c, outer))
+	res, err := sp.Exec(query.RunCtxOf(c, outer))
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +49,7 @@ func (sp *setOpPlan) Run(c *expr.Ctx, outer []types.Value) ([][]types.Value, err
 }
 
 // buildSetOp plans [WITH ...] operand op operand ... [ORDER BY] [LIMIT].
-func (s *State) buildSetOp(n *ast.SetOprStmt, outer *expr.Scope) (queryPlan, error) {
+func (s *State) buildSetOp(n *ast.SetOprStmt, outer *expr.Scope) (query.Plan, error) {
 	var ctes []*cteDef
 	if n.With != nil {
 		var err error
@@ -124,7 +127,7 @@ func (s *State) buildSetOpList(list *ast.SetOprSelectList, outer *expr.Scope) (*
 // unifyColumns names the result columns after the first operand's and
 // gives each the type of all operands' (1222 if their counts differ).
 func (sp *setOpPlan) unifyColumns() error {
-	var leaves []queryPlan
+	var leaves []query.Plan
 	var walk func(n *setNode)
 	walk = func(n *setNode) {
 		if n.leaf != nil {
@@ -152,7 +155,7 @@ func (sp *setOpPlan) unifyColumns() error {
 		}
 		sp.Cols[i] = col
 	}
-	sp.result = resultDef(sp.Cols, "")
+	sp.result = query.ResultDef(sp.Cols, "")
 	return nil
 }
 
@@ -238,7 +241,7 @@ func (s *State) orderAndLimit(sp *setOpPlan, order *ast.OrderByClause, limit *as
 			} else if e, err = sc.Compile(o.Expr); err != nil {
 				return err
 			}
-			sp.order = append(sp.order, orderItem{e: e, desc: o.Desc})
+			sp.order = append(sp.order, query.OrderItem{E: e, Desc: o.Desc})
 		}
 	}
 	if limit != nil {
@@ -277,13 +280,3 @@ func (v *qualifiedFinder) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (v *qualifiedFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
-
-// resultDef is a table definition of result columns: the placeholder of
-// a derived table or CTE, or the row a set operation's ORDER BY reads.
-func resultDef(cols []Column, name string) *storage.TableDef {
-	def := &storage.TableDef{Name: name}
-	for _, c := range cols {
-		def.Columns = append(def.Columns, storage.Column{Name: c.Name, Type: c.Type, NotNull: c.NotNull})
-	}
-	return def
-}

@@ -3,6 +3,7 @@ package exec
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/types"
 )
 
@@ -11,74 +12,62 @@ import (
 // ALL concatenates, the DISTINCT forms keep each row's first place, and
 // INTERSECT ALL / EXCEPT ALL list every kept row once, then the second
 // copies, and so on.
-func (sp *setOpPlan) run(rc runCtx) (*Result, error) {
-	ec := &expr.Ctx{Env: rc.env, Args: rc.args, Context: rc.ctx, Txn: rc.x, Outer: rc.outer, Strict: rc.strict, Mem: expr.NewMemAccount(rc.ctx), Notes: new([]Note), Tables: rc.binds}
+func (sp *setOpPlan) Exec(rc query.RunCtx) (*Result, error) {
+	ec := &expr.Ctx{Env: rc.Env, Args: rc.Args, Context: rc.Ctx, Txn: rc.Txn, Outer: rc.Outer, Strict: rc.Strict, Mem: expr.NewMemAccount(rc.Ctx), Notes: new([]Note), Tables: rc.Binds}
 	defer ec.Mem.Close()
 	if err := materializeCTEs(ec, sp.ctes); err != nil {
 		return nil, err
 	}
-	rc.binds = ec.Tables
+	rc.Binds = ec.Tables
 	rows, err := sp.eval(rc, ec, sp.root)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]outRow, len(rows))
+	out := make([]query.Row, len(rows))
 	for i, r := range rows {
-		out[i].vals = r
+		out[i].Vals = r
 		if len(sp.order) > 0 {
 			ec.Row = r
-			out[i].keys = make([]types.Value, len(sp.order))
+			out[i].Keys = make([]types.Value, len(sp.order))
 			for k, o := range sp.order {
-				if out[i].keys[k], err = o.e.Fn(ec); err != nil {
+				if out[i].Keys[k], err = o.E.Fn(ec); err != nil {
 					return nil, err
 				}
 			}
 		}
 	}
 	if len(sp.order) > 0 {
-		if err := sortRowsStable(ec, out, orderLess(sp.order)); err != nil {
+		if err := query.SortStable(ec, out, query.OrderLess(sp.order)); err != nil {
 			return nil, err
 		}
 	}
 	found := len(out)
-	if out, err = limitRows(ec, sp.limit, sp.offset, out); err != nil {
+	if out, err = query.Limit(ec, sp.limit, sp.offset, out); err != nil {
 		return nil, err
 	}
 	res := &Result{Columns: append([]Column(nil), sp.Cols...), Rows: make([][]types.Value, len(out))}
 	for i, r := range out {
-		res.Rows[i] = r.vals
+		res.Rows[i] = r.Vals
 	}
-	fixColumnTypes(res)
+	query.FixColumnTypes(res)
 	res.Notes = *ec.Notes
 	res.Warnings = uint16(len(res.Notes))
 	// FOUND_ROWS() after a set operation counts the rows before its own
 	// LIMIT when MariaDB's temporary table holds them all (a DISTINCT
 	// UNION, INTERSECT, EXCEPT), and the rows returned after a UNION ALL,
 	// which MariaDB streams (SQL_CALC_FOUND_ROWS or not).
-	res.foundRows = int64(found)
+	res.FoundRows = int64(found)
 	if sp.root.leaf != nil || sp.root.op == ast.UnionAll {
-		res.foundRows = int64(len(res.Rows))
+		res.FoundRows = int64(len(res.Rows))
 	}
 	return res, nil
 }
 
-// orderLess compares rows by their ORDER BY keys.
-func orderLess(order []orderItem) func(a, b outRow) bool {
-	return func(a, b outRow) bool {
-		for k, o := range order {
-			if c := types.Compare(a.keys[k], b.keys[k]); c != 0 {
-				return (c < 0) != o.desc
-			}
-		}
-		return false
-	}
-}
-
 // eval computes a node's rows, conformed to the result column types (so
 // 1 and 1.0 are the same row).
-func (sp *setOpPlan) eval(rc runCtx, ec *expr.Ctx, n *setNode) ([][]types.Value, error) {
+func (sp *setOpPlan) eval(rc query.RunCtx, ec *expr.Ctx, n *setNode) ([][]types.Value, error) {
 	if n.leaf != nil {
-		res, err := n.leaf.run(rc)
+		res, err := n.leaf.Exec(rc)
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +77,7 @@ func (sp *setOpPlan) eval(rc runCtx, ec *expr.Ctx, n *setNode) ([][]types.Value,
 				r[i] = expr.Conform(r[i], sp.Cols[i].Type)
 			}
 		}
-		return res.Rows, ec.Mem.Grow(rowsBytes(res.Rows))
+		return res.Rows, ec.Mem.Grow(query.RowsBytes(res.Rows))
 	}
 	l, err := sp.eval(rc, ec, n.l)
 	if err != nil {
@@ -107,24 +96,6 @@ func (sp *setOpPlan) eval(rc runCtx, ec *expr.Ctx, n *setNode) ([][]types.Value,
 	return combineCounted(ec, n.op, l, r)
 }
 
-func rowsBytes(rows [][]types.Value) int64 {
-	var n int64
-	for _, r := range rows {
-		n += expr.RowBytes + expr.ValueBytes*int64(len(r))
-	}
-	return n
-}
-
-// rowKey is a row's identity for set operations: NULLs are equal, as
-// DISTINCT compares them.
-func rowKey(r []types.Value) string {
-	var kb []byte
-	for _, v := range r {
-		kb = types.KeyString(kb, v)
-	}
-	return string(kb)
-}
-
 // distinctValues keeps the first of each equal row.
 func distinctValues(ec *expr.Ctx, rows [][]types.Value) ([][]types.Value, error) {
 	seen := map[string]bool{}
@@ -133,7 +104,7 @@ func distinctValues(ec *expr.Ctx, rows [][]types.Value) ([][]types.Value, error)
 		if err := ec.Poll(); err != nil {
 			return nil, err
 		}
-		k := rowKey(r)
+		k := query.RowKey(r)
 		if seen[k] {
 			continue
 		}
@@ -159,7 +130,7 @@ func combineCounted(ec *expr.Ctx, op ast.SetOprType, l, r [][]types.Value) ([][]
 		if err := ec.Poll(); err != nil {
 			return nil, err
 		}
-		k := rowKey(row)
+		k := query.RowKey(row)
 		e := entries[k]
 		if e == nil {
 			if err := ec.Mem.Grow(int64(len(k)) + expr.MapKeyBytes); err != nil {
@@ -176,7 +147,7 @@ func combineCounted(ec *expr.Ctx, op ast.SetOprType, l, r [][]types.Value) ([][]
 		if err := ec.Poll(); err != nil {
 			return nil, err
 		}
-		k := rowKey(row)
+		k := query.RowKey(row)
 		if entries[k] != nil {
 			right[k]++
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -22,7 +23,7 @@ type UpdatePlan struct {
 	Table   *storage.Table
 	Access  *plan.Access
 	assigns []assignment
-	order   []orderItem
+	order   []query.OrderItem
 	limit   *expr.Expr
 	onNow   []int // ON UPDATE CURRENT_TIMESTAMP columns not assigned
 	rules   *constraint.Rules
@@ -90,14 +91,14 @@ func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 }
 
 // orderAndLimit applies an UPDATE/DELETE's ORDER BY and LIMIT to refs.
-func orderAndLimit(ec *expr.Ctx, refs []plan.RowRef, order []orderItem, limit *expr.Expr) ([]plan.RowRef, error) {
+func orderAndLimit(ec *expr.Ctx, refs []plan.RowRef, order []query.OrderItem, limit *expr.Expr) ([]plan.RowRef, error) {
 	if len(order) > 0 {
 		keys := make([][]types.Value, len(refs))
 		for i, r := range refs {
 			ec.Row = r.Vals
 			keys[i] = make([]types.Value, len(order))
 			for k, o := range order {
-				v, err := o.e.Fn(ec)
+				v, err := o.E.Fn(ec)
 				if err != nil {
 					return nil, err
 				}
@@ -111,7 +112,7 @@ func orderAndLimit(ec *expr.Ctx, refs []plan.RowRef, order []orderItem, limit *e
 		sortIdx(idx, func(a, b int) bool {
 			for k, o := range order {
 				if c := types.Compare(keys[a][k], keys[b][k]); c != 0 {
-					return (c < 0) != o.desc
+					return (c < 0) != o.Desc
 				}
 			}
 			return false
@@ -262,8 +263,8 @@ func sortIdx(idx []int, less func(a, b int) bool) {
 }
 
 // compileOrderLimit compiles an UPDATE's or DELETE's ORDER BY and LIMIT.
-func compileOrderLimit(sc *expr.Scope, order *ast.OrderByClause, limit *ast.Limit) ([]orderItem, *expr.Expr, error) {
-	var items []orderItem
+func compileOrderLimit(sc *expr.Scope, order *ast.OrderByClause, limit *ast.Limit) ([]query.OrderItem, *expr.Expr, error) {
+	var items []query.OrderItem
 	if order != nil {
 		sc.Clause = "ORDER BY"
 		for _, o := range order.Items {
@@ -271,7 +272,7 @@ func compileOrderLimit(sc *expr.Scope, order *ast.OrderByClause, limit *ast.Limi
 			if err != nil {
 				return nil, nil, err
 			}
-			items = append(items, orderItem{e: ce, desc: o.Desc})
+			items = append(items, query.OrderItem{E: ce, Desc: o.Desc})
 		}
 	}
 	if limit == nil {

@@ -6,6 +6,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/plan"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/storage"
 )
 
@@ -15,7 +16,7 @@ import (
 // viewText prints a view's query as MariaDB stores it: a SELECT (or
 // each SELECT of a UNION ...) with its columns qualified and named; any
 // other form (WITH, a set operation's ORDER BY) as plrun restores it.
-func viewText(rs ast.ResultSetNode, q queryPlan, names []string) string {
+func viewText(rs ast.ResultSetNode, q query.Plan, names []string) string {
 	if n, ok := rs.(*ast.SelectStmt); ok && n.With == nil {
 		if pl, ok := q.(*SelectPlan); ok {
 			return selectViewText(n, pl, names)
@@ -26,7 +27,7 @@ func viewText(rs ast.ResultSetNode, q queryPlan, names []string) string {
 	if !ok || sp == nil || so.With != nil || so.OrderBy != nil || so.Limit != nil {
 		return expr.ExprText(rs)
 	}
-	var leaves []queryPlan
+	var leaves []query.Plan
 	var walk func(n *setNode)
 	walk = func(n *setNode) {
 		if n.leaf != nil {

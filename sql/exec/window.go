@@ -3,6 +3,7 @@ package exec
 import (
 	"github.com/cockroachdb/apd/v3"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
@@ -16,7 +17,7 @@ import (
 // MariaDB's filesort leaves them.
 
 // windowRows computes the window functions over ctxs and projects them.
-func (pl *SelectPlan) windowRows(ec *expr.Ctx, ctxs []evalCtx) ([]outRow, error) {
+func (pl *SelectPlan) windowRows(ec *expr.Ctx, ctxs []evalCtx) ([]query.Row, error) {
 	wins := make([][]types.Value, len(ctxs))
 	for i := range wins {
 		wins[i] = make([]types.Value, len(pl.windows.Funcs))
@@ -37,7 +38,7 @@ func (pl *SelectPlan) windowRows(ec *expr.Ctx, ctxs []evalCtx) ([]outRow, error)
 		}
 		sorted[w.SortKey] = order
 	}
-	out := make([]outRow, 0, len(ctxs))
+	out := make([]query.Row, 0, len(ctxs))
 	for _, i := range order {
 		ec.Row, ec.Aggs, ec.Wins = ctxs[i].row, ctxs[i].aggs, wins[i]
 		r, err := pl.project(ec)
@@ -102,7 +103,7 @@ func computeWindow(ec *expr.Ctx, w *expr.WindowFunc, ctxs []evalCtx, wins [][]ty
 			rows[i] = &in[c]
 		}
 	} else if np+no > 0 {
-		err := sortRowsStable(ec, rows, func(a, b *windowInput) bool {
+		err := query.SortStable(ec, rows, func(a, b *windowInput) bool {
 			for k, v := range a.part {
 				if c := types.Compare(v, b.part[k]); c != 0 {
 					return c < 0
@@ -436,7 +437,7 @@ func rangeBound(w *expr.WindowFunc, kind expr.BoundKind, v types.Value, part []*
 }
 
 // runWindows is the rows (or groups) with their window values, projected.
-func (pl *SelectPlan) runWindows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, error) {
+func (pl *SelectPlan) runWindows(ec *expr.Ctx, rows [][]types.Value) ([]query.Row, error) {
 	var ctxs []evalCtx
 	if pl.grouped {
 		var err error

@@ -1,4 +1,4 @@
-package exec
+package query
 
 import (
 	"slices"
@@ -6,12 +6,12 @@ import (
 	"github.com/plrun/plrun/sql/expr"
 )
 
-// sortRowsStable sorts rows by less, keeping equal rows in order, and
+// SortStable sorts rows by less, keeping equal rows in order, and
 // checks the statement's context as it goes: a bottom-up merge sort whose
 // every run and every few thousand merged rows is a point where KILL,
 // max_execution_time or a gone client stops it (sort.SliceStable cannot
 // be interrupted, so ORDER BY over millions of rows ran to the end).
-func sortRowsStable[T any](ec *expr.Ctx, rows []T, less func(a, b T) bool) error {
+func SortStable[T any](ec *expr.Ctx, rows []T, less func(a, b T) bool) error {
 	cmp := func(a, b T) int {
 		switch {
 		case less(a, b):
