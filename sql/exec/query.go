@@ -4,10 +4,12 @@ import (
 	"context"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/compose"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
 )
@@ -19,14 +21,44 @@ func (s *State) buildQuery(n ast.Node, outer *expr.Scope) (query.Plan, error) {
 	case *ast.SelectStmt:
 		return s.buildSubSelect(q, outer)
 	case *ast.SetOprStmt:
-		return s.buildSetOp(q, outer)
+		return s.with.BuildSetOp(s, q, outer)
 	case *ast.SetOprSelectList:
-		return s.buildSetOpList(q, outer)
+		return compose.BuildSetOpList(s, q, outer)
 	case *ast.SubqueryExpr:
 		return s.buildQuery(q.Query, outer)
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this query form")
 }
+
+// PlanQuery plans any query expression (compose.Planner: the operands
+// of a set operation, a CTE's body).
+func (s *State) PlanQuery(n ast.Node, outer *expr.Scope) (query.Plan, error) {
+	return s.buildQuery(n, outer)
+}
+
+// BaseScope is an expression scope of the session's database and
+// functions (compose.Planner).
+func (s *State) BaseScope() *expr.Scope { return &expr.Scope{DB: s.DB, Funcs: s.Functions()} }
+
+// ReadsDirectly reports whether the SELECT's own FROM reads t, and not as
+// the optional side of a LEFT JOIN (compose.Select).
+func (pl *SelectPlan) ReadsDirectly(t *storage.Table) bool {
+	if pl.t == t {
+		return true
+	}
+	if pl.join != nil {
+		for _, jt := range pl.join.Tables {
+			if jt.Table == t {
+				return !jt.Left
+			}
+		}
+	}
+	return false
+}
+
+// Aggregates reports whether the SELECT groups, aggregates or is DISTINCT
+// (compose.Select).
+func (pl *SelectPlan) Aggregates() bool { return pl.grouped || pl.distinct }
 
 // PlanSubquery plans a subquery (SubqueryPlanner).
 func (s *State) PlanSubquery(q ast.ResultSetNode, outer *expr.Scope) (expr.Subquery, error) {

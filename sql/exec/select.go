@@ -5,6 +5,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/plrun/plrun/sql/compose"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/query"
@@ -30,14 +31,14 @@ type SelectPlan struct {
 	join      *plan.Join // FROM with joins (t is nil then)
 	// ctes (its WITH clause) and derived (its FROM's derived tables) are
 	// materialized, in that order, when it runs (derived.go).
-	ctes    []*cteDef
-	derived []*derivedTable
+	ctes    []*compose.CTE
+	derived []*compose.Derived
 	// windows are the window functions of the select list and ORDER BY.
 	windows *expr.WindowSet
 	// transient: the FROM reads a derived table, a view or a CTE.
 	transient bool
 	// keys are the columns its joins compare (derivedkeys.go).
-	keys joinKeys
+	keys compose.JoinKeys
 	// merged is the view its FROM names, merged into it (t is the view's
 	// base table then).
 	merged *viewTarget
@@ -77,7 +78,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	}
 	pl := &SelectPlan{distinct: n.Distinct}
 	if n.With != nil {
-		pop, err := s.pushWith(n.With, &pl.ctes)
+		pop, err := s.with.PushWith(s, n.With, &pl.ctes)
 		defer pop()
 		if err != nil {
 			return nil, err
@@ -91,7 +92,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	var err error
 	from := func(ts *ast.TableSource) (*storage.Table, string, error) { return s.fromItem(pl, ts) }
 	if plan.IsJoin(n.From) {
-		pl.keys = collectJoinKeys(n.From, n.Where)
+		pl.keys = compose.CollectJoinKeys(n.From, n.Where)
 		if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support locking reads of joins")
 		}

@@ -4,6 +4,7 @@ import (
 	"sync/atomic"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/compose"
 	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
@@ -21,8 +22,8 @@ type State struct {
 	expr.Env
 	txns  *txn.Manager
 	epoch *atomic.Uint64
-	// ctes are the WITH clauses around the query being planned.
-	ctes *cteScope
+	// with holds the WITH clauses around the query being planned.
+	with compose.Builder
 	// viewDepth counts the views being expanded into the query planned;
 	// definingView is set while CREATE VIEW plans its SELECT.
 	viewDepth    int

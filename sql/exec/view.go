@@ -6,6 +6,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/opcode"
+	"github.com/plrun/plrun/sql/compose"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
@@ -44,9 +45,9 @@ func (s *State) DefineView(db string, sel ast.StmtNode, names []string) (*ViewDe
 	if !ok {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this view definition")
 	}
-	savedDB, savedCTEs := s.DB, s.ctes
-	s.DB, s.ctes, s.definingView = db, nil, true
-	defer func() { s.DB, s.ctes, s.definingView = savedDB, savedCTEs, false }()
+	savedDB, restore := s.DB, s.with.Isolate()
+	s.DB, s.definingView = db, true
+	defer func() { s.DB, s.definingView = savedDB, false; restore() }()
 	q, err := s.buildQuery(rs, nil)
 	if err != nil {
 		return nil, err
@@ -88,12 +89,13 @@ func (s *State) viewSource(pl *SelectPlan, v *storage.ViewDef, alias string) (*s
 	if !ok {
 		return nil, "", sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this view definition")
 	}
-	savedDB, savedCTEs := s.DB, s.ctes
-	s.DB, s.ctes = v.DB, nil
+	savedDB, restore := s.DB, s.with.Isolate()
+	s.DB = v.DB
 	s.viewDepth++
 	q, err := s.buildQuery(rs, nil)
 	s.viewDepth--
-	s.DB, s.ctes = savedDB, savedCTEs
+	s.DB = savedDB
+	restore()
 	var se *sqlerr.Error
 	if errors.As(err, &se) && (se.Code == sqlerr.ErNoSuchTable || se.Code == sqlerr.ErBadField || se.Code == sqlerr.ErBadDB || se.Code == sqlerr.ErSPDoesNotExist) {
 		// A table or column the view names is gone.
@@ -106,13 +108,13 @@ func (s *State) viewSource(pl *SelectPlan, v *storage.ViewDef, alias string) (*s
 	if len(names) != len(q.Columns()) {
 		names = nil // a view whose tables changed under it: their names
 	}
-	def, err := placeholderDef(q.Columns(), names, alias)
+	def, err := compose.PlaceholderDef(q.Columns(), names, alias)
 	if err != nil {
 		return nil, "", err
 	}
 	def.DB = v.DB
 	ph := storage.NewTable(def)
-	pl.derived = append(pl.derived, &derivedTable{placeholder: ph, q: q})
+	pl.derived = append(pl.derived, &compose.Derived{Placeholder: ph, Query: q})
 	return ph, alias, nil
 }
 
@@ -285,7 +287,7 @@ func (s *State) ViewTable(tn *ast.TableName) (*storage.Table, error) {
 // derived table.
 func (s *State) mergeableView(ts *ast.TableSource) *viewTarget {
 	tn, ok := ts.Source.(*ast.TableName)
-	if !ok || (tn.Schema.L == "" && s.lookupCTE(tn.Name.L) != nil) || s.SQLMode()&sysvar.ModeOnlyFullGroup != 0 {
+	if !ok || (tn.Schema.L == "" && s.with.Lookup(tn.Name.L) != nil) || s.SQLMode()&sysvar.ModeOnlyFullGroup != 0 {
 		return nil // ONLY_FULL_GROUP_BY's check reads the table's own names
 	}
 	if _, err := s.ResolveTable(tn); err == nil {

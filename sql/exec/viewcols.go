@@ -23,7 +23,7 @@ func (s *State) ViewColumns(v *storage.ViewDef) (cols []storage.Column, direct b
 	if err != nil {
 		return nil, false, err
 	}
-	q := pl.derived[len(pl.derived)-1].q.Columns()
+	q := pl.derived[len(pl.derived)-1].Query.Columns()
 	cat := s.txns.Catalog()
 	out := make([]storage.Column, len(ph.Def.Columns))
 	for i, c := range ph.Def.Columns {
@@ -85,12 +85,13 @@ func (s *State) ViewDefinition(v *storage.ViewDef) (string, error) {
 		return v.Select, nil
 	}
 	rs.Accept(schemaNamer{v.DB})
-	savedDB, savedCTEs := s.DB, s.ctes
-	s.DB, s.ctes = v.DB, nil
+	savedDB, restore := s.DB, s.with.Isolate()
+	s.DB = v.DB
 	s.viewDepth++
 	q, err := s.buildQuery(rs, nil)
 	s.viewDepth--
-	s.DB, s.ctes = savedDB, savedCTEs
+	s.DB = savedDB
+	restore()
 	if err != nil {
 		return brokenViewDefinition(v), nil
 	}

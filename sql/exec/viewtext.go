@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/compose"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/query"
@@ -23,21 +24,11 @@ func viewText(rs ast.ResultSetNode, q query.Plan, names []string) string {
 		}
 	}
 	so, ok := rs.(*ast.SetOprStmt)
-	sp, _ := q.(*setOpPlan)
+	sp, _ := q.(*compose.SetOp)
 	if !ok || sp == nil || so.With != nil || so.OrderBy != nil || so.Limit != nil {
 		return expr.ExprText(rs)
 	}
-	var leaves []query.Plan
-	var walk func(n *setNode)
-	walk = func(n *setNode) {
-		if n.leaf != nil {
-			leaves = append(leaves, n.leaf)
-			return
-		}
-		walk(n.l)
-		walk(n.r)
-	}
-	walk(sp.root)
+	leaves := sp.Leaves()
 	if len(leaves) != len(so.SelectList.Selects) {
 		return expr.ExprText(rs)
 	}

@@ -1,4 +1,4 @@
-package exec
+package compose
 
 import (
 	"errors"
@@ -12,12 +12,12 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// cteDef is one common table expression of a WITH clause. Its rows are
+// CTE is one common table expression of a WITH clause. Its rows are
 // materialized once per execution of the query that owns the WITH
 // (before anything of it runs) and bound to its placeholder, so every
 // reference to it, in the FROM, a derived table or a subquery, reads
 // the same rows.
-type cteDef struct {
+type CTE struct {
 	name        string
 	colNames    []string
 	placeholder *storage.Table // nil while a recursive CTE's anchor is planned
@@ -39,7 +39,7 @@ type cteDef struct {
 // cteScope is the CTEs visible where a query is planned: those of the
 // WITH clauses around it, innermost first.
 type cteScope struct {
-	defs   []*cteDef
+	defs   []*CTE
 	parent *cteScope
 }
 
@@ -47,8 +47,9 @@ type cteScope struct {
 // part, before its columns are known: that part is a recursive one.
 var errCTEPending = errors.New("recursive CTE referenced before its anchor")
 
-func (s *State) lookupCTE(name string) *cteDef {
-	for sc := s.ctes; sc != nil; sc = sc.parent {
+// Lookup is the CTE in scope named name, nil if none.
+func (b *Builder) Lookup(name string) *CTE {
+	for sc := b.ctes; sc != nil; sc = sc.parent {
 		for i := len(sc.defs) - 1; i >= 0; i-- {
 			if strings.EqualFold(sc.defs[i].name, name) {
 				return sc.defs[i]
@@ -58,8 +59,8 @@ func (s *State) lookupCTE(name string) *cteDef {
 	return nil
 }
 
-// reference is the table a FROM naming the CTE reads.
-func (c *cteDef) reference() (*storage.Table, error) {
+// Reference is the table a FROM naming the CTE reads.
+func (c *CTE) Reference() (*storage.Table, error) {
 	if c.forward {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support a reference to a later WITH element ('%s')", c.name)
 	}
@@ -70,21 +71,21 @@ func (c *cteDef) reference() (*storage.Table, error) {
 	return c.placeholder, nil
 }
 
-// pushWith plans a WITH clause's CTEs into *out and makes them visible
+// PushWith plans a WITH clause's CTEs into *out and makes them visible
 // to the rest of the query; pop ends their scope.
-func (s *State) pushWith(w *ast.WithClause, out *[]*cteDef) (pop func(), err error) {
-	saved := s.ctes
+func (b *Builder) PushWith(p Planner, w *ast.WithClause, out *[]*CTE) (pop func(), err error) {
+	saved := b.ctes
 	scope := &cteScope{parent: saved}
-	s.ctes = scope
-	pop = func() { s.ctes = saved }
-	defs := make([]*cteDef, len(w.CTEs))
+	b.ctes = scope
+	pop = func() { b.ctes = saved }
+	defs := make([]*CTE, len(w.CTEs))
 	for i, c := range w.CTEs {
 		for _, d := range defs[:i] {
 			if strings.EqualFold(d.name, c.Name.O) {
 				return pop, sqlerr.New(sqlerr.ErDupQueryName, "Duplicate query name `%s` in WITH clause", c.Name.O)
 			}
 		}
-		defs[i] = &cteDef{name: c.Name.O, forward: w.IsRecursive}
+		defs[i] = &CTE{name: c.Name.O, forward: w.IsRecursive}
 		for _, n := range c.ColNameList {
 			defs[i].colNames = append(defs[i].colNames, n.O)
 		}
@@ -98,9 +99,9 @@ func (s *State) pushWith(w *ast.WithClause, out *[]*cteDef) (pop func(), err err
 		def := defs[i]
 		if w.IsRecursive {
 			def.forward = false // visible in its own body
-			err = s.planRecursiveCTE(def, c.Query.Query)
+			err = planRecursiveCTE(p, def, c.Query.Query)
 		} else {
-			err = s.planCTE(def, c.Query.Query)
+			err = planCTE(p, def, c.Query.Query)
 			scope.defs = append(scope.defs, def)
 		}
 		if err != nil {
@@ -112,8 +113,8 @@ func (s *State) pushWith(w *ast.WithClause, out *[]*cteDef) (pop func(), err err
 }
 
 // planCTE plans a CTE whose body does not name it.
-func (s *State) planCTE(def *cteDef, q ast.ResultSetNode) error {
-	body, err := s.buildQuery(q, nil)
+func planCTE(p Planner, def *CTE, q ast.ResultSetNode) error {
+	body, err := p.PlanQuery(q, nil)
 	if err != nil {
 		return err
 	}
@@ -123,11 +124,11 @@ func (s *State) planCTE(def *cteDef, q ast.ResultSetNode) error {
 
 // setColumns makes the placeholder of the CTE's columns (4002 when the
 // column list does not match).
-func (c *cteDef) setColumns(cols []Column) error {
+func (c *CTE) setColumns(cols []query.Column) error {
 	if c.colNames != nil && len(c.colNames) != len(cols) {
 		return sqlerr.New(sqlerr.ErWithColCountMismatch, "WITH column list and SELECT field list have different column counts")
 	}
-	def, err := placeholderDef(cols, c.colNames, c.name)
+	def, err := PlaceholderDef(cols, c.colNames, c.name)
 	if err != nil {
 		return err
 	}
@@ -138,22 +139,22 @@ func (c *cteDef) setColumns(cols []Column) error {
 // planRecursiveCTE splits a WITH RECURSIVE body into anchor parts (not
 // naming the CTE), planned first to learn the columns, and recursive
 // parts. A body that never names the CTE is a plain CTE.
-func (s *State) planRecursiveCTE(def *cteDef, q ast.ResultSetNode) error {
+func planRecursiveCTE(pl Planner, def *CTE, q ast.ResultSetNode) error {
 	var parts []ast.Node
 	var ops []ast.SetOprType
 	if so, ok := q.(*ast.SetOprStmt); ok && (so.OrderBy != nil || so.Limit != nil) {
-		if _, err := s.buildQuery(q, nil); errors.Is(err, errCTEPending) {
+		if _, err := pl.PlanQuery(q, nil); errors.Is(err, errCTEPending) {
 			return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support 'global ORDER_BY/LIMIT in recursive CTE spec'")
 		}
 	}
 	if so, ok := q.(*ast.SetOprStmt); ok && so.OrderBy == nil && so.Limit == nil && so.With == nil {
-		for i, p := range so.SelectList.Selects {
-			parts = append(parts, p)
+		for i, part := range so.SelectList.Selects {
+			parts = append(parts, part)
 			if i == 0 {
 				continue
 			}
 			op := ast.Union
-			switch x := p.(type) {
+			switch x := part.(type) {
 			case *ast.SelectStmt:
 				if x.AfterSetOperator != nil {
 					op = *x.AfterSetOperator
@@ -169,10 +170,10 @@ func (s *State) planRecursiveCTE(def *cteDef, q ast.ResultSetNode) error {
 		parts = []ast.Node{q}
 	}
 	var recursive []ast.Node
-	for _, p := range parts {
-		a, err := s.buildQuery(p, nil)
+	for _, part := range parts {
+		a, err := pl.PlanQuery(part, nil)
 		if errors.Is(err, errCTEPending) {
-			recursive = append(recursive, p)
+			recursive = append(recursive, part)
 			continue
 		}
 		if err != nil {
@@ -182,7 +183,7 @@ func (s *State) planRecursiveCTE(def *cteDef, q ast.ResultSetNode) error {
 	}
 	if len(recursive) == 0 {
 		def.anchors = nil
-		return s.planCTE(def, q)
+		return planCTE(pl, def, q)
 	}
 	if len(def.anchors) == 0 {
 		return sqlerr.New(sqlerr.ErRecursiveWithoutAnchors, "No anchors for recursive WITH element '%s'", def.name)
@@ -196,7 +197,7 @@ func (s *State) planRecursiveCTE(def *cteDef, q ast.ResultSetNode) error {
 			return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support INTERSECT or EXCEPT in a recursive WITH element")
 		}
 	}
-	cols := append([]Column(nil), def.anchors[0].Columns()...)
+	cols := append([]query.Column(nil), def.anchors[0].Columns()...)
 	for _, a := range def.anchors[1:] {
 		if len(a.Columns()) != len(cols) {
 			return sqlerr.New(sqlerr.ErWrongNumberOfColumnsInSelect, "The used SELECT statements have a different number of columns")
@@ -208,9 +209,9 @@ func (s *State) planRecursiveCTE(def *cteDef, q ast.ResultSetNode) error {
 	if err := def.setColumns(cols); err != nil {
 		return err
 	}
-	for _, p := range recursive {
+	for _, part := range recursive {
 		def.refs = 0
-		st, err := s.buildQuery(p, nil)
+		st, err := pl.PlanQuery(part, nil)
 		if err != nil {
 			return err
 		}
@@ -222,7 +223,7 @@ func (s *State) planRecursiveCTE(def *cteDef, q ast.ResultSetNode) error {
 		if len(st.Columns()) != len(cols) {
 			return sqlerr.New(sqlerr.ErWrongNumberOfColumnsInSelect, "The used SELECT statements have a different number of columns")
 		}
-		if sel, ok := st.(*SelectPlan); ok && (sel.grouped || sel.distinct) {
+		if sel, ok := st.(Select); ok && sel.Aggregates() {
 			// MariaDB's restrictions: no aggregate, GROUP BY or
 			// DISTINCT over the recursive reference.
 			return sqlerr.New(sqlerr.ErNotStandardCompliantRecursive, "Restrictions imposed on recursive definitions are violated for table '%s'", def.name)
@@ -234,7 +235,7 @@ func (s *State) planRecursiveCTE(def *cteDef, q ast.ResultSetNode) error {
 
 // materializeCTEs runs the CTEs of a WITH clause in order, binding each
 // one's rows in ec for the CTEs after it and the query.
-func materializeCTEs(ec *expr.Ctx, ctes []*cteDef) error {
+func materializeCTEs(ec *expr.Ctx, ctes []*CTE) error {
 	for _, c := range ctes {
 		rows, err := c.rows(ec)
 		if err != nil {
@@ -252,7 +253,7 @@ func materializeCTEs(ec *expr.Ctx, ctes []*cteDef) error {
 // rows computes the CTE's rows: its body's, or a recursion's rounds.
 // max_recursive_iterations bounds the rounds: past it the rows so far
 // are the result, with warning 1931, as MariaDB does.
-func (c *cteDef) rows(ec *expr.Ctx) ([][]types.Value, error) {
+func (c *CTE) rows(ec *expr.Ctx) ([][]types.Value, error) {
 	rc := query.Nested(ec)
 	run := func(q query.Plan, rc query.RunCtx) ([][]types.Value, error) {
 		res, err := q.Exec(rc)
@@ -305,7 +306,7 @@ func (c *cteDef) rows(ec *expr.Ctx) ([][]types.Value, error) {
 	limit := ec.Env.SysVarUint("max_recursive_iterations")
 	for round := uint64(0); len(work) > 0; round++ {
 		if round >= limit {
-			*ec.Notes = append(*ec.Notes, Note{Level: "Warning", Code: sqlerr.ErQueryResultIncomplete,
+			*ec.Notes = append(*ec.Notes, query.Note{Level: "Warning", Code: sqlerr.ErQueryResultIncomplete,
 				Message: "Query execution was interrupted. The query exceeded max_recursive_iterations = " + uintText(limit) + ". The query result may be incomplete"})
 			break
 		}
@@ -339,20 +340,7 @@ func uintText(n uint64) string { return types.UintValue(n).String() }
 
 // inOwnFrom reports whether q's own FROM reads the CTE, and not as the
 // optional side of a LEFT JOIN.
-func (c *cteDef) inOwnFrom(q query.Plan) bool {
-	pl, ok := q.(*SelectPlan)
-	if !ok {
-		return false
-	}
-	if pl.t == c.placeholder {
-		return true
-	}
-	if pl.join != nil {
-		for _, jt := range pl.join.Tables {
-			if jt.Table == c.placeholder {
-				return !jt.Left
-			}
-		}
-	}
-	return false
+func (c *CTE) inOwnFrom(q query.Plan) bool {
+	pl, ok := q.(Select)
+	return ok && pl.ReadsDirectly(c.placeholder)
 }

@@ -1,4 +1,4 @@
-package exec
+package compose
 
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -9,17 +9,17 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// setOpPlan is UNION, INTERSECT and EXCEPT [ALL | DISTINCT] over query
+// SetOp is UNION, INTERSECT and EXCEPT [ALL | DISTINCT] over query
 // expressions, with the ORDER BY and LIMIT of the whole. The operands
 // form a tree built with MariaDB's precedence: INTERSECT binds tighter
 // than UNION and EXCEPT, which associate to the left.
-type setOpPlan struct {
+type SetOp struct {
 	root *setNode
-	Cols []Column
+	Cols []query.Column
 	// result is a table of the result columns: ORDER BY compiles against
 	// it, reading the result row.
 	result     *storage.TableDef
-	ctes       []*cteDef
+	ctes       []*CTE
 	order      []query.OrderItem
 	limit      *expr.Expr
 	offset     *expr.Expr
@@ -33,14 +33,14 @@ type setNode struct {
 	l, r *setNode
 }
 
-func (sp *setOpPlan) Columns() []Column { return sp.Cols }
+func (sp *SetOp) Columns() []query.Column { return sp.Cols }
 
-func (sp *setOpPlan) Correlated() bool { return sp.correlated }
+func (sp *SetOp) Correlated() bool { return sp.correlated }
 
-func (sp *setOpPlan) ColumnTypes() []types.ColType { return query.ColumnTypes(sp.Cols) }
+func (sp *SetOp) ColumnTypes() []types.ColType { return query.ColumnTypes(sp.Cols) }
 
 // Run executes it as a subquery (expr.Subquery).
-func (sp *setOpPlan) Run(c *expr.Ctx, outer []types.Value) ([][]types.Value, error) {
+func (sp *SetOp) Run(c *expr.Ctx, outer []types.Value) ([][]types.Value, error) {
 	res, err := sp.Exec(query.RunCtxOf(c, outer))
 	if err != nil {
 		return nil, err
@@ -48,18 +48,18 @@ func (sp *setOpPlan) Run(c *expr.Ctx, outer []types.Value) ([][]types.Value, err
 	return res.Rows, nil
 }
 
-// buildSetOp plans [WITH ...] operand op operand ... [ORDER BY] [LIMIT].
-func (s *State) buildSetOp(n *ast.SetOprStmt, outer *expr.Scope) (query.Plan, error) {
-	var ctes []*cteDef
+// BuildSetOp plans [WITH ...] operand op operand ... [ORDER BY] [LIMIT].
+func (b *Builder) BuildSetOp(p Planner, n *ast.SetOprStmt, outer *expr.Scope) (query.Plan, error) {
+	var ctes []*CTE
 	if n.With != nil {
 		var err error
-		pop, err := s.pushWith(n.With, &ctes)
+		pop, err := b.PushWith(p, n.With, &ctes)
 		defer pop()
 		if err != nil {
 			return nil, err
 		}
 	}
-	sp, err := s.buildSetOpList(n.SelectList, outer)
+	sp, err := buildSetOpList(p, n.SelectList, outer)
 	if err != nil {
 		return nil, err
 	}
@@ -67,9 +67,9 @@ func (s *State) buildSetOp(n *ast.SetOprStmt, outer *expr.Scope) (query.Plan, er
 		if sp.order != nil || sp.limit != nil {
 			// (a UNION b ORDER BY x LIMIT 2) ORDER BY y: the outer sorts
 			// the inner's result.
-			sp = &setOpPlan{root: &setNode{leaf: sp}, Cols: sp.Cols, result: sp.result, correlated: sp.correlated}
+			sp = &SetOp{root: &setNode{leaf: sp}, Cols: sp.Cols, result: sp.result, correlated: sp.correlated}
 		}
-		if err := s.orderAndLimit(sp, n.OrderBy, n.Limit); err != nil {
+		if err := orderAndLimit(p, sp, n.OrderBy, n.Limit); err != nil {
 			return nil, err
 		}
 	}
@@ -77,12 +77,16 @@ func (s *State) buildSetOp(n *ast.SetOprStmt, outer *expr.Scope) (query.Plan, er
 	return sp, nil
 }
 
-// buildSetOpList plans the operands and their operators.
-func (s *State) buildSetOpList(list *ast.SetOprSelectList, outer *expr.Scope) (*setOpPlan, error) {
+// BuildSetOpList plans the operands and their operators.
+func BuildSetOpList(p Planner, list *ast.SetOprSelectList, outer *expr.Scope) (query.Plan, error) {
+	return buildSetOpList(p, list, outer)
+}
+
+func buildSetOpList(p Planner, list *ast.SetOprSelectList, outer *expr.Scope) (*SetOp, error) {
 	var terms []*setNode
 	var ops []ast.SetOprType
 	for i, part := range list.Selects {
-		q, err := s.buildQuery(part, outer)
+		q, err := p.PlanQuery(part, outer)
 		if err != nil {
 			return nil, err
 		}
@@ -114,40 +118,49 @@ func (s *State) buildSetOpList(list *ast.SetOprSelectList, outer *expr.Scope) (*
 	for i, op := range ops {
 		root = &setNode{op: op, l: root, r: terms[i+1]}
 	}
-	sp := &setOpPlan{root: root}
+	sp := &SetOp{root: root}
 	if err := sp.unifyColumns(); err != nil {
 		return nil, err
 	}
-	if err := s.orderAndLimit(sp, list.OrderBy, list.Limit); err != nil {
+	if err := orderAndLimit(p, sp, list.OrderBy, list.Limit); err != nil {
 		return nil, err
 	}
 	return sp, nil
 }
 
-// unifyColumns names the result columns after the first operand's and
-// gives each the type of all operands' (1222 if their counts differ).
-func (sp *setOpPlan) unifyColumns() error {
+// Leaves are the query expressions the set operation combines, in the
+// order written.
+func (sp *SetOp) Leaves() []query.Plan {
 	var leaves []query.Plan
 	var walk func(n *setNode)
 	walk = func(n *setNode) {
 		if n.leaf != nil {
 			leaves = append(leaves, n.leaf)
-			sp.correlated = sp.correlated || n.leaf.Correlated()
 			return
 		}
 		walk(n.l)
 		walk(n.r)
 	}
 	walk(sp.root)
+	return leaves
+}
+
+// unifyColumns names the result columns after the first operand's and
+// gives each the type of all operands' (1222 if their counts differ).
+func (sp *SetOp) unifyColumns() error {
+	leaves := sp.Leaves()
+	for _, q := range leaves {
+		sp.correlated = sp.correlated || q.Correlated()
+	}
 	first := leaves[0].Columns()
 	for _, q := range leaves[1:] {
 		if len(q.Columns()) != len(first) {
 			return sqlerr.New(sqlerr.ErWrongNumberOfColumnsInSelect, "The used SELECT statements have a different number of columns")
 		}
 	}
-	sp.Cols = make([]Column, len(first))
+	sp.Cols = make([]query.Column, len(first))
 	for i, c := range first {
-		col := Column{Name: c.Name, Type: c.Type, NotNull: c.NotNull}
+		col := query.Column{Name: c.Name, Type: c.Type, NotNull: c.NotNull}
 		for _, q := range leaves[1:] {
 			o := q.Columns()[i]
 			col.Type = unifyColumnType(col.Type, o.Type)
@@ -224,8 +237,9 @@ func displayLength(t types.ColType) int {
 
 // orderAndLimit compiles ORDER BY and LIMIT of the whole: ORDER BY names
 // result columns (or positions) only.
-func (s *State) orderAndLimit(sp *setOpPlan, order *ast.OrderByClause, limit *ast.Limit) error {
-	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: storage.NewTable(sp.result), Clause: "ORDER BY"}
+func orderAndLimit(p Planner, sp *SetOp, order *ast.OrderByClause, limit *ast.Limit) error {
+	sc := p.BaseScope()
+	sc.Table, sc.Clause = storage.NewTable(sp.result), "ORDER BY"
 	if order != nil {
 		for _, o := range order.Items {
 			if t := qualifiedColumn(o.Expr); t != "" {

@@ -1,4 +1,4 @@
-package exec
+package compose
 
 import (
 	"fmt"
@@ -16,12 +16,13 @@ import (
 // up by key, and each execution's transient table builds the index as
 // its rows are loaded.
 
-// joinKeys are, per FROM alias (lower case; "" for unqualified names),
+// JoinKeys are, per FROM alias (lower case; "" for unqualified names),
 // the column names (lower case) an equality of ON or WHERE compares.
-type joinKeys map[string]map[string]bool
+type JoinKeys map[string]map[string]bool
 
-func collectJoinKeys(from *ast.TableRefsClause, where ast.ExprNode) joinKeys {
-	keys := joinKeys{}
+// CollectJoinKeys finds the equalities of a FROM's ON conditions and WHERE.
+func CollectJoinKeys(from *ast.TableRefsClause, where ast.ExprNode) JoinKeys {
+	keys := JoinKeys{}
 	var conds []ast.ExprNode
 	var walk func(n ast.ResultSetNode)
 	walk = func(n ast.ResultSetNode) {
@@ -72,8 +73,8 @@ func collectJoinKeys(from *ast.TableRefsClause, where ast.ExprNode) joinKeys {
 	return keys
 }
 
-// addKeys indexes def's columns that k names for alias.
-func (k joinKeys) addKeys(def *storage.TableDef, alias string) {
+// AddKeys indexes def's columns that k names for alias.
+func (k JoinKeys) AddKeys(def *storage.TableDef, alias string) {
 	for i, c := range def.Columns {
 		name := strings.ToLower(c.Name)
 		if !k[strings.ToLower(alias)][name] && !k[""][name] {

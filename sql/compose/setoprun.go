@@ -1,4 +1,4 @@
-package exec
+package compose
 
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -12,8 +12,8 @@ import (
 // ALL concatenates, the DISTINCT forms keep each row's first place, and
 // INTERSECT ALL / EXCEPT ALL list every kept row once, then the second
 // copies, and so on.
-func (sp *setOpPlan) Exec(rc query.RunCtx) (*Result, error) {
-	ec := &expr.Ctx{Env: rc.Env, Args: rc.Args, Context: rc.Ctx, Txn: rc.Txn, Outer: rc.Outer, Strict: rc.Strict, Mem: expr.NewMemAccount(rc.Ctx), Notes: new([]Note), Tables: rc.Binds}
+func (sp *SetOp) Exec(rc query.RunCtx) (*query.Result, error) {
+	ec := &expr.Ctx{Env: rc.Env, Args: rc.Args, Context: rc.Ctx, Txn: rc.Txn, Outer: rc.Outer, Strict: rc.Strict, Mem: expr.NewMemAccount(rc.Ctx), Notes: new([]query.Note), Tables: rc.Binds}
 	defer ec.Mem.Close()
 	if err := materializeCTEs(ec, sp.ctes); err != nil {
 		return nil, err
@@ -45,7 +45,7 @@ func (sp *setOpPlan) Exec(rc query.RunCtx) (*Result, error) {
 	if out, err = query.Limit(ec, sp.limit, sp.offset, out); err != nil {
 		return nil, err
 	}
-	res := &Result{Columns: append([]Column(nil), sp.Cols...), Rows: make([][]types.Value, len(out))}
+	res := &query.Result{Columns: append([]query.Column(nil), sp.Cols...), Rows: make([][]types.Value, len(out))}
 	for i, r := range out {
 		res.Rows[i] = r.Vals
 	}
@@ -65,7 +65,7 @@ func (sp *setOpPlan) Exec(rc query.RunCtx) (*Result, error) {
 
 // eval computes a node's rows, conformed to the result column types (so
 // 1 and 1.0 are the same row).
-func (sp *setOpPlan) eval(rc query.RunCtx, ec *expr.Ctx, n *setNode) ([][]types.Value, error) {
+func (sp *SetOp) eval(rc query.RunCtx, ec *expr.Ctx, n *setNode) ([][]types.Value, error) {
 	if n.leaf != nil {
 		res, err := n.leaf.Exec(rc)
 		if err != nil {
