@@ -10,6 +10,7 @@ import (
 	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/sql/window"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 )
@@ -34,7 +35,7 @@ type SelectPlan struct {
 	ctes    []*compose.CTE
 	derived []*compose.Derived
 	// windows are the window functions of the select list and ORDER BY.
-	windows *expr.WindowSet
+	windows *window.Set
 	// transient: the FROM reads a derived table, a view or a CTE.
 	transient bool
 	// keys are the columns its joins compare (derivedkeys.go).
@@ -122,7 +123,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	}
 	sc.Aggs = &pl.aggs
 	sc.Clause = "SELECT"
-	if pl.windows, err = expr.NewWindowSet(n.WindowSpecs); err != nil {
+	if pl.windows, err = window.NewSet(n.WindowSpecs); err != nil {
 		return nil, err
 	}
 	sc.Windows = pl.windows

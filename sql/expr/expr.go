@@ -91,7 +91,7 @@ type Scope struct {
 	// Windows is where window functions go (the select list and ORDER BY
 	// of a SELECT); nil elsewhere (4015). inWindow is set while a window
 	// function's arguments compile.
-	Windows  *WindowSet
+	Windows  WindowScope
 	inWindow bool
 	// View is set for a write through a view: its columns, as
 	// expressions over the base table (Table), named bare or qualified by
