@@ -38,12 +38,13 @@ var sqlLayers = map[string]int{
 	"sql/aggregate":  2,
 	"sql/compose":    3,
 	"sql/window":     3,
-	"sql/exec":       4,
-	"sql/infoschema": 4,
-	"sql/psm":        5,
-	"sql/show":       5,
-	"sql/ddl":        6,
-	"sql":            7,
+	"sql/view":       4,
+	"sql/exec":       5,
+	"sql/infoschema": 5,
+	"sql/psm":        6,
+	"sql/show":       6,
+	"sql/ddl":        7,
+	"sql":            8,
 }
 
 var vmRuntimes = []string{"runtime/lua/...", "runtime/js/...", "runtime/builtin", "github.com/yuin/gopher-lua/...", "github.com/dop251/goja/..."}

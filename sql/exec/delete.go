@@ -9,6 +9,7 @@ import (
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/query"
+	"github.com/plrun/plrun/sql/view"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -31,15 +32,15 @@ func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, view, err := s.writeTarget(tn, alias, "DELETE")
+	t, vt, err := view.Resolve(s, tn, alias, "DELETE")
 	if err != nil {
 		return nil, err
 	}
 	pl := &deletePlan{t: t}
 	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: alias, Sub: s}
 	where := n.Where
-	if view != nil {
-		sc.Alias, sc.View, where = view.alias, view.cols, view.and(n.Where)
+	if vt != nil {
+		sc.Alias, sc.View, where = vt.Alias, vt.Cols, vt.And(n.Where)
 	}
 	sc.Clause = "WHERE"
 	if pl.acc, err = plan.ChooseAccess(sc, t, where); err != nil {
@@ -48,7 +49,7 @@ func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
 		return nil, err
 	}
-	if pl.rules, err = s.rulesFor(t, tableScope(sc)); err != nil {
+	if pl.rules, err = s.rulesFor(t, view.TableScope(sc)); err != nil {
 		return nil, err
 	}
 	return pl, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/query"
+	"github.com/plrun/plrun/sql/view"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -31,7 +32,7 @@ type insertPlan struct {
 	rules   *constraint.Rules // CHECKs and foreign keys; nil if none
 	// view, check: the view inserted through and its WITH CHECK OPTION
 	// condition over the new row.
-	view  *viewTarget
+	view  *view.Target
 	check *expr.Expr
 }
 
@@ -52,23 +53,23 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, view, err := s.writeTarget(tn, "", "INSERT")
+	t, vt, err := view.Resolve(s, tn, "", "INSERT")
 	if err != nil {
 		return nil, err
 	}
-	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr, source: source, view: view}
+	pl := &insertPlan{t: t, replace: n.IsReplace, ignore: n.IgnoreErr, source: source, view: vt}
 	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: t.Def.Name, Sub: s}
-	if view != nil {
-		sc.Alias, sc.View = view.alias, view.cols
-		if pl.check, err = s.checkOption(view); err != nil {
+	if vt != nil {
+		sc.Alias, sc.View = vt.Alias, vt.Cols
+		if pl.check, err = view.CheckOption(s, vt); err != nil {
 			return nil, err
 		}
 	}
 	def := t.Def
 	{
-		if len(n.Columns) == 0 && view != nil {
-			for _, name := range view.def.Columns {
-				i, err := view.insertColumn(name)
+		if len(n.Columns) == 0 && vt != nil {
+			for _, name := range vt.Def.Columns {
+				i, err := vt.InsertColumn(name)
 				if err != nil {
 					return nil, err
 				}
@@ -82,8 +83,8 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 			seen := map[int]bool{}
 			for _, c := range n.Columns {
 				i := def.ColumnIndex(c.Name.O)
-				if view != nil {
-					if i, err = view.insertColumn(c.Name.O); err != nil {
+				if vt != nil {
+					if i, err = vt.InsertColumn(c.Name.O); err != nil {
 						return nil, err
 					}
 				}
@@ -115,8 +116,8 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 	}
 	for _, a := range n.OnDuplicate {
 		i := def.ColumnIndex(a.Column.Name.O)
-		if view != nil {
-			if i, err = view.column(a.Column, "UPDATE"); err != nil {
+		if vt != nil {
+			if i, err = vt.Column(a.Column, "UPDATE"); err != nil {
 				return nil, err
 			}
 		}
@@ -131,7 +132,7 @@ func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 		pl.onDup = append(pl.onDup, assignment{col: i, e: ce})
 	}
 	sc.Clause = ""
-	if pl.rules, err = s.rulesFor(t, tableScope(sc)); err != nil {
+	if pl.rules, err = s.rulesFor(t, view.TableScope(sc)); err != nil {
 		return nil, err
 	}
 	return pl, nil

@@ -74,7 +74,7 @@ func (s *State) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args 
 			if ok, err := expr.EvalBool(pl.check, ec); err != nil {
 				return nil, err
 			} else if !ok {
-				return nil, pl.view.checkFailed()
+				return nil, pl.view.CheckFailed()
 			}
 		}
 		n, err := s.insertRow(ctx, x, t, vals, pl, ec)

@@ -10,6 +10,7 @@ import (
 	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/sql/view"
 	"github.com/plrun/plrun/sql/window"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -42,7 +43,7 @@ type SelectPlan struct {
 	keys compose.JoinKeys
 	// merged is the view its FROM names, merged into it (t is the view's
 	// base table then).
-	merged *viewTarget
+	merged *view.Target
 	// correlated: the plan names columns of an enclosing query, read from
 	// Ctx.Outer; it runs once per outer row.
 	correlated bool
@@ -109,10 +110,10 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			s.buildEq = s.equalities(n.Where, tn, ts.AsName.O)
 			defer func() { s.buildEq = nil }()
 		}
-		if vt := s.mergeableView(ts); vt != nil {
+		if vt := view.Mergeable(s, ts); vt != nil {
 			// The view's SELECT merges into this one (view.go).
-			pl.t, alias, pl.merged = vt.base, vt.cols.Name, vt
-			sc.Table, sc.Alias, sc.View = vt.base, vt.alias, vt.cols
+			pl.t, alias, pl.merged = vt.Base, vt.Cols.Name, vt
+			sc.Table, sc.Alias, sc.View = vt.Base, vt.Alias, vt.Cols
 		} else if pl.t, alias, err = from(ts); err != nil {
 			return nil, err
 		} else {
@@ -184,7 +185,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	} else if pl.t != nil {
 		where := n.Where
 		if pl.merged != nil {
-			where = pl.merged.and(n.Where) // only the rows the view shows
+			where = pl.merged.And(n.Where) // only the rows the view shows
 		}
 		if pl.acc, err = plan.ChooseAccess(sc, pl.t, where); err != nil {
 			return nil, err

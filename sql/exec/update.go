@@ -13,6 +13,7 @@ import (
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/query"
+	"github.com/plrun/plrun/sql/view"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
@@ -29,7 +30,7 @@ type UpdatePlan struct {
 	rules   *constraint.Rules
 	// view, check: the view written through, and its WITH CHECK OPTION
 	// condition over the new row (view.go).
-	view  *viewTarget
+	view  *view.Target
 	check *expr.Expr
 }
 
@@ -41,24 +42,24 @@ func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 	if n.MultipleTable {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support multi-table UPDATE")
 	}
-	t, view, err := s.writeTarget(tn, alias, "UPDATE")
+	t, vt, err := view.Resolve(s, tn, alias, "UPDATE")
 	if err != nil {
 		return nil, err
 	}
-	pl := &UpdatePlan{Table: t, view: view}
+	pl := &UpdatePlan{Table: t, view: vt}
 	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: alias, Sub: s}
 	where := n.Where
-	if view != nil {
-		sc.Alias, sc.View, where = view.alias, view.cols, view.and(n.Where)
-		if pl.check, err = s.checkOption(view); err != nil {
+	if vt != nil {
+		sc.Alias, sc.View, where = vt.Alias, vt.Cols, vt.And(n.Where)
+		if pl.check, err = view.CheckOption(s, vt); err != nil {
 			return nil, err
 		}
 	}
 	assigned := map[int]bool{}
 	for _, a := range n.List {
 		var i int
-		if view != nil {
-			if i, err = view.column(a.Column, "SET"); err != nil {
+		if vt != nil {
+			if i, err = vt.Column(a.Column, "SET"); err != nil {
 				return nil, err
 			}
 		} else if i = t.Def.ColumnIndex(a.Column.Name.O); i < 0 || (a.Column.Table.O != "" && !strings.EqualFold(a.Column.Table.O, alias)) {
@@ -84,7 +85,7 @@ func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
 		return nil, err
 	}
-	if pl.rules, err = s.rulesFor(t, tableScope(sc)); err != nil {
+	if pl.rules, err = s.rulesFor(t, view.TableScope(sc)); err != nil {
 		return nil, err
 	}
 	return pl, nil
@@ -182,7 +183,7 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 			if ok, err := expr.EvalBool(pl.check, ec); err != nil {
 				return nil, err
 			} else if !ok {
-				return nil, pl.view.checkFailed()
+				return nil, pl.view.CheckFailed()
 			}
 		}
 		if rowsEqual(r.Vals, nv) {

@@ -1,4 +1,4 @@
-package exec
+package view
 
 import (
 	"strings"
@@ -19,7 +19,7 @@ import (
 // other form (WITH, a set operation's ORDER BY) as plrun restores it.
 func viewText(rs ast.ResultSetNode, q query.Plan, names []string) string {
 	if n, ok := rs.(*ast.SelectStmt); ok && n.With == nil {
-		if pl, ok := q.(*SelectPlan); ok {
+		if pl, ok := q.(Select); ok {
 			return selectViewText(n, pl, names)
 		}
 	}
@@ -35,7 +35,7 @@ func viewText(rs ast.ResultSetNode, q query.Plan, names []string) string {
 	var b strings.Builder
 	for i, part := range so.SelectList.Selects {
 		sel, ok := part.(*ast.SelectStmt)
-		pl, ok2 := leaves[i].(*SelectPlan)
+		pl, ok2 := leaves[i].(Select)
 		if !ok || !ok2 || sel.With != nil || sel.IsInBraces {
 			return expr.ExprText(rs)
 		}
@@ -45,7 +45,7 @@ func viewText(rs ast.ResultSetNode, q query.Plan, names []string) string {
 		own := names
 		if i > 0 {
 			own = nil
-			for _, c := range pl.Cols {
+			for _, c := range leaves[i].Columns() {
 				own = append(own, c.Name)
 			}
 		}
@@ -73,20 +73,20 @@ func fromText(from *ast.TableRefsClause) string {
 
 // selectViewText prints a SELECT as MariaDB stores a view's: columns
 // qualified by their table, each with its name, * expanded.
-func selectViewText(n *ast.SelectStmt, pl *SelectPlan, names []string) string {
+func selectViewText(n *ast.SelectStmt, pl Select, names []string) string {
 	q := &qualifier{}
-	if ts := plan.SingleSource(n.From); ts != nil && pl.t != nil {
-		q.alias = pl.t.Def.Name
+	if ts := plan.SingleSource(n.From); ts != nil && pl.Table() != nil {
+		q.alias = pl.Table().Def.Name
 		if tn, ok := ts.Source.(*ast.TableName); ok && ts.AsName.O == "" {
 			q.schema = tn.Schema.O // FROM db.t: columns are `db`.`t`.`c`
 		}
 		if ts.AsName.O != "" {
 			q.alias = ts.AsName.O
 		}
-		if pl.merged != nil {
+		if m := pl.Merged(); m != nil {
 			// FROM a merged view: its columns are the view's, named by
 			// its alias (MariaDB's `v`.`c`), not the base table's
-			q.alias, q.schema = pl.merged.cols.Name, ""
+			q.alias, q.schema = m.Cols.Name, ""
 		}
 	}
 	var fields []string
@@ -149,7 +149,7 @@ func byItems(items []*ast.ByItem) string {
 }
 
 // wildcardColumns are the qualified columns * (or t.*) stands for.
-func wildcardColumns(pl *SelectPlan, only, schema string) []string {
+func wildcardColumns(pl Select, only, schema string) []string {
 	var out []string
 	prefix := ""
 	if schema != "" {
@@ -163,20 +163,16 @@ func wildcardColumns(pl *SelectPlan, only, schema string) []string {
 			out = append(out, prefix+quoteName(alias)+"."+quoteName(c.Name))
 		}
 	}
-	if pl.merged != nil {
-		if only == "" || strings.EqualFold(only, pl.merged.cols.Name) {
-			for _, c := range pl.merged.def.Columns {
-				out = append(out, quoteName(pl.merged.cols.Name)+"."+quoteName(c))
+	if m := pl.Merged(); m != nil {
+		if only == "" || strings.EqualFold(only, m.Cols.Name) {
+			for _, c := range m.Def.Columns {
+				out = append(out, quoteName(m.Cols.Name)+"."+quoteName(c))
 			}
 		}
 		return out
 	}
-	if pl.join != nil {
-		for _, jt := range pl.join.Tables {
-			add(jt.Alias, jt.Table.Def)
-		}
-	} else if pl.t != nil {
-		add(pl.t.Def.Name, pl.t.Def)
+	for _, src := range pl.FromTables() {
+		add(src.Alias, src.Def)
 	}
 	return out
 }

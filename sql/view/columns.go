@@ -1,4 +1,4 @@
-package exec
+package view
 
 import (
 	"strings"
@@ -6,30 +6,30 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/types"
 )
 
-// ViewColumns are view v's columns as information_schema.COLUMNS lists
+// Columns are view v's columns as information_schema.COLUMNS lists
 // them: each a base column's type, nullability and default when it names
 // one (through views too), else its expression's type with MariaDB's
 // default for an expression: none when it may be NULL, 0 or ” when not.
 // The error is the view's 1356 when its tables or columns are gone.
 // direct is whether any column names a base column: MariaDB's view is
 // updatable (IS_UPDATABLE) only then.
-func (s *State) ViewColumns(v *storage.ViewDef) (cols []storage.Column, direct bool, err error) {
-	pl := &SelectPlan{}
-	ph, _, err := s.viewSource(pl, v, v.Name)
+func Columns(s Host, v *storage.ViewDef) (cols []storage.Column, direct bool, err error) {
+	ph, plan, err := Source(s, v, v.Name)
 	if err != nil {
 		return nil, false, err
 	}
-	q := pl.derived[len(pl.derived)-1].Query.Columns()
-	cat := s.txns.Catalog()
+	q := plan.Columns()
+	cat := s.Catalog()
 	out := make([]storage.Column, len(ph.Def.Columns))
 	for i, c := range ph.Def.Columns {
 		out[i] = storage.Column{Name: c.Name, Type: c.Type, NotNull: c.NotNull}
 		if i < len(q) && q[i].OrgName != "" {
-			if base, ok := s.baseColumn(cat, q[i]); ok {
+			if base, ok := baseColumn(s, cat, q[i]); ok {
 				base.Name, base.Comment, base.AutoIncrement, base.OnUpdateNow = c.Name, "", false, false
 				out[i] = base
 				direct = true
@@ -48,7 +48,7 @@ func (s *State) ViewColumns(v *storage.ViewDef) (cols []storage.Column, direct b
 }
 
 // baseColumn is the table or view column c came from.
-func (s *State) baseColumn(cat *storage.Catalog, c Column) (storage.Column, bool) {
+func baseColumn(s Host, cat *storage.Catalog, c query.Column) (storage.Column, bool) {
 	if t := cat.Table(c.DB, c.OrgTable); t != nil {
 		for _, bc := range t.Def.Columns {
 			if strings.EqualFold(bc.Name, c.OrgName) {
@@ -58,7 +58,7 @@ func (s *State) baseColumn(cat *storage.Catalog, c Column) (storage.Column, bool
 		return storage.Column{}, false
 	}
 	if v := cat.View(c.DB, c.OrgTable); v != nil {
-		cols, _, err := s.ViewColumns(v)
+		cols, _, err := Columns(s, v)
 		if err != nil {
 			return storage.Column{}, false
 		}
@@ -71,11 +71,11 @@ func (s *State) baseColumn(cat *storage.Catalog, c Column) (storage.Column, bool
 	return storage.Column{}, false
 }
 
-// ViewDefinition is v's SELECT as information_schema.VIEWS prints it:
+// Text is v's SELECT as information_schema.VIEWS prints it:
 // the stored text with every table named by its database too (`db`.`t`,
 // and `db`.`t`.`c` for its columns), as MariaDB prints a view's
 // definition outside SHOW CREATE VIEW.
-func (s *State) ViewDefinition(v *storage.ViewDef) (string, error) {
+func Text(s Host, v *storage.ViewDef) (string, error) {
 	st, err := parse.ParseOne(v.Select)
 	if err != nil {
 		return "", err
@@ -85,13 +85,7 @@ func (s *State) ViewDefinition(v *storage.ViewDef) (string, error) {
 		return v.Select, nil
 	}
 	rs.Accept(schemaNamer{v.DB})
-	savedDB, restore := s.DB, s.with.Isolate()
-	s.DB = v.DB
-	s.viewDepth++
-	q, err := s.buildQuery(rs, nil)
-	s.viewDepth--
-	s.DB = savedDB
-	restore()
+	q, err := s.PlanView(v.DB, rs, false)
 	if err != nil {
 		return brokenViewDefinition(v), nil
 	}
@@ -144,8 +138,7 @@ func brokenViewDefinition(v *storage.ViewDef) string {
 		names = append(names, f.AsName.O)
 	}
 	// the plan selectViewText reads: the table's name only
-	pl := &SelectPlan{t: storage.NewTable(&storage.TableDef{DB: v.DB, Name: tn.Name.O})}
-	return selectViewText(sel, pl, names)
+	return selectViewText(sel, tableOnly{storage.NewTable(&storage.TableDef{DB: v.DB, Name: tn.Name.O})}, names)
 }
 
 // qualifyGroupBy names the table (and database, when q does) of each
