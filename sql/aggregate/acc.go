@@ -19,7 +19,7 @@ type Acc struct {
 }
 
 // Add accumulates the aggregate's argument for the current row of ec.
-func (a *Acc) Add(spec *expr.AggSpec, ec *expr.Ctx, mem *expr.MemAccount) error {
+func (a *Acc) Add(spec *Spec, ec *expr.Ctx, mem *expr.MemAccount) error {
 	if spec.Concat != nil {
 		if a.cat == nil {
 			a.cat = &concatAcc{}
@@ -38,7 +38,7 @@ func (a *Acc) Add(spec *expr.AggSpec, ec *expr.Ctx, mem *expr.MemAccount) error 
 }
 
 // addValue accumulates v, the argument's value for one row.
-func (a *Acc) AddValue(spec *expr.AggSpec, v types.Value, mem *expr.MemAccount) error {
+func (a *Acc) AddValue(spec *Spec, v types.Value, mem *expr.MemAccount) error {
 	var err error
 	if spec.Arg == nil {
 		a.count++
@@ -95,7 +95,7 @@ func (a *Acc) AddValue(spec *expr.AggSpec, v types.Value, mem *expr.MemAccount) 
 }
 
 // Result is the aggregate's value over the rows accumulated.
-func (a *Acc) Result(spec *expr.AggSpec, ec *expr.Ctx) types.Value {
+func (a *Acc) Result(spec *Spec, ec *expr.Ctx) types.Value {
 	if spec.Concat != nil {
 		if a.cat == nil {
 			return types.Null

@@ -18,7 +18,7 @@ type concatAcc struct {
 
 // Add takes the current row: skipped if an argument is NULL, or under
 // DISTINCT if its arguments were seen already.
-func (a *concatAcc) Add(cs *expr.ConcatSpec, distinct bool, c *expr.Ctx) error {
+func (a *concatAcc) Add(cs *ConcatSpec, distinct bool, c *expr.Ctx) error {
 	vals := make([]types.Value, 0, 1+len(cs.Order))
 	var text strings.Builder
 	for i, e := range cs.Args {
@@ -67,7 +67,7 @@ func (a *concatAcc) Add(cs *expr.ConcatSpec, distinct bool, c *expr.Ctx) error {
 // Result is the group's text (NULL for no rows), cut at
 // group_concat_max_len bytes with warning 1260; JSON_ARRAYAGG's and
 // JSON_OBJECTAGG's in [] or {}.
-func (a *concatAcc) Result(cs *expr.ConcatSpec, c *expr.Ctx) types.Value {
+func (a *concatAcc) Result(cs *ConcatSpec, c *expr.Ctx) types.Value {
 	if len(a.rows) == 0 {
 		return types.Null
 	}

@@ -42,22 +42,22 @@ func (pl *SelectPlan) groupContexts(ec *expr.Ctx, rows [][]types.Value) ([]evalC
 		k := string(kb)
 		g := groups[k]
 		if g == nil {
-			if err := ec.Mem.Grow(int64(len(k)) + expr.MapKeyBytes + int64(len(pl.aggs))*2*expr.ValueBytes); err != nil {
+			if err := ec.Mem.Grow(int64(len(k)) + expr.MapKeyBytes + int64(len(pl.aggs.Specs))*2*expr.ValueBytes); err != nil {
 				return nil, err
 			}
-			g = &group{first: row, accs: make([]aggregate.Acc, len(pl.aggs))}
+			g = &group{first: row, accs: make([]aggregate.Acc, len(pl.aggs.Specs))}
 			groups[k] = g
 			order = append(order, k)
 		}
-		for i := range pl.aggs {
-			if err := g.accs[i].Add(&pl.aggs[i], ec, ec.Mem); err != nil {
+		for i := range pl.aggs.Specs {
+			if err := g.accs[i].Add(&pl.aggs.Specs[i], ec, ec.Mem); err != nil {
 				return nil, err
 			}
 		}
 	}
 	if len(groups) == 0 && len(pl.groupBy) == 0 {
 		// An aggregate over no rows still returns one row.
-		groups[""] = &group{accs: make([]aggregate.Acc, len(pl.aggs))}
+		groups[""] = &group{accs: make([]aggregate.Acc, len(pl.aggs.Specs))}
 		order = append(order, "")
 	}
 	out := make([]evalCtx, 0, len(order))
@@ -69,9 +69,9 @@ func (pl *SelectPlan) groupContexts(ec *expr.Ctx, rows [][]types.Value) ([]evalC
 		} else if row == nil && pl.t != nil {
 			row = make([]types.Value, len(pl.t.Def.Columns))
 		}
-		aggs := make([]types.Value, len(pl.aggs))
-		for i := range pl.aggs {
-			aggs[i] = g.accs[i].Result(&pl.aggs[i], ec)
+		aggs := make([]types.Value, len(pl.aggs.Specs))
+		for i := range pl.aggs.Specs {
+			aggs[i] = g.accs[i].Result(&pl.aggs.Specs[i], ec)
 		}
 		ec.Row, ec.Aggs = row, aggs
 		if pl.having != nil {

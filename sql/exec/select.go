@@ -5,6 +5,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/plrun/plrun/sql/aggregate"
 	"github.com/plrun/plrun/sql/compose"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/plan"
@@ -21,7 +22,7 @@ type SelectPlan struct {
 	acc       *plan.Access
 	outs      []expr.OutputCol
 	Cols      []Column
-	aggs      []expr.AggSpec
+	aggs      aggregate.Set
 	grouped   bool
 	groupBy   []*expr.Expr
 	having    *expr.Expr
@@ -227,7 +228,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 		}
 	}
 	sc.Windows = nil
-	pl.grouped = len(pl.aggs) > 0 || len(pl.groupBy) > 0
+	pl.grouped = len(pl.aggs.Specs) > 0 || len(pl.groupBy) > 0
 	if pl.grouped && s.SQLMode()&sysvar.ModeOnlyFullGroup != 0 {
 		if err := s.checkFullGroupBy(n, pl, alias); err != nil {
 			return nil, err

@@ -3,8 +3,7 @@
 // name resolution against one table, joined tables or an enclosing query
 // (resolve.go; a column of a query any number of levels out reads that
 // query's row through Ctx.Up), CASE, variables, CAST, ANY/ALL subqueries
-// (anyall.go), aggregates' specs (GROUP_CONCAT and the JSON aggregates in
-// aggconcat.go), and the built-in function families: session, control
+// (anyall.go), and the built-in function families: session, control
 // and math here (funcs_*.go), the rest in sql/funcs, which registers them
 // with RegisterFamily (a new function is one case in one family).
 //
@@ -20,8 +19,12 @@
 // compile time through FunctionHost (part of Host, implemented by the
 // session; Scope.Funcs) and calls it per row through the same interface.
 //
-// Window functions compile like aggregates, into the query's WindowSet
-// (window.go), and read their per-row values from Ctx.Wins. A derived
+// Aggregates and window functions are not compiled here: a call compiles
+// through the query's Scope.Aggs (expr.AggScope, sql/aggregate's Set) or
+// Scope.Windows (expr.WindowScope, sql/window's Set), which this package
+// only refuses where none is given (1111, 4015) or nested (4008), and
+// reads its value for the current group or row from Ctx.Aggs / Ctx.Wins
+// (agg.go, window.go). A derived
 // table, CTE or view is planned against a placeholder table; the rows an
 // execution materialized for it are bound in Ctx.Tables (binding.go).
 // A write through a view resolves the view's columns to expressions over

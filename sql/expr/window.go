@@ -41,6 +41,3 @@ func RowValue(t types.ColType, fn func(c *Ctx) (types.Value, error)) *Expr {
 
 // WrongArgs is 1582 for a call of name with the wrong argument count.
 func WrongArgs(name string) error { return wrongArgs(name) }
-
-// AggType is the result type of aggregate name over arg (nil: COUNT(*)).
-func AggType(name string, arg *Expr) types.ColType { return aggType(name, arg) }

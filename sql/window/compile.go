@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/aggregate"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
@@ -31,7 +32,7 @@ type Func struct {
 	Frame     Frame
 	Type      types.ColType
 	// Agg is an aggregate's spec (Arg nil for COUNT(*)).
-	Agg *expr.AggSpec
+	Agg *aggregate.Spec
 	// SortKey is the PARTITION BY and ORDER BY as written: windows with
 	// the same one share one sort.
 	SortKey string
@@ -175,11 +176,11 @@ func (w *Func) typeAndArity(x *ast.WindowFuncExpr) error {
 		if err := arity(1, 1); err != nil {
 			return err
 		}
-		spec := &expr.AggSpec{Name: w.Name, Arg: w.Args[0]}
+		spec := &aggregate.Spec{Name: w.Name, Arg: w.Args[0]}
 		if v, ok := x.Args[0].(ast.ValueExpr); ok && w.Name == "count" && v.GetValue() != nil {
 			spec.Arg = nil // COUNT(*)
 		}
-		spec.Type = expr.AggType(w.Name, spec.Arg)
+		spec.Type = aggregate.Type(w.Name, spec.Arg)
 		w.Agg, w.Type = spec, spec.Type
 		return nil
 	}
