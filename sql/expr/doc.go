@@ -20,13 +20,13 @@
 // session; Scope.Funcs) and calls it per row through the same interface.
 //
 // Aggregates and window functions are not compiled here: a call compiles
-// through the query's Scope.Aggs (expr.AggScope, sql/aggregate's Set) or
-// Scope.Windows (expr.WindowScope, sql/window's Set), which this package
-// only refuses where none is given (1111, 4015) or nested (4008), and
-// reads its value for the current group or row from Ctx.Aggs / Ctx.Wins
-// (agg.go, window.go). A derived
-// table, CTE or view is planned against a placeholder table; the rows an
-// execution materialized for it are bound in Ctx.Tables (binding.go).
+// through the query's Scope.Aggs (AggScope, sql/aggregate's Set) or
+// Scope.Windows (WindowScope, sql/window's Set); this package only
+// refuses one where none is given or inside another (1111, 4015, 4008),
+// and the call reads its value for the current group or row from
+// Ctx.Aggs / Ctx.Wins (agg.go, window.go). A derived table, CTE or view
+// is planned against a placeholder table; the rows an execution
+// materialized for it are bound in Ctx.Tables (binding.go).
 // A write through a view resolves the view's columns to expressions over
 // its base table (Scope.View).
 //
