@@ -36,6 +36,7 @@ var sqlLayers = map[string]int{
 	"sql/constraint": 2,
 	"sql/query":      2,
 	"sql/aggregate":  2,
+	"sql/coerce":     2,
 	"sql/compose":    3,
 	"sql/window":     3,
 	"sql/view":       4,

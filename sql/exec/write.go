@@ -4,75 +4,12 @@ import (
 	"context"
 	"strings"
 
+	"github.com/plrun/plrun/sql/coerce"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
 )
-
-// coerceColumn stores v into column c, turning a CoerceError into the
-// MySQL error that names the column and row. Without strict mode a value
-// that does not fit is adjusted with a warning instead (nonstrict.go).
-func (s *State) coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
-	col := &def.Columns[c]
-	if v.IsNull() {
-		if col.NotNull {
-			if d, ok := s.nullAsDefault(col); ok {
-				return d, nil
-			}
-			return v, sqlerr.New(sqlerr.ErBadNull, "Column '%s' cannot be null", col.Name)
-		}
-		return v, nil
-	}
-	if err := checkJSON(def, col, v); err != nil {
-		return v, err
-	}
-	if !s.strictWrites() {
-		return s.coerceLoose(def, c, v, rowNum)
-	}
-	return s.coerceStrict(def, c, v, rowNum)
-}
-
-// coerceStrict is coerceColumn's conversion of a non-NULL value in strict
-// mode: a value that does not fit is an error naming the column and row.
-func (s *State) coerceStrict(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
-	col := &def.Columns[c]
-	cv, err := types.Coerce(v, col.Type)
-	if err == nil {
-		return cv, nil
-	}
-	ce, ok := err.(*types.CoerceError)
-	if !ok {
-		return v, err
-	}
-	switch ce.Code {
-	case sqlerr.ErDataTooLong:
-		return v, sqlerr.New(sqlerr.ErDataTooLong, "Data too long for column '%s' at row %d", col.Name, rowNum)
-	case sqlerr.ErTruncatedWrongField:
-		if v.K == types.KindString && hasNumericPrefix(v.S) {
-			// '12abc' into a number column: MariaDB keeps the prefix and
-			// reports the truncation (1265), not a wrong value (1366).
-			return v, sqlerr.New(sqlerr.ErWarnDataTruncated, "Data truncated for column '%s' at row %d", col.Name, rowNum)
-		}
-		return v, sqlerr.New(sqlerr.ErTruncatedWrongField, "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d", ce.What, ce.Value, def.DB, def.Name, col.Name, rowNum)
-	case sqlerr.ErTruncatedWrongValue:
-		return v, sqlerr.New(sqlerr.ErTruncatedWrongValue, "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d", ce.What, ce.Value, def.DB, def.Name, col.Name, rowNum)
-	}
-	return v, sqlerr.New(sqlerr.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, rowNum)
-}
-
-// hasNumericPrefix reports whether s starts (after spaces and a sign) with
-// a number, as '12abc' and '.5x' do and 'abc', ” and '+x' do not.
-func hasNumericPrefix(s string) bool {
-	t := strings.TrimLeft(s, " \t\n\r")
-	if t != "" && (t[0] == '+' || t[0] == '-') {
-		t = t[1:]
-	}
-	if t != "" && t[0] == '.' {
-		t = t[1:]
-	}
-	return t != "" && t[0] >= '0' && t[0] <= '9'
-}
 
 func dupError(t *storage.Table, idx int, vals []types.Value) error {
 	var parts []string
@@ -145,4 +82,21 @@ func rowsEqual(a, b []types.Value) bool {
 		}
 	}
 	return true
+}
+
+// coerceColumn stores v into column c of def as MySQL does, strictly or
+// not (sql/coerce).
+func (s *State) coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
+	return coerce.Column(&s.Env, def, c, v, rowNum)
+}
+
+// strictWrites reports whether the running INSERT or UPDATE converts
+// values strictly (sql/coerce).
+func (s *State) strictWrites() bool { return coerce.Strict(&s.Env) }
+
+// AssignTo converts v to type t as MariaDB assigns a stored function's
+// argument to its parameter or its return value to the RETURNS type
+// (coerce.Assign).
+func (s *State) AssignTo(name string, t types.ColType, v types.Value, rowNum int, strict bool) (types.Value, error) {
+	return coerce.Assign(&s.Env, name, t, v, rowNum, strict)
 }

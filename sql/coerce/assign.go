@@ -1,16 +1,17 @@
-package exec
+package coerce
 
 import (
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/types"
 )
 
-// AssignTo converts v to type t as MariaDB assigns a stored function's
+// Assign converts v to type t as MariaDB assigns a stored function's
 // argument to its parameter, or its return value to the RETURNS type:
 // like a value stored into a column named name of a table with no name
 // (the messages say column “.“.`a`, 'f(1)'), at row rowNum, strictly
 // or with non-strict mode's clamping and warnings.
-func (s *State) AssignTo(name string, t types.ColType, v types.Value, rowNum int, strict bool) (types.Value, error) {
+func Assign(s *expr.Env, name string, t types.ColType, v types.Value, rowNum int, strict bool) (types.Value, error) {
 	if v.IsNull() {
 		return v, nil
 	}
@@ -19,10 +20,10 @@ func (s *State) AssignTo(name string, t types.ColType, v types.Value, rowNum int
 	}
 	def := &storage.TableDef{Columns: []storage.Column{{Name: name, Type: t}}}
 	if !strict {
-		return s.coerceLoose(def, 0, v, rowNum)
+		return coerceLoose(s, def, 0, v, rowNum)
 	}
 	saved := s.IgnoreErrors
 	s.IgnoreErrors = false
 	defer func() { s.IgnoreErrors = saved }()
-	return s.coerceStrict(def, 0, v, rowNum)
+	return coerceStrict(s, def, 0, v, rowNum)
 }
