@@ -40,12 +40,13 @@ var sqlLayers = map[string]int{
 	"sql/compose":    3,
 	"sql/window":     3,
 	"sql/view":       4,
-	"sql/exec":       5,
-	"sql/infoschema": 5,
-	"sql/psm":        6,
-	"sql/show":       6,
-	"sql/ddl":        7,
-	"sql":            8,
+	"sql/dml":        5,
+	"sql/exec":       6,
+	"sql/infoschema": 6,
+	"sql/psm":        7,
+	"sql/show":       7,
+	"sql/ddl":        8,
+	"sql":            9,
 }
 
 var vmRuntimes = []string{"runtime/lua/...", "runtime/js/...", "runtime/builtin", "github.com/yuin/gopher-lua/...", "github.com/dop251/goja/..."}

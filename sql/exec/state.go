@@ -5,7 +5,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/compose"
-	"github.com/plrun/plrun/sql/constraint"
+	"github.com/plrun/plrun/sql/dml"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
@@ -29,11 +29,11 @@ type State struct {
 	viewDepth    int
 	definingView bool
 	temps        map[string]*storage.Table // the session's temporary tables (temptables.go)
-	fkw          *constraint.Writer        // the running statement's (constraints.go)
+	// writes is what the writing statements (sql/dml) keep between them.
+	writes dml.Writes
 	// Triggers runs tables' triggers (nil: none fire, as in tools that
-	// have no sql layer); triggering are the tables whose triggers run.
-	Triggers   TriggerHost
-	triggering []*storage.Table
+	// have no sql layer).
+	Triggers TriggerHost
 	// SelectLimit is the sql_select_limit the session added to the
 	// statement being planned, plus one (0: none): part of the plan
 	// cache key, since the same text is planned with and without it.

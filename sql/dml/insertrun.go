@@ -1,4 +1,4 @@
-package exec
+package dml
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 )
 
 // runInsert runs a compiled INSERT in x.
-func (s *State) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args []types.Value) (*Result, error) {
+func (s *Session) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args []types.Value) (*query.Result, error) {
 	t := pl.t
 	if err := s.checkNotTriggering(t); err != nil {
 		return nil, err
@@ -22,14 +22,14 @@ func (s *State) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args 
 	nrows := len(pl.rows)
 	s.MultiRowWrite, s.IgnoreErrors = nrows > 1 || pl.source != nil, pl.ignore
 	defer func() { s.MultiRowWrite, s.IgnoreErrors = false, false }()
-	ec := &expr.Ctx{Env: &s.Env, Args: args, Strict: s.strictWrites(), Context: ctx, Txn: x}
+	ec := &expr.Ctx{Env: s.Env, Args: args, Strict: s.strictWrites(), Context: ctx, Txn: x}
 	var affected, firstID uint64
 	var lastGiven uint64 // the last AUTO_INCREMENT value given explicitly
 	var dups, warnings uint64
-	var notes []Note
+	var notes []query.Note
 	var selected [][]types.Value
 	if pl.source != nil {
-		r, err := pl.source.Exec(query.RunCtx{Ctx: ctx, Txn: x, Env: &s.Env, Args: args, Strict: ec.Strict})
+		r, err := pl.source.Exec(query.RunCtx{Ctx: ctx, Txn: x, Env: s.Env, Args: args, Strict: ec.Strict})
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +85,7 @@ func (s *State) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args 
 			dups++
 			warnings++
 			if len(notes) < expr.MaxNotes {
-				notes = append(notes, Note{Level: "Warning", Code: e.Code, Message: e.Message})
+				notes = append(notes, query.Note{Level: "Warning", Code: e.Code, Message: e.Message})
 			}
 			continue
 		}
@@ -107,7 +107,7 @@ func (s *State) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args 
 	if okID == 0 {
 		okID = lastGiven
 	}
-	res := &Result{AffectedRows: affected, LastInsertID: okID, Warnings: uint16(min(warnings, 65535)), Notes: notes}
+	res := &query.Result{AffectedRows: affected, LastInsertID: okID, Warnings: uint16(min(warnings, 65535)), Notes: notes}
 	if nrows > 1 || pl.source != nil {
 		// the statement's other warnings (s.stmtNotes) join res in exec
 		res.Info = fmt.Sprintf("Records: %d  Duplicates: %d  Warnings: %d", nrows, dups, warnings+uint64(s.StmtWarnings))
@@ -118,7 +118,7 @@ func (s *State) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args 
 
 // insertRow inserts one full row. It returns MySQL's affected-row count
 // for it: 1 inserted, 2 replaced/updated on duplicate, 0 unchanged.
-func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, vals []types.Value, pl *insertPlan, ec *expr.Ctx) (n uint64, err error) {
+func (s *Session) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, vals []types.Value, pl *insertPlan, ec *expr.Ctx) (n uint64, err error) {
 	def := t.Def
 	var slot *storage.Row
 	defer func() {
@@ -207,7 +207,7 @@ func (s *State) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, val
 // beforeInsert runs the BEFORE INSERT triggers of a filled row. A value
 // AUTO_INCREMENT generated is 0 in NEW, as in MySQL (it is generated
 // when the row is written), and stays generated unless a trigger set it.
-func (s *State) beforeInsert(ctx context.Context, x *txn.Txn, t *storage.Table, vals []types.Value, genID uint64) ([]types.Value, error) {
+func (s *Session) beforeInsert(ctx context.Context, x *txn.Txn, t *storage.Table, vals []types.Value, genID uint64) ([]types.Value, error) {
 	if s.Triggers == nil || !s.Triggers.HasTriggers(t, "INSERT") {
 		return vals, nil
 	}

@@ -1,4 +1,4 @@
-package exec
+package dml
 
 import (
 	"context"
@@ -86,17 +86,10 @@ func rowsEqual(a, b []types.Value) bool {
 
 // coerceColumn stores v into column c of def as MySQL does, strictly or
 // not (sql/coerce).
-func (s *State) coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
-	return coerce.Column(&s.Env, def, c, v, rowNum)
+func (s *Session) coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
+	return coerce.Column(s.Env, def, c, v, rowNum)
 }
 
 // strictWrites reports whether the running INSERT or UPDATE converts
 // values strictly (sql/coerce).
-func (s *State) strictWrites() bool { return coerce.Strict(&s.Env) }
-
-// AssignTo converts v to type t as MariaDB assigns a stored function's
-// argument to its parameter or its return value to the RETURNS type
-// (coerce.Assign).
-func (s *State) AssignTo(name string, t types.ColType, v types.Value, rowNum int, strict bool) (types.Value, error) {
-	return coerce.Assign(&s.Env, name, t, v, rowNum, strict)
-}
+func (s *Session) strictWrites() bool { return coerce.Strict(s.Env) }

@@ -1,4 +1,4 @@
-package exec
+package dml
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 // key the new one duplicates: its assignments evaluate over the old row;
 // it returns the affected-row count, 2 for an updated row and 0 for one
 // left as it was.
-func (s *State) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, slot *storage.Row, old []types.Value, pl *insertPlan, ec *expr.Ctx) (uint64, error) {
+func (s *Session) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table, slot *storage.Row, old []types.Value, pl *insertPlan, ec *expr.Ctx) (uint64, error) {
 	nv := append([]types.Value(nil), old...)
 	ec.Row = nv
 	for _, a := range pl.onDup {

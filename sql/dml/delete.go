@@ -1,4 +1,4 @@
-package exec
+package dml
 
 import (
 	"context"
@@ -24,7 +24,7 @@ type deletePlan struct {
 	rules *constraint.Rules
 }
 
-func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
+func (s *Session) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	if n.IsMultiTable {
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support multi-table DELETE")
 	}
@@ -55,7 +55,7 @@ func (s *State) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	return pl, nil
 }
 
-func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.DeleteStmt, args []types.Value) (*Result, error) {
+func (s *Session) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.DeleteStmt, args []types.Value) (*query.Result, error) {
 	s.beginWrites()
 	pi, err := s.PlanFor(p, func() (any, error) { return s.buildDelete(n) })
 	if err != nil {
@@ -68,7 +68,7 @@ func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	if err := s.refuseUnsafeWrite(pl.acc, n.Limit != nil); err != nil {
 		return nil, err
 	}
-	ec := &expr.Ctx{Env: &s.Env, Args: args, Context: ctx, Txn: x}
+	ec := &expr.Ctx{Env: s.Env, Args: args, Context: ctx, Txn: x}
 	refs, err := pl.acc.Find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err
@@ -99,5 +99,5 @@ func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		deleted++
 	}
 	s.RowCount = int64(deleted)
-	return &Result{AffectedRows: uint64(deleted)}, nil
+	return &query.Result{AffectedRows: uint64(deleted)}, nil
 }

@@ -1,4 +1,4 @@
-package exec
+package dml
 
 import (
 	"context"
@@ -25,7 +25,7 @@ type TriggerHost interface {
 // state (its foreign-key writer, IGNORE, row count) across the
 // statements of the trigger bodies, which run on this State too. The
 // table is marked in use meanwhile: a body that writes it is 1442.
-func (s *State) fire(ctx context.Context, x *txn.Txn, t *storage.Table, timing, event string, old, nw []types.Value) ([]types.Value, error) {
+func (s *Session) fire(ctx context.Context, x *txn.Txn, t *storage.Table, timing, event string, old, nw []types.Value) ([]types.Value, error) {
 	if s.Triggers == nil || !s.Triggers.HasTriggers(t, event) {
 		return nw, nil
 	}
@@ -46,7 +46,7 @@ func (s *State) fire(ctx context.Context, x *txn.Txn, t *storage.Table, timing, 
 // fireBefore runs the BEFORE triggers of a row being written and converts
 // the NEW row they may have changed to the columns' types again, with the
 // checks a written value gets (NOT NULL, lengths, ranges).
-func (s *State) fireBefore(ctx context.Context, x *txn.Txn, t *storage.Table, event string, old, nw []types.Value) ([]types.Value, error) {
+func (s *Session) fireBefore(ctx context.Context, x *txn.Txn, t *storage.Table, event string, old, nw []types.Value) ([]types.Value, error) {
 	if s.Triggers == nil || !s.Triggers.HasTriggers(t, event) {
 		return nw, nil
 	}
@@ -66,7 +66,7 @@ func (s *State) fireBefore(ctx context.Context, x *txn.Txn, t *storage.Table, ev
 
 // checkNotTriggering refuses a write to a table whose trigger is running
 // the statement (MariaDB's 1442): the firing statement is still using it.
-func (s *State) checkNotTriggering(t *storage.Table) error {
+func (s *Session) checkNotTriggering(t *storage.Table) error {
 	for _, u := range s.triggering {
 		if u.Def.DB == t.Def.DB && u.Def.Name == t.Def.Name {
 			return sqlerr.New(sqlerr.ErCantUpdateUsedTableInSF, "Can't update table '%s' in stored function/trigger because it is already used by statement which invoked this stored function/trigger", t.Def.Name)

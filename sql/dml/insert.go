@@ -1,4 +1,4 @@
-package exec
+package dml
 
 import (
 	"context"
@@ -41,11 +41,11 @@ type assignment struct {
 	e   *expr.Expr
 }
 
-func (s *State) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
+func (s *Session) buildInsert(n *ast.InsertStmt) (*insertPlan, error) {
 	var source query.Plan
 	if n.Select != nil {
 		var err error
-		if source, err = s.buildQuery(n.Select, nil); err != nil {
+		if source, err = s.PlanQuery(n.Select, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -159,7 +159,7 @@ func compileInsertValue(sc *expr.Scope, e ast.ExprNode) (*expr.Expr, error) {
 	return ce, err
 }
 
-func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.InsertStmt, args []types.Value) (*Result, error) {
+func (s *Session) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.InsertStmt, args []types.Value) (*query.Result, error) {
 	s.beginWrites()
 	pi, err := s.PlanFor(p, func() (any, error) { return s.buildInsert(n) })
 	if err != nil {
@@ -171,13 +171,9 @@ func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 // InsertSelect writes the rows of the compiled SELECT src into t's columns
 // cols (CREATE TABLE ... [IGNORE|REPLACE] SELECT), with t's CHECKs, as
 // INSERT [IGNORE] / REPLACE ... SELECT does.
-func (s *State) InsertSelect(ctx context.Context, x *txn.Txn, t *storage.Table, cols []int, src QueryPlan, args []types.Value, ignore, replace bool) (*Result, error) {
+func (s *Session) InsertSelect(ctx context.Context, x *txn.Txn, t *storage.Table, cols []int, src query.Plan, args []types.Value, ignore, replace bool) (*query.Result, error) {
 	s.beginWrites()
-	q, ok := src.(query.Plan)
-	if !ok {
-		panic("exec: InsertSelect of a plan BuildQuery did not make")
-	}
-	pl := &insertPlan{t: t, cols: cols, source: q, ignore: ignore, replace: replace}
+	pl := &insertPlan{t: t, cols: cols, source: src, ignore: ignore, replace: replace}
 	sc := &expr.Scope{DB: s.DB, Funcs: s.Functions(), Table: t, Alias: t.Def.Name, Sub: s}
 	var err error
 	if pl.rules, err = s.rulesFor(t, sc); err != nil {

@@ -1,4 +1,4 @@
-package exec
+package dml
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 
 // replaced is what REPLACE does after deleting a conflicting row: the
 // foreign keys referencing it act as on a DELETE.
-func (s *State) replaced(ctx context.Context, x *txn.Txn, pl *insertPlan) func(old []types.Value) error {
+func (s *Session) replaced(ctx context.Context, x *txn.Txn, pl *insertPlan) func(old []types.Value) error {
 	return func(old []types.Value) error {
 		if err := pl.rules.AfterWrite(s.fkWriter(ctx, x, pl.rules), old, nil); err != nil {
 			return err
@@ -22,7 +22,7 @@ func (s *State) replaced(ctx context.Context, x *txn.Txn, pl *insertPlan) func(o
 
 // replacing is what REPLACE does before deleting a conflicting row: its
 // BEFORE DELETE triggers run.
-func (s *State) replacing(ctx context.Context, x *txn.Txn, t *storage.Table) func(old []types.Value) error {
+func (s *Session) replacing(ctx context.Context, x *txn.Txn, t *storage.Table) func(old []types.Value) error {
 	return func(old []types.Value) error {
 		_, err := s.fire(ctx, x, t, "BEFORE", "DELETE", old, nil)
 		return err

@@ -1,4 +1,4 @@
-package exec
+package dml
 
 import (
 	"context"
@@ -34,7 +34,7 @@ type UpdatePlan struct {
 	check *expr.Expr
 }
 
-func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
+func (s *Session) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 	tn, alias, err := plan.SingleTable(n.TableRefs)
 	if err != nil {
 		return nil, err
@@ -136,7 +136,7 @@ func orderAndLimit(ec *expr.Ctx, refs []plan.RowRef, order []query.OrderItem, li
 	return refs, nil
 }
 
-func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*Result, error) {
+func (s *Session) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*query.Result, error) {
 	s.beginWrites()
 	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildUpdate(n) })
 	if err != nil {
@@ -152,7 +152,7 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 	}
 	s.MultiRowWrite, s.IgnoreErrors = true, n.IgnoreErr
 	defer func() { s.MultiRowWrite, s.IgnoreErrors = false, false }()
-	ec := &expr.Ctx{Env: &s.Env, Args: args, Strict: s.strictWrites(), Context: ctx, Txn: x}
+	ec := &expr.Ctx{Env: s.Env, Args: args, Strict: s.strictWrites(), Context: ctx, Txn: x}
 	refs, err := pl.Access.Find(ctx, x, ec, true)
 	if err != nil {
 		return nil, err
@@ -256,7 +256,7 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 		changed++
 	}
 	s.RowCount = int64(changed)
-	return &Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(matched) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: " + strconv.Itoa(s.StmtWarnings)}, nil
+	return &query.Result{AffectedRows: changed, Info: "Rows matched: " + strconv.Itoa(matched) + "  Changed: " + strconv.FormatUint(changed, 10) + "  Warnings: " + strconv.Itoa(s.StmtWarnings)}, nil
 }
 
 func sortIdx(idx []int, less func(a, b int) bool) {

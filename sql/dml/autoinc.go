@@ -1,4 +1,4 @@
-package exec
+package dml
 
 import (
 	"math"
@@ -27,7 +27,7 @@ func givenAutoID(def *storage.TableDef, vals []types.Value) uint64 {
 
 // fillRow applies defaults and AUTO_INCREMENT and coerces every column.
 // It returns the generated AUTO_INCREMENT value, if one was generated.
-func (s *State) fillRow(t *storage.Table, vals []types.Value, given []bool, rowNum int) (uint64, error) {
+func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, rowNum int) (uint64, error) {
 	def := t.Def
 	var gen uint64
 	autoCol := -1

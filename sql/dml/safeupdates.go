@@ -1,4 +1,4 @@
-package exec
+package dml
 
 import (
 	"github.com/plrun/plrun/sql/plan"
@@ -9,7 +9,7 @@ import (
 // with no LIMIT must find its rows through a key (a primary-key lookup,
 // IN list or range, or an index lookup or range), else error 1175 before any row is
 // touched, as MariaDB.
-func (s *State) refuseUnsafeWrite(acc *plan.Access, hasLimit bool) error {
+func (s *Session) refuseUnsafeWrite(acc *plan.Access, hasLimit bool) error {
 	if hasLimit || s.SysVarText("sql_safe_updates") != "ON" {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package exec
+package dml
 
 import (
 	"context"
@@ -12,14 +12,14 @@ import (
 
 // rulesFor builds t's CHECK and FOREIGN KEY rules for a plan (nil when
 // t has none); sc is the plan's scope over t.
-func (s *State) rulesFor(t *storage.Table, sc *expr.Scope) (*constraint.Rules, error) {
-	return constraint.For(s.txns.Catalog(), t, sc)
+func (s *Session) rulesFor(t *storage.Table, sc *expr.Scope) (*constraint.Rules, error) {
+	return constraint.For(s.Catalog(), t, sc)
 }
 
 // fkWriter is the running statement's side of foreign key enforcement:
 // one per statement (beginWrites starts it), made on first use; nil for a
 // table without constraints (rules nil), whose writes then cost nothing.
-func (s *State) fkWriter(ctx context.Context, x *txn.Txn, rules *constraint.Rules) *constraint.Writer {
+func (s *Session) fkWriter(ctx context.Context, x *txn.Txn, rules *constraint.Rules) *constraint.Writer {
 	if rules == nil {
 		return nil
 	}
@@ -27,17 +27,17 @@ func (s *State) fkWriter(ctx context.Context, x *txn.Txn, rules *constraint.Rule
 		w.Ctx = ctx
 		return w
 	}
-	s.fkw = &constraint.Writer{Ctx: ctx, Txn: x, Catalog: s.txns.Catalog(), FKChecks: s.ForeignKeyChecks(), Unique: uniqueChanged}
+	s.fkw = &constraint.Writer{Ctx: ctx, Txn: x, Catalog: s.Catalog(), FKChecks: s.ForeignKeyChecks(), Unique: uniqueChanged}
 	return s.fkw
 }
 
 // beginWrites starts a writing statement: the previous one's Writer (and
 // what it cached of the schema and foreign_key_checks) is dropped.
-func (s *State) beginWrites() { s.fkw = nil }
+func (s *Session) beginWrites() { s.fkw = nil }
 
 // checkUpdatedRow checks an updated row before it is written: its CHECKs,
 // then the parents of the foreign keys the update changes.
-func (s *State) checkUpdatedRow(ctx context.Context, x *txn.Txn, rules *constraint.Rules, ec *expr.Ctx, old, nv []types.Value) error {
+func (s *Session) checkUpdatedRow(ctx context.Context, x *txn.Txn, rules *constraint.Rules, ec *expr.Ctx, old, nv []types.Value) error {
 	if rules == nil {
 		return nil
 	}
@@ -49,7 +49,7 @@ func (s *State) checkUpdatedRow(ctx context.Context, x *txn.Txn, rules *constrai
 
 // ignoreConstraint is UPDATE or DELETE IGNORE meeting a constraint error:
 // a warning, and the row is skipped, as MariaDB does.
-func (s *State) ignoreConstraint(err error) bool {
+func (s *Session) ignoreConstraint(err error) bool {
 	e, ok := constraint.Ignorable(err)
 	if !ok || !s.IgnoreErrors {
 		return false

@@ -1,0 +1,49 @@
+package dml
+
+import (
+	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/constraint"
+	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/query"
+	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/sql/view"
+	"github.com/plrun/plrun/storage"
+)
+
+// Host is what writing statements ask of the session planning them
+// (sql/exec's State): names, views and subqueries resolve through it
+// (view.Host), an INSERT ... SELECT's query is planned by it, and plans
+// are cached by it.
+type Host interface {
+	view.Host
+	PlanQuery(n ast.Node, outer *expr.Scope) (query.Plan, error)
+	PlanFor(p *parse.Stmt, build func() (any, error)) (any, error)
+}
+
+// Writes is a session's state between the writing statements it runs
+// (kept by sql/exec's State, shared by the statements of the trigger
+// bodies a write fires).
+type Writes struct {
+	fkw        *constraint.Writer // the running statement's (constraints.go)
+	triggering []*storage.Table   // the tables whose triggers run
+}
+
+// Session is one session's writer: its Host, its Env and its Writes. It
+// is made for each statement (sql/exec's State.writer); everything it
+// keeps lives in those three.
+type Session struct {
+	Host
+	*expr.Env
+	*Writes
+	// Triggers runs tables' triggers (nil: none fire).
+	Triggers TriggerHost
+}
+
+// Functions are the session's stored functions (Host and Env both have
+// them: the Env's).
+func (s *Session) Functions() expr.FunctionHost { return s.Env.Functions() }
+
+// SQLMode is the session's sql_mode (Host and Env both have it: the
+// Env's).
+func (s *Session) SQLMode() sysvar.SQLMode { return s.Env.SQLMode() }
