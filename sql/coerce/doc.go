@@ -9,5 +9,5 @@
 //
 // It reads the statement's mode from the session's expr.Env (sql_mode,
 // IGNORE, whether the write is multi-row) and adds warnings there; the
-// writers of sql/exec call it for every column of every row they write.
+// writers of sql/dml call it for every column of every row they write.
 package coerce
