@@ -1,13 +1,14 @@
 // Package funcs is most of the built-in SQL functions, a family to a
-// file: date and time (time.go, datepart.go, datecalc.go over
-// sql/datetime), strings (string.go, text.go, list.go), REGEXP
+// file: math (math.go: ABS, ROUND, TRUNCATE, FLOOR, CEIL, MOD, RAND;
+// numeric.go the rest), date and time (time.go, datepart.go, datecalc.go
+// over sql/datetime), strings (string.go, text.go, list.go), REGEXP
 // (regexp.go), UUID (uuid.go) and JSON (json.go, jsonedit.go over
 // sql/jsondoc). Each family is an expr.Family,
 // registered with expr.RegisterFamily in this package's init; a new
 // function is one case in one family. sql/exec imports the package, so
 // every statement compiled sees them. The families that read the session
-// or decide control flow (DATABASE(), IF, COALESCE...), math, and
-// stored functions stay in sql/expr.
+// or decide control flow (DATABASE(), IF, COALESCE...) and stored
+// functions stay in sql/expr.
 package funcs
 
 import (
@@ -16,7 +17,7 @@ import (
 )
 
 func init() {
-	for _, f := range []expr.Family{timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, jsonFunc, jsonMergeFunc, timeCalcFunc, numericFunc, miscFunc} {
+	for _, f := range []expr.Family{mathFunc, timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, jsonFunc, jsonMergeFunc, timeCalcFunc, numericFunc, miscFunc} {
 		expr.RegisterFamily(f)
 	}
 	expr.RegexpOp = regexpOp

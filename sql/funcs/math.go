@@ -1,10 +1,12 @@
-package expr
+package funcs
 
 import (
 	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
+
+	"github.com/plrun/plrun/sql/expr"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -13,11 +15,11 @@ import (
 )
 
 // mathFunc compiles the numeric functions.
-func mathFunc(f *Call) (*Expr, error) {
+func mathFunc(f *expr.Call) (*expr.Expr, error) {
 	x, name, args, nargs, mk := f.X, f.Name, f.Args, f.NArgs, f.Mk
 	switch name {
 	case "rand":
-		e := mk(tDouble, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		e := mk(tDouble, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			return types.FloatValue(rand.Float64()), nil
 		})
 		e.IsConst = false
@@ -26,7 +28,7 @@ func mathFunc(f *Call) (*Expr, error) {
 		if err := nargs(1, 1); err != nil {
 			return nil, err
 		}
-		return mk(args[0].Type, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return mk(args[0].Type, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			v := vs[0]
 			if v.IsNull() {
 				return v, nil
@@ -34,7 +36,7 @@ func mathFunc(f *Call) (*Expr, error) {
 			if types.Compare(v, types.IntValue(0)) < 0 {
 				r, err := types.Negate(v)
 				if re, ok := err.(*types.RangeError); ok {
-					return r, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, ExprText(x))
+					return r, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, expr.ExprText(x))
 				}
 				return r, err
 			}
@@ -47,24 +49,24 @@ func mathFunc(f *Call) (*Expr, error) {
 		t := args[0].Type
 		if name == "floor" || name == "ceil" || name == "ceiling" {
 			if t.Base == types.TDecimal {
-				t = TBigInt
+				t = expr.TBigInt
 			}
 		} else if t.Base == types.TDecimal && len(x.Args) == 2 {
 			if d, ok := x.Args[1].(ast.ValueExpr); ok {
-				if s, err := strconv.Atoi(strings.TrimSpace(ExprText(d))); err == nil && s >= 0 {
+				if s, err := strconv.Atoi(strings.TrimSpace(expr.ExprText(d))); err == nil && s >= 0 {
 					t.Scale = s
 				}
 			}
 		} else if t.Base == types.TDecimal {
 			t.Scale = 0
 		}
-		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if AnyNull(vs) {
+		return mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
 			places := int64(0)
 			if len(vs) == 2 {
-				places = saturatingInt(vs[1])
+				places = expr.SaturatingInt(vs[1])
 			}
 			return roundValue(name, vs[0], places)
 		}), nil
@@ -72,10 +74,10 @@ func mathFunc(f *Call) (*Expr, error) {
 		if err := nargs(2, 2); err != nil {
 			return nil, err
 		}
-		return mk(arithType(types.OpMod, args[0].Type, args[1].Type), func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return mk(expr.ArithType(types.OpMod, args[0].Type, args[1].Type), func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			v, err := types.Arith(types.OpMod, vs[0], vs[1])
 			if err == nil && v.IsNull() && !vs[0].IsNull() && !vs[1].IsNull() {
-				return v, c.divisionByZero()
+				return v, c.DivisionByZero()
 			}
 			return v, err
 		}), nil
