@@ -33,6 +33,7 @@ var sqlLayers = map[string]int{
 	"sql/expr":       1,
 	"sql/plan":       2,
 	"sql/funcs":      2,
+	"sql/jsonfuncs":  2,
 	"sql/constraint": 2,
 	"sql/query":      2,
 	"sql/aggregate":  2,

@@ -1,9 +1,10 @@
-package funcs
+package jsonfuncs
 
 import (
 	"errors"
-	"github.com/plrun/plrun/sql/expr"
 	"strings"
+
+	"github.com/plrun/plrun/sql/expr"
 
 	"github.com/plrun/plrun/sql/jsondoc"
 	"github.com/plrun/plrun/sqlerr"

@@ -1,4 +1,4 @@
-package funcs
+package jsonfuncs
 
 import (
 	"github.com/plrun/plrun/sql/expr"
