@@ -3,9 +3,9 @@
 // name resolution against one table, joined tables or an enclosing query
 // (resolve.go; a column of a query any number of levels out reads that
 // query's row through Ctx.Up), CASE, variables, CAST, ANY/ALL subqueries
-// (anyall.go), and the built-in function families: session and control
-// here (funcs_*.go), the rest in sql/funcs, which registers them with
-// RegisterFamily (a new function is one case in one family).
+// (anyall.go), and calls of the built-in functions, whose families
+// sql/funcs and sql/jsonfuncs register with RegisterFamily (a new
+// function is one case in one family).
 //
 // Compiled expressions are shared by every session running the same
 // statement: all per-execution state lives in the Ctx (parameters, the

@@ -1,24 +1,25 @@
-package expr
+package funcs
 
 import (
+	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/types"
 )
 
 // controlFunc compiles the control-flow functions (IF, IFNULL, COALESCE,
 // NULLIF, GREATEST, LEAST).
-func controlFunc(f *Call) (*Expr, error) {
+func controlFunc(f *expr.Call) (*expr.Expr, error) {
 	name, args, nargs, mk := f.Name, f.Args, f.NArgs, f.Mk
 	switch name {
 	case "ifnull", "nvl":
 		if err := nargs(2, 2); err != nil {
 			return nil, err
 		}
-		t := unifyTypes(args[0].Type, args[1].Type)
-		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		t := expr.UnifyTypes(args[0].Type, args[1].Type)
+		return mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
-				return conform(vs[1], t), nil
+				return expr.Conform(vs[1], t), nil
 			}
-			return conform(vs[0], t), nil
+			return expr.Conform(vs[0], t), nil
 		}), nil
 	case "coalesce":
 		if err := nargs(1, -1); err != nil {
@@ -28,11 +29,11 @@ func controlFunc(f *Call) (*Expr, error) {
 		for i, a := range args {
 			ts[i] = a.Type
 		}
-		t := unifyTypes(ts...)
-		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		t := expr.UnifyTypes(ts...)
+		return mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			for _, v := range vs {
 				if !v.IsNull() {
-					return conform(v, t), nil
+					return expr.Conform(v, t), nil
 				}
 			}
 			return types.Null, nil
@@ -41,7 +42,7 @@ func controlFunc(f *Call) (*Expr, error) {
 		if err := nargs(2, 2); err != nil {
 			return nil, err
 		}
-		return mk(args[0].Type, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		return mk(args[0].Type, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if !vs[0].IsNull() && !vs[1].IsNull() && types.Compare(vs[0], vs[1]) == 0 {
 				return types.Null, nil
 			}
@@ -51,20 +52,20 @@ func controlFunc(f *Call) (*Expr, error) {
 		if err := nargs(3, 3); err != nil {
 			return nil, err
 		}
-		t := unifyTypes(args[1].Type, args[2].Type)
-		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		t := expr.UnifyTypes(args[1].Type, args[2].Type)
+		return mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			if b, known := vs[0].Truthy(); known && b {
-				return conform(vs[1], t), nil
+				return expr.Conform(vs[1], t), nil
 			}
-			return conform(vs[2], t), nil
+			return expr.Conform(vs[2], t), nil
 		}), nil
 	case "greatest", "least":
 		if err := nargs(2, -1); err != nil {
 			return nil, err
 		}
 		greatest := name == "greatest"
-		return mk(args[0].Type, func(c *Ctx, vs []types.Value) (types.Value, error) {
-			if AnyNull(vs) {
+		return mk(args[0].Type, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
 			best := vs[0]
