@@ -206,8 +206,27 @@ func TestImportRules(t *testing.T) {
 		}
 	}
 	for _, v := range layerViolations(g) {
-		t.Errorf("the SQL layer's arrows point one way (sysvar < parse, expr < plan < exec < psm, show < ddl < sql): %s", v)
+		t.Errorf("the SQL layer's arrows point one way (the ranks of sqlLayers): %s", v)
 	}
+	for _, p := range unranked(g) {
+		t.Errorf("%s has no rank in sqlLayers: give it one (README \"Architecture\"), or its imports go unchecked", p)
+	}
+}
+
+// unranked are the SQL layer's packages sqlLayers does not name.
+func unranked(g map[string][]string) []string {
+	var out []string
+	for p := range g {
+		rel, ok := strings.CutPrefix(p, mod+"/")
+		if !ok || (rel != "sql" && !strings.HasPrefix(rel, "sql/")) || strings.HasSuffix(p, ".test") {
+			continue
+		}
+		if _, ok := sqlLayers[rel]; !ok {
+			out = append(out, rel)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // TestRulesCatchViolations: the checker itself finds a direct, a
@@ -235,5 +254,9 @@ func TestRulesCatchViolations(t *testing.T) {
 	}
 	if v := layerViolations(g); len(v) != 1 || !strings.Contains(v[0], "sql/expr (rank 1) imports") {
 		t.Errorf("layer rule: %v", v)
+	}
+	g[mod+"/sql/newpkg"] = nil
+	if v := unranked(g); len(v) != 1 || v[0] != "sql/newpkg" {
+		t.Errorf("unranked sql package: %v", v)
 	}
 }

@@ -29,7 +29,7 @@ type UpdatePlan struct {
 	onNow   []int // ON UPDATE CURRENT_TIMESTAMP columns not assigned
 	rules   *constraint.Rules
 	// view, check: the view written through, and its WITH CHECK OPTION
-	// condition over the new row (view.go).
+	// condition over the new row (sql/view).
 	view  *view.Target
 	check *expr.Expr
 }

@@ -33,14 +33,14 @@ type SelectPlan struct {
 	distinct  bool
 	join      *plan.Join // FROM with joins (t is nil then)
 	// ctes (its WITH clause) and derived (its FROM's derived tables) are
-	// materialized, in that order, when it runs (derived.go).
+	// materialized, in that order, when it runs (compose.Materialize).
 	ctes    []*compose.CTE
 	derived []*compose.Derived
 	// windows are the window functions of the select list and ORDER BY.
 	windows *window.Set
 	// transient: the FROM reads a derived table, a view or a CTE.
 	transient bool
-	// keys are the columns its joins compare (derivedkeys.go).
+	// keys are the columns its joins compare (compose.JoinKeys).
 	keys compose.JoinKeys
 	// merged is the view its FROM names, merged into it (t is the view's
 	// base table then).
@@ -112,7 +112,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			defer func() { s.buildEq = nil }()
 		}
 		if vt := view.Mergeable(s, ts); vt != nil {
-			// The view's SELECT merges into this one (view.go).
+			// The view's SELECT merges into this one (view.Mergeable).
 			pl.t, alias, pl.merged = vt.Base, vt.Cols.Name, vt
 			sc.Table, sc.Alias, sc.View = vt.Base, vt.Alias, vt.Cols
 		} else if pl.t, alias, err = from(ts); err != nil {
