@@ -35,6 +35,9 @@ func (s *Session) fkWriter(ctx context.Context, x *txn.Txn, rules *constraint.Ru
 // what it cached of the schema and foreign_key_checks) is dropped.
 func (s *Session) beginWrites() { s.fkw = nil }
 
+// BeginWrites starts a writing statement (before its plan is found).
+func (s *Session) BeginWrites() { s.beginWrites() }
+
 // checkUpdatedRow checks an updated row before it is written: its CHECKs,
 // then the parents of the foreign keys the update changes.
 func (s *Session) checkUpdatedRow(ctx context.Context, x *txn.Txn, rules *constraint.Rules, ec *expr.Ctx, old, nv []types.Value) error {

@@ -6,7 +6,6 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
-	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sql/view"
@@ -55,13 +54,13 @@ func (s *Session) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	return pl, nil
 }
 
-func (s *Session) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.DeleteStmt, args []types.Value) (*query.Result, error) {
-	s.beginWrites()
-	pi, err := s.PlanFor(p, func() (any, error) { return s.buildDelete(n) })
-	if err != nil {
-		return nil, err
-	}
-	pl := pi.(*deletePlan)
+// PlanDelete compiles a DELETE: the plan RunDelete runs, which the
+// session caches with the statement.
+func (s *Session) PlanDelete(n *ast.DeleteStmt) (any, error) { return s.buildDelete(n) }
+
+// RunDelete runs a plan of PlanDelete for n in x.
+func (s *Session) RunDelete(ctx context.Context, x *txn.Txn, plan any, n *ast.DeleteStmt, args []types.Value) (*query.Result, error) {
+	pl := plan.(*deletePlan)
 	if err := s.checkNotTriggering(pl.t); err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
-	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sql/view"
@@ -159,13 +158,13 @@ func compileInsertValue(sc *expr.Scope, e ast.ExprNode) (*expr.Expr, error) {
 	return ce, err
 }
 
-func (s *Session) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.InsertStmt, args []types.Value) (*query.Result, error) {
-	s.beginWrites()
-	pi, err := s.PlanFor(p, func() (any, error) { return s.buildInsert(n) })
-	if err != nil {
-		return nil, err
-	}
-	return s.runInsert(ctx, x, pi.(*insertPlan), args)
+// PlanInsert compiles an INSERT (or REPLACE): the plan RunInsert runs,
+// which the session caches with the statement.
+func (s *Session) PlanInsert(n *ast.InsertStmt) (any, error) { return s.buildInsert(n) }
+
+// RunInsert runs a plan of PlanInsert in x.
+func (s *Session) RunInsert(ctx context.Context, x *txn.Txn, plan any, args []types.Value) (*query.Result, error) {
+	return s.runInsert(ctx, x, plan.(*insertPlan), args)
 }
 
 // InsertSelect writes the rows of the compiled SELECT src into t's columns

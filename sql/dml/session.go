@@ -4,7 +4,6 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
-	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sql/view"
@@ -13,12 +12,12 @@ import (
 
 // Host is what writing statements ask of the session planning them
 // (sql/exec's State): names, views and subqueries resolve through it
-// (view.Host), an INSERT ... SELECT's query is planned by it, and plans
-// are cached by it.
+// (view.Host) and an INSERT ... SELECT's query is planned by it. The
+// session also caches the plans (PlanInsert, BuildUpdate, PlanDelete
+// make them) and starts each statement (BeginWrites).
 type Host interface {
 	view.Host
 	PlanQuery(n ast.Node, outer *expr.Scope) (query.Plan, error)
-	PlanFor(p *parse.Stmt, build func() (any, error)) (any, error)
 }
 
 // Writes is a session's state between the writing statements it runs

@@ -10,7 +10,6 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/constraint"
 	"github.com/plrun/plrun/sql/expr"
-	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/plan"
 	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sql/view"
@@ -136,13 +135,8 @@ func orderAndLimit(ec *expr.Ctx, refs []plan.RowRef, order []query.OrderItem, li
 	return refs, nil
 }
 
-func (s *Session) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*query.Result, error) {
-	s.beginWrites()
-	pi, err := s.PlanFor(p, func() (any, error) { return s.BuildUpdate(n) })
-	if err != nil {
-		return nil, err
-	}
-	pl := pi.(*UpdatePlan)
+// RunUpdate runs a plan of BuildUpdate for n in x.
+func (s *Session) RunUpdate(ctx context.Context, x *txn.Txn, pl *UpdatePlan, n *ast.UpdateStmt, args []types.Value) (*query.Result, error) {
 	if err := s.refuseUnsafeWrite(pl.Access, n.Limit != nil); err != nil {
 		return nil, err
 	}

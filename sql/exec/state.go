@@ -29,8 +29,10 @@ type State struct {
 	viewDepth    int
 	definingView bool
 	temps        map[string]*storage.Table // the session's temporary tables (temptables.go)
-	// writes is what the writing statements (sql/dml) keep between them.
+	// writes is what the writing statements (sql/dml) keep between them;
+	// w is the session's writer over it (writes.go).
 	writes dml.Writes
+	w      *dml.Session
 	// Triggers runs tables' triggers (nil: none fire, as in tools that
 	// have no sql layer).
 	Triggers TriggerHost

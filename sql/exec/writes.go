@@ -22,15 +22,26 @@ type TriggerHost = dml.TriggerHost
 // UpdatePlan is a compiled UPDATE (the hot-row group update reads it).
 type UpdatePlan = dml.UpdatePlan
 
-// writer is the session's writer for one statement: the state it keeps
-// between statements is s.writes.
+// writer is the session's writer: made once (a State copied since gets
+// its own), it keeps nothing of its own between statements (s.writes
+// does), so a trigger body's statement uses it beside the firing one.
 func (s *State) writer() *dml.Session {
-	return &dml.Session{Host: s, Env: &s.Env, Writes: &s.writes, Triggers: s.Triggers}
+	if s.w == nil || s.w.Host != dml.Host(s) {
+		s.w = &dml.Session{Host: s, Env: &s.Env, Writes: &s.writes}
+	}
+	s.w.Triggers = s.Triggers
+	return s.w
 }
 
 // ExecInsert runs INSERT / REPLACE in x.
 func (s *State) ExecInsert(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.InsertStmt, args []types.Value) (*Result, error) {
-	return s.writer().ExecInsert(ctx, x, p, n, args)
+	w := s.writer()
+	w.BeginWrites()
+	pi, err := s.PlanFor(p, func() (any, error) { return w.PlanInsert(n) })
+	if err != nil {
+		return nil, err
+	}
+	return w.RunInsert(ctx, x, pi, args)
 }
 
 // InsertSelect writes the rows of the compiled SELECT src into t's columns
@@ -49,12 +60,24 @@ func (s *State) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) { return s.w
 
 // ExecUpdate runs UPDATE in x.
 func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*Result, error) {
-	return s.writer().ExecUpdate(ctx, x, p, n, args)
+	w := s.writer()
+	w.BeginWrites()
+	pi, err := s.PlanFor(p, func() (any, error) { return w.BuildUpdate(n) })
+	if err != nil {
+		return nil, err
+	}
+	return w.RunUpdate(ctx, x, pi.(*UpdatePlan), n, args)
 }
 
 // ExecDelete runs DELETE in x.
 func (s *State) ExecDelete(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.DeleteStmt, args []types.Value) (*Result, error) {
-	return s.writer().ExecDelete(ctx, x, p, n, args)
+	w := s.writer()
+	w.BeginWrites()
+	pi, err := s.PlanFor(p, func() (any, error) { return w.PlanDelete(n) })
+	if err != nil {
+		return nil, err
+	}
+	return w.RunDelete(ctx, x, pi, n, args)
 }
 
 // AssignTo converts v to type t as MariaDB assigns a stored function's
