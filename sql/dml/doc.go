@@ -10,9 +10,9 @@
 // checked (write.go), and fires the table's triggers (triggers.go,
 // through TriggerHost; a body writing the firing table is 1442).
 //
-// A Session is made per statement by sql/exec's State (its Host: names,
-// views, subqueries, an INSERT ... SELECT's query and the plan cache),
-// with the session's expr.Env and the Writes the session keeps between
-// statements. Every statement runs in a txn.Txn its caller began and
+// A Session is made once per session by sql/exec's State (its Host:
+// names, views, subqueries, an INSERT ... SELECT's query), with the
+// session's expr.Env and the Writes it keeps between statements; the
+// State caches the plans PlanInsert, BuildUpdate and PlanDelete make. Every statement runs in a txn.Txn its caller began and
 // ends; nothing here commits.
 package dml

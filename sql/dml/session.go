@@ -29,8 +29,9 @@ type Writes struct {
 }
 
 // Session is one session's writer: its Host, its Env and its Writes. It
-// is made for each statement (sql/exec's State.writer); everything it
-// keeps lives in those three.
+// is made once per session (sql/exec's State.writer) and keeps nothing of
+// its own: everything lives in those three, so the statements a trigger
+// body runs use it beside the firing one.
 type Session struct {
 	Host
 	*expr.Env
