@@ -12,7 +12,7 @@ import (
 
 var tDouble = types.ColType{Base: types.TDouble}
 
-// numericFunc compiles the numeric functions beyond sql/expr's ABS,
+// numericFunc compiles the numeric functions beyond math.go's ABS,
 // ROUND, FLOOR, MOD and RAND: SIGN, powers and logarithms, trigonometry,
 // CRC32 and base conversion. A result that is no real number (SQRT(-1),
 // ASIN(2)) is NULL; LN and LOG of a number not above 0 are NULL with

@@ -1,0 +1,82 @@
+package funcs
+
+import (
+	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/types"
+)
+
+// controlFunc compiles the control-flow functions (IF, IFNULL, COALESCE,
+// NULLIF, GREATEST, LEAST).
+func controlFunc(f *expr.Call) (*expr.Expr, error) {
+	name, args, nargs, mk := f.Name, f.Args, f.NArgs, f.Mk
+	switch name {
+	case "ifnull", "nvl":
+		if err := nargs(2, 2); err != nil {
+			return nil, err
+		}
+		t := expr.UnifyTypes(args[0].Type, args[1].Type)
+		return mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if vs[0].IsNull() {
+				return expr.Conform(vs[1], t), nil
+			}
+			return expr.Conform(vs[0], t), nil
+		}), nil
+	case "coalesce":
+		if err := nargs(1, -1); err != nil {
+			return nil, err
+		}
+		ts := make([]types.ColType, len(args))
+		for i, a := range args {
+			ts[i] = a.Type
+		}
+		t := expr.UnifyTypes(ts...)
+		return mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			for _, v := range vs {
+				if !v.IsNull() {
+					return expr.Conform(v, t), nil
+				}
+			}
+			return types.Null, nil
+		}), nil
+	case "nullif":
+		if err := nargs(2, 2); err != nil {
+			return nil, err
+		}
+		return mk(args[0].Type, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if !vs[0].IsNull() && !vs[1].IsNull() && types.Compare(vs[0], vs[1]) == 0 {
+				return types.Null, nil
+			}
+			return vs[0], nil
+		}), nil
+	case "if":
+		if err := nargs(3, 3); err != nil {
+			return nil, err
+		}
+		t := expr.UnifyTypes(args[1].Type, args[2].Type)
+		return mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if b, known := vs[0].Truthy(); known && b {
+				return expr.Conform(vs[1], t), nil
+			}
+			return expr.Conform(vs[2], t), nil
+		}), nil
+	case "greatest", "least":
+		if err := nargs(2, -1); err != nil {
+			return nil, err
+		}
+		greatest := name == "greatest"
+		return mk(args[0].Type, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
+				return types.Null, nil
+			}
+			best := vs[0]
+			for _, v := range vs[1:] {
+				cmp := types.Compare(v, best)
+				if (greatest && cmp > 0) || (!greatest && cmp < 0) {
+					best = v
+				}
+			}
+			return best, nil
+		}), nil
+	}
+	return nil, nil
+}
