@@ -53,6 +53,10 @@ type TableDef struct {
 	// seconds: information_schema.TABLES.CREATE_TIME. 0 for a table
 	// created before plrun kept it.
 	Created int64 `json:",omitempty"`
+	// TimestampZone is where the table keeps its TIMESTAMP values
+	// (timestamps.go): UTC, SYSTEM for a table of an older version, ""
+	// for a transient table.
+	TimestampZone string `json:",omitempty"`
 }
 
 // ColumnIndex returns the position of the named column (case-insensitive).

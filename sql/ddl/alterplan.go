@@ -296,6 +296,9 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 			if err := setDefault(&col, o.Expr); err != nil {
 				return col, err
 			}
+			if err := p.s.StoreTimestampDefault(&p.def, &col); err != nil {
+				return col, err
+			}
 		case ast.ColumnOptionOnUpdate:
 			col.OnUpdateNow = true
 		case ast.ColumnOptionComment:
@@ -427,6 +430,9 @@ func (p *alterPlan) alterDefault(cd *ast.ColumnDef) error {
 	for _, o := range cd.Options { // the parser leaves SET DEFAULT's option untyped
 		if o.Expr != nil {
 			if err := setDefault(col, o.Expr); err != nil {
+				return err
+			}
+			if err := p.s.StoreTimestampDefault(&p.def, col); err != nil {
 				return err
 			}
 		}

@@ -199,6 +199,9 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 		}
 	} else if def, autoStart, err = buildTableDef(db, x); err == nil {
 		err = buildChecks(def, x, s.Functions())
+		if err == nil {
+			err = s.StoreTimestampDefaults(def)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -234,6 +237,9 @@ func createTempTable(s *exec.State, cat *storage.Catalog, db string, x *ast.Crea
 		def, err = likeDef(s, cat, db, x)
 	} else if def, autoStart, err = buildTableDef(db, x); err == nil {
 		err = buildChecks(def, x, s.Functions())
+		if err == nil {
+			err = s.StoreTimestampDefaults(def)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -259,7 +265,7 @@ func buildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 // not have (an explicit column of the same name is the one kept), so the
 // statement's keys may name either.
 func buildTableDefWith(db string, x *ast.CreateTableStmt, selected []storage.Column) (*storage.TableDef, uint64, error) {
-	def := &storage.TableDef{DB: db, Name: x.Table.Name.O, Engine: "InnoDB", Charset: "utf8mb4", Collate: "utf8mb4_general_ci"}
+	def := &storage.TableDef{DB: db, Name: x.Table.Name.O, Engine: "InnoDB", Charset: "utf8mb4", Collate: "utf8mb4_general_ci", TimestampZone: storage.TimestampsUTC}
 	var pk *storage.IndexDef
 	var others []storage.IndexDef
 	var autoStart uint64

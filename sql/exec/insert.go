@@ -319,7 +319,7 @@ func (s *State) fillRow(t *storage.Table, vals []types.Value, given []bool, rowN
 		case col.DefaultNow:
 			vals[c] = types.TimeValue(s.Now().Truncate(time.Second))
 		case col.HasDefault:
-			vals[c] = col.Default
+			vals[c] = s.SessionTimestamp(def, c, col.Default) // coerced back below
 		case col.NotNull:
 			d, ok := types.ImplicitDefault(col.Type)
 			if !ok || s.strictWrites() {

@@ -193,7 +193,7 @@ func (s *State) ExecUpdate(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 			continue
 		}
 		for _, c := range pl.onNow {
-			nv[c] = types.TimeValue(s.Now().Truncate(time.Second))
+			nv[c], _ = s.StoredTimestamp(t.Def, c, types.TimeValue(s.Now().Truncate(time.Second)))
 		}
 		mark := x.Mark()
 		if err := s.checkUpdatedRow(ctx, x, pl.rules, ec, r.Vals, nv); err != nil {

@@ -27,10 +27,17 @@ func (s *State) coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum
 	if err := checkJSON(def, col, v); err != nil {
 		return v, err
 	}
+	var cv types.Value
+	var err error
 	if !s.strictWrites() {
-		return s.coerceLoose(def, c, v, rowNum)
+		cv, err = s.coerceLoose(def, c, v, rowNum)
+	} else {
+		cv, err = s.coerceStrict(def, c, v, rowNum)
 	}
-	return s.coerceStrict(def, c, v, rowNum)
+	if err != nil {
+		return cv, err
+	}
+	return s.storeTimestamp(def, c, v, cv, rowNum)
 }
 
 // coerceStrict is coerceColumn's conversion of a non-NULL value in strict

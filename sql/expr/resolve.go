@@ -147,7 +147,9 @@ func (sc *Scope) resolveLocal(cn *ast.ColumnName) (*Expr, error) {
 func ColumnExpr(def *storage.TableDef, idx, pos int, jt *Source) *Expr {
 	col := def.Columns[idx]
 	fn := func(c *Ctx) (types.Value, error) { return c.Row[pos], nil }
-	if p, ok := timePrecision(col.Type); ok {
+	if ts := timestampColumn(def, idx, pos); ts != nil {
+		fn = ts
+	} else if p, ok := timePrecision(col.Type); ok {
 		// Stored times do not keep how they print: the column's type says.
 		fn = func(c *Ctx) (types.Value, error) {
 			v := c.Row[pos]

@@ -44,7 +44,7 @@ func Explain(s *exec.State, n *ast.ExplainStmt) (*exec.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		return describe(t, func(string) bool { return true }), nil
+		return describe(s.SessionDef(t.Def), func(string) bool { return true }), nil
 	}
 	format := strings.ToLower(n.Format)
 	if format != "" && format != "row" && format != "traditional" && format != "json" {
