@@ -15,7 +15,7 @@ var ErrBadEncoding = errors.New("types: malformed row encoding")
 func AppendValue(dst []byte, v Value) []byte {
 	dst = append(dst, byte(v.K))
 	switch v.K {
-	case KindInt, KindUint, KindTime:
+	case KindInt, KindUint, KindTime, KindDuration:
 		dst = binary.AppendVarint(dst, v.I)
 	case KindFloat:
 		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.F))
@@ -40,7 +40,7 @@ func DecodeValue(buf []byte) (Value, []byte, error) {
 	switch k {
 	case KindNull:
 		return Null, buf, nil
-	case KindInt, KindUint, KindTime:
+	case KindInt, KindUint, KindTime, KindDuration:
 		i, n := binary.Varint(buf)
 		if n <= 0 {
 			return Null, nil, ErrBadEncoding

@@ -31,6 +31,10 @@ func CoerceLoose(v Value, t ColType) (out Value, warn uint16, err error) {
 	if !ok {
 		return v, 0, err
 	}
+	if t.Base == TTime {
+		out, w := clampDuration(v, t)
+		return out, w, nil
+	}
 	switch ce.Code {
 	case codeTooLong:
 		s := ce.Value

@@ -28,8 +28,9 @@ const (
 	TDatetime
 	TTimestamp
 	TDate
-	// TTime is the type of TIME results (TIMEDIFF, CURTIME, TIME()): their
-	// values are the text MySQL prints; no column is declared TIME yet.
+	// TTime is a TIME column (KindDuration values, duration.go) and the
+	// type of TIME results (TIMEDIFF, CURTIME, TIME()), whose values are
+	// the text MySQL prints.
 	TTime
 )
 
@@ -191,7 +192,7 @@ func Coerce(v Value, t ColType) (Value, error) {
 	case t.Base == TDatetime, t.Base == TTimestamp, t.Base == TDate:
 		return coerceTime(v, t)
 	case t.Base == TTime:
-		return StringValue(v.String()), nil
+		return coerceDuration(v, t)
 	}
 	return v, &CoerceError{Code: codeBadValue, Value: v.String()}
 }

@@ -23,6 +23,13 @@ func Compare(a, b Value) int {
 	if a.K == KindString && b.K == KindString {
 		return CompareStrings(a.S, b.S)
 	}
+	if a.K == KindDuration || b.K == KindDuration {
+		if da, dok := asDuration(a); dok {
+			if db, dok := asDuration(b); dok {
+				return cmpInt(da, db)
+			}
+		}
+	}
 	if a.K == KindTime || b.K == KindTime {
 		ta, oka := asTime(a)
 		tb, okb := asTime(b)
@@ -59,6 +66,26 @@ func Compare(a, b Value) int {
 	da, _ := a.ToDecimal()
 	db, _ := b.ToDecimal()
 	return da.Cmp(db)
+}
+
+// asDuration reads a TIME, or text or a number compared with one, as
+// microseconds.
+func asDuration(v Value) (int64, bool) {
+	switch v.K {
+	case KindDuration:
+		return v.I, true
+	case KindString:
+		if d, ok := ParseDuration(v.S); ok {
+			return d, true
+		}
+		// out of range: as the nearest end, as MariaDB compares it
+		d, ok := parseDurationUnbounded(v.S)
+		return clampMicros(d, 6), ok
+	case KindInt, KindUint, KindDecimal, KindFloat:
+		d, err := coerceDuration(v, ColType{Base: TTime, Scale: 6})
+		return d.I, err == nil
+	}
+	return 0, false
 }
 
 func asTime(v Value) (int64, bool) {

@@ -20,6 +20,10 @@ const (
 	KindDecimal
 	KindString
 	KindTime // DATETIME/TIMESTAMP: I holds microseconds since 0001-01-01 UTC-naive (see TimeValue)
+	// KindDuration is a TIME: I holds signed microseconds, P the
+	// fractional digits it prints (duration.go). Appended: the row codec
+	// stores kinds.
+	KindDuration
 )
 
 // Value is one SQL value.
@@ -104,6 +108,8 @@ func (v Value) String() string {
 			return v.Time().Format(time.DateOnly)
 		}
 		return FormatTime(v.Time(), int(v.P))
+	case KindDuration:
+		return formatDuration(v.I, int(v.P))
 	}
 	return "?"
 }
@@ -172,6 +178,14 @@ func (v Value) ToInt64() (int64, bool) {
 		}
 		n, _ := strconv.ParseInt(t.Format(layout), 10, 64)
 		return n, true
+	case KindDuration:
+		whole, frac := durationNumber(v.I)
+		if frac*2 >= 1_000_000 {
+			whole++
+		} else if frac*2 <= -1_000_000 {
+			whole--
+		}
+		return whole, true
 	}
 	return 0, false
 }
@@ -194,6 +208,9 @@ func (v Value) ToFloat() float64 {
 	case KindTime:
 		n, _ := v.ToInt64()
 		return float64(n)
+	case KindDuration:
+		whole, frac := durationNumber(v.I)
+		return float64(whole) + float64(frac)/1e6
 	}
 	return 0
 }
@@ -225,6 +242,14 @@ func (v Value) ToDecimal() (*apd.Decimal, bool) {
 	case KindTime:
 		n, _ := v.ToInt64()
 		return apd.New(n, 0), true
+	case KindDuration:
+		// [-]HHMMSS.ffff with the value's digits, as TIME(n) + 0 shows
+		whole, frac := durationNumber(v.I)
+		d := apd.New(whole*1_000_000+frac, -6)
+		if _, err := roundCtx.Quantize(d, d, -int32(v.P)); err != nil {
+			return nil, false
+		}
+		return d, true
 	}
 	return nil, false
 }
@@ -245,6 +270,8 @@ func (v Value) Truthy() (truth bool, known bool) {
 		return f != 0, true
 	case KindTime:
 		return true, true
+	case KindDuration:
+		return v.I != 0, true
 	}
 	return false, false
 }

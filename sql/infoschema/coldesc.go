@@ -141,7 +141,7 @@ func lengths(t types.ColType) (charMax, octets, precision, scale, dtPrecision ty
 		precision = u64(22)
 	case types.TFloat:
 		precision = u64(12)
-	case types.TDatetime, types.TTimestamp:
+	case types.TDatetime, types.TTimestamp, types.TTime:
 		dtPrecision = u64(uint64(t.Scale))
 	}
 	return

@@ -87,6 +87,12 @@ func ColType(cd *ast.ColumnDef) (types.ColType, error) {
 	case mysql.TypeDate:
 		t.Base = types.TDate
 		return t, nil
+	case mysql.TypeDuration:
+		t.Base = types.TTime
+		if dec > 0 {
+			t.Scale = dec
+		}
+		return t, nil
 	default:
 		return t, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the type of column '%s'", cd.Name.Name.O)
 	}
