@@ -35,6 +35,9 @@ func CoerceLoose(v Value, t ColType) (out Value, warn uint16, err error) {
 		out, w := clampDuration(v, t)
 		return out, w, nil
 	}
+	if t.Base == TYear {
+		return looseYear(v, ce)
+	}
 	switch ce.Code {
 	case codeTooLong:
 		s := ce.Value
@@ -204,6 +207,10 @@ func ImplicitDefault(t ColType) (v Value, ok bool) {
 		return v, err == nil
 	case t.IsString():
 		return StringValue(""), true
+	case t.Base == TYear:
+		return IntValue(0), true
+	case t.Base == TTime:
+		return DurationValue(0, t.Scale), true
 	}
 	return Null, false
 }

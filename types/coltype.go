@@ -28,16 +28,19 @@ const (
 	TDatetime
 	TTimestamp
 	TDate
-	// TTime is a TIME column (KindDuration values, duration.go) and the
-	// type of TIME results (TIMEDIFF, CURTIME, TIME()), whose values are
+	// TTime is a TIME column (KindDuration values, duration.go) and
+	// the type of TIME results (TIMEDIFF, CURTIME, TIME()), whose values are
 	// the text MySQL prints.
 	TTime
+	// TYear is YEAR (YEAR(4)): KindInt values, year.go.
+	TYear
 )
 
 var baseNames = map[Base]string{
 	TTinyInt: "tinyint", TSmallInt: "smallint", TMediumInt: "mediumint", TInt: "int", TBigInt: "bigint",
 	TDecimal: "decimal", TFloat: "float", TDouble: "double", TChar: "char", TVarchar: "varchar",
 	TText: "text", TDatetime: "datetime", TTimestamp: "timestamp", TDate: "date", TTime: "time",
+	TYear: "year",
 }
 
 // ColType is a column's declared type.
@@ -78,6 +81,8 @@ func (t ColType) SQL() string {
 		s = fmt.Sprintf("%s(%d)", name, t.Length)
 	case t.JSON:
 		s = "longtext"
+	case t.Base == TYear:
+		s = "year(4)"
 	case t.Base == TDatetime, t.Base == TTimestamp, t.Base == TTime:
 		s = name
 		if t.Scale > 0 {
@@ -193,6 +198,8 @@ func Coerce(v Value, t ColType) (Value, error) {
 		return coerceTime(v, t)
 	case t.Base == TTime:
 		return coerceDuration(v, t)
+	case t.Base == TYear:
+		return coerceYear(v)
 	}
 	return v, &CoerceError{Code: codeBadValue, Value: v.String()}
 }
@@ -208,7 +215,7 @@ func coerceInt(v Value, t ColType) (Value, error) {
 		if t.Unsigned {
 			return UintValue(uint64(v.I)), nil
 		}
-		return v, nil
+		return IntValue(v.I), nil // not a YEAR's P
 	case KindUint:
 		if uint64(v.I) > max {
 			return v, &CoerceError{Code: codeOutOfRange, Value: v.String()}

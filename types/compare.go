@@ -1,6 +1,7 @@
 package types
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -158,6 +159,9 @@ func KeyString(dst []byte, v Value) []byte {
 		dst = append(dst, 's')
 		dst = append(dst, foldString(strings.TrimRight(v.S, " "))...)
 		return append(dst, 0, 0)
+	case KindInt:
+		dst = append(dst, 'n') // as any number, whatever P says
+		return append(strconv.AppendInt(dst, v.I, 10), 0)
 	case KindDecimal:
 		var r apd.Decimal
 		r.Reduce(v.D)

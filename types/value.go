@@ -1,6 +1,7 @@
 package types
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -30,8 +31,10 @@ const (
 type Value struct {
 	K Kind
 	// P refines a KindTime value for printing and numeric use: 0-6 the
-	// fractional digits of a DATETIME, PDate a DATE. It fits in K's
-	// padding, costs no space, and is not stored (a column's type says it).
+	// fractional digits of a DATETIME, PDate a DATE; a KindDuration's
+	// fractional digits; PYear a YEAR column's KindInt (printed 0000). It
+	// fits in K's padding, costs no space, and is not stored (a column's
+	// type says it).
 	P uint8
 	I int64
 	F float64
@@ -94,6 +97,9 @@ func (v Value) String() string {
 	case KindNull:
 		return "NULL"
 	case KindInt:
+		if v.P == PYear && v.I >= 0 && v.I < 10000 {
+			return fmt.Sprintf("%04d", v.I)
+		}
 		return strconv.FormatInt(v.I, 10)
 	case KindUint:
 		return strconv.FormatUint(uint64(v.I), 10)

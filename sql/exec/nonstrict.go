@@ -39,7 +39,7 @@ func (s *State) coerceStrictError(def *storage.TableDef, c int, err error, rowNu
 // typeWord is the type's name in MariaDB's 1366 message.
 func typeWord(t types.ColType) string {
 	switch {
-	case t.IsInteger():
+	case t.IsInteger(), t.Base == types.TYear:
 		return "integer"
 	case t.Base == types.TDecimal:
 		return "decimal"

@@ -149,6 +149,14 @@ func ColumnExpr(def *storage.TableDef, idx, pos int, jt *Source) *Expr {
 	fn := func(c *Ctx) (types.Value, error) { return c.Row[pos], nil }
 	if ts := timestampColumn(def, idx, pos); ts != nil {
 		fn = ts
+	} else if col.Type.Base == types.TYear {
+		fn = func(c *Ctx) (types.Value, error) {
+			v := c.Row[pos]
+			if v.K == types.KindInt {
+				v.P = types.PYear // prints 0000
+			}
+			return v, nil
+		}
 	} else if p, ok := timePrecision(col.Type); ok {
 		// Stored times do not keep how they print: the column's type says.
 		fn = func(c *Ctx) (types.Value, error) {
