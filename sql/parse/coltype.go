@@ -88,11 +88,7 @@ func ColType(cd *ast.ColumnDef) (types.ColType, error) {
 		t.Base = types.TDate
 		return t, nil
 	case mysql.TypeYear:
-		if flen == 2 {
-			// MariaDB keeps YEAR(2) (deprecated, note 1287); plrun has
-			// only four-digit years
-			return t, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support YEAR(2) (column '%s'); use YEAR", cd.Name.Name.O)
-		}
+		// YEAR(2), which MariaDB keeps deprecated, the parser refuses
 		t.Base = types.TYear
 		return t, nil
 	case mysql.TypeDuration:
