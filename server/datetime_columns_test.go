@@ -4,6 +4,10 @@ import (
 	"context"
 	gosql "database/sql"
 	"testing"
+
+	"github.com/go-mysql-org/go-mysql/mysql"
+	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/types"
 )
 
 // DATE, DATETIME(n), TIME(n), TIMESTAMP(n) and YEAR columns read the same
@@ -73,4 +77,20 @@ func TestDatetimeColumnsBothProtocols(t *testing.T) {
 	read(rows, err, 0)
 	rows, err = conn.QueryContext(ctx, q, 0) // a prepared statement: the binary protocol
 	read(rows, err, 1)
+	// the fields as MariaDB describes them
+	for _, c := range []struct {
+		t     types.ColType
+		typ   uint8
+		len   uint32
+		flags uint16
+	}{
+		{types.ColType{Base: types.TTimestamp, Scale: 3}, mysql.MYSQL_TYPE_TIMESTAMP, 23, mysql.BINARY_FLAG | mysql.UNSIGNED_FLAG},
+		{types.ColType{Base: types.TTime, Scale: 2}, mysql.MYSQL_TYPE_TIME, 13, mysql.BINARY_FLAG},
+		{types.ColType{Base: types.TYear}, mysql.MYSQL_TYPE_YEAR, 4, mysql.UNSIGNED_FLAG | mysql.ZEROFILL_FLAG},
+	} {
+		f := field(sql.Column{Name: "c", Type: c.t})
+		if f.Type != c.typ || f.ColumnLength != c.len || f.Flag != c.flags {
+			t.Errorf("%s: type %d length %d flags %d", c.t.SQL(), f.Type, f.ColumnLength, f.Flag)
+		}
+	}
 }

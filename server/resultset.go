@@ -72,6 +72,7 @@ func field(col sql.Column) *mysql.Field {
 		f.Type = mysql.MYSQL_TYPE_DATETIME
 		if t.Base == types.TTimestamp {
 			f.Type = mysql.MYSQL_TYPE_TIMESTAMP
+			f.Flag |= mysql.UNSIGNED_FLAG // as MariaDB flags a TIMESTAMP
 		}
 		f.Flag |= mysql.BINARY_FLAG
 		f.ColumnLength = 19
