@@ -2,6 +2,7 @@ package storage
 
 import (
 	"encoding/json"
+	"math"
 	"time"
 )
 
@@ -51,4 +52,19 @@ func (d *TableDef) UnmarshalJSON(b []byte) error {
 		d.TimestampZone = TimestampsSystem
 	}
 	return nil
+}
+
+// NowText is how SHOW CREATE TABLE and information_schema print the
+// column's CURRENT_TIMESTAMP: current_timestamp() or current_timestamp(n).
+func (c *Column) NowText() string {
+	if c.NowFsp > 0 {
+		return "current_timestamp(" + string(rune('0'+c.NowFsp)) + ")"
+	}
+	return "current_timestamp()"
+}
+
+// Now is the clock read for the column's CURRENT_TIMESTAMP: t cut to its
+// NowFsp fractional digits.
+func (c *Column) Now(t time.Time) time.Time {
+	return t.Truncate(time.Duration(math.Pow10(9 - c.NowFsp)))
 }

@@ -316,7 +316,7 @@ func (p *alterPlan) resolve(rows bool) (*storage.TableDef, *storage.Reshape, err
 	def := p.def
 	def.Columns = nil
 	shape := &storage.Reshape{Zone: storage.ZoneName(p.s.Location())}
-	clock := time.Now().Truncate(time.Second)
+	clock := time.Now()
 	for _, c := range p.cols {
 		def.Columns = append(def.Columns, c.Column)
 		shape.Source = append(shape.Source, c.src)
@@ -330,9 +330,9 @@ func (p *alterPlan) resolve(rows bool) (*storage.TableDef, *storage.Reshape, err
 			case c.DefaultNow:
 				// a DATETIME's now is the session's wall clock; a
 				// TIMESTAMP's the instant, in the table's zone
-				fill = types.TimeValue(clock.In(p.s.Location()))
+				fill = types.TimeValue(c.Now(clock).In(p.s.Location()))
 				if store := p.def.TimestampStore(); store != nil && c.Type.Base == types.TTimestamp {
-					fill = types.TimeValue(clock.In(store))
+					fill = types.TimeValue(c.Now(clock).In(store))
 				}
 			case c.HasDefault:
 				fill = c.Default

@@ -311,7 +311,7 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 			return col, notYet("ALTER TABLE ... column REFERENCES")
 		}
 	}
-	return col, nil
+	return col, nowDigits(&col, cd)
 }
 
 func (p *alterPlan) dropColumn(sp *ast.AlterTableSpec) error {

@@ -372,6 +372,9 @@ func buildTableDefWith(db string, x *ast.CreateTableStmt, selected []storage.Col
 				col.Comment = expr.RestoreString(o.Expr)
 			}
 		}
+		if err := nowDigits(col, cd); err != nil {
+			return nil, 0, err
+		}
 	}
 	for _, c := range x.Constraints {
 		switch c.Tp {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/constraint"
@@ -317,7 +316,7 @@ func (s *State) fillRow(t *storage.Table, vals []types.Value, given []bool, rowN
 		}
 		switch {
 		case col.DefaultNow:
-			vals[c] = types.TimeValue(s.Now().Truncate(time.Second))
+			vals[c] = types.TimeValue(col.Now(s.Now()))
 		case col.HasDefault:
 			vals[c] = s.SessionTimestamp(def, c, col.Default) // coerced back below
 		case col.NotNull:

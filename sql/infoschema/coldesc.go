@@ -39,7 +39,7 @@ func Extra(c *storage.Column) string {
 	case c.AutoIncrement:
 		return "auto_increment"
 	case c.OnUpdateNow:
-		return "on update current_timestamp()"
+		return "on update " + c.NowText()
 	}
 	return ""
 }
@@ -49,7 +49,7 @@ func Extra(c *storage.Column) string {
 func ShowDefault(c *storage.Column) types.Value {
 	switch {
 	case c.DefaultNow:
-		return str("current_timestamp()")
+		return str(c.NowText())
 	case c.HasDefault && !c.Default.IsNull():
 		return str(defaultText(c))
 	}
@@ -82,7 +82,7 @@ func defaultText(c *storage.Column) string {
 func ColumnDefault(c *storage.Column) types.Value {
 	switch {
 	case c.DefaultNow:
-		return str("current_timestamp()")
+		return str(c.NowText())
 	case c.AutoIncrement:
 		return null
 	case c.HasDefault && !c.Default.IsNull():

@@ -306,7 +306,7 @@ func showCreateTable(t *storage.Table, def *storage.TableDef) string {
 		case c.AutoIncrement:
 			l += " AUTO_INCREMENT"
 		case c.DefaultNow:
-			l += " DEFAULT current_timestamp()"
+			l += " DEFAULT " + c.NowText()
 		case c.HasDefault && c.Default.IsNull():
 			l += " DEFAULT NULL"
 		case c.HasDefault:
@@ -319,7 +319,7 @@ func showCreateTable(t *storage.Table, def *storage.TableDef) string {
 			l += " DEFAULT NULL"
 		}
 		if c.OnUpdateNow {
-			l += " ON UPDATE current_timestamp()"
+			l += " ON UPDATE " + c.NowText()
 		}
 		if c.Comment != "" {
 			l += " COMMENT " + quoteString(c.Comment)
