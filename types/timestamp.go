@@ -25,8 +25,18 @@ func ShiftZone(v Value, from, to *time.Location) Value {
 	if v.K != KindTime || v.P == PDate || from == to {
 		return v
 	}
-	out := TimeValue(instant(v, from).In(to))
-	out.P = v.P
+	out := v
+	switch {
+	case from == time.UTC:
+		// the wall time in UTC is the instant: add to's offset then
+		_, off := time.UnixMicro(v.I).In(to).Zone()
+		out.I += int64(off) * 1_000_000
+	case to == time.UTC:
+		out.I = instant(v, from).UnixMicro()
+	default:
+		out = TimeValue(instant(v, from).In(to))
+		out.P = v.P
+	}
 	return out
 }
 
