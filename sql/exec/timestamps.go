@@ -94,3 +94,25 @@ func (s *State) SessionDef(def *storage.TableDef) *storage.TableDef {
 	}
 	return out
 }
+
+// touchOnUpdate sets the ON UPDATE CURRENT_TIMESTAMP columns of a changed
+// row that the assignments do not set (ON DUPLICATE KEY UPDATE's row, as
+// UPDATE's: MariaDB refreshes them whenever the row changes).
+func (s *State) touchOnUpdate(def *storage.TableDef, nv []types.Value, assigns []assignment) {
+	for c := range def.Columns {
+		col := &def.Columns[c]
+		if !col.OnUpdateNow || assigned(assigns, c) {
+			continue
+		}
+		nv[c], _ = s.StoredTimestamp(def, c, types.TimeValue(col.Now(s.Now())))
+	}
+}
+
+func assigned(assigns []assignment, c int) bool {
+	for _, a := range assigns {
+		if a.col == c {
+			return true
+		}
+	}
+	return false
+}
