@@ -210,6 +210,9 @@ func appendBinaryValue(b []byte, t types.ColType, typ uint8, v types.Value) []by
 			return appendBinaryTime(b, v.Time(), typ == mysql.MYSQL_TYPE_DATE)
 		}
 	case mysql.MYSQL_TYPE_TIME:
+		if v.K == types.KindDuration { // a TIME column's value
+			return appendBinaryDuration(b, time.Duration(v.I)*time.Microsecond)
+		}
 		if d, _, ok := datetime.ParseDuration(v.String()); ok {
 			return appendBinaryDuration(b, d)
 		}
