@@ -22,6 +22,17 @@ type Reshape struct {
 	// Zone is the ALTER's session time_zone, for a column turned into or
 	// out of a TIMESTAMP (reshape_zone.go); "" in older records.
 	Zone string `json:"zone,omitempty"`
+	// Order is ALTER TABLE ... ORDER BY of a table kept in insertion order
+	// (no clustered key): the rows get new hidden row ids in the order of
+	// their old values (ties in the old order), so scans return them so.
+	Order []SortKey `json:"order,omitempty"`
+}
+
+// SortKey is one column of Reshape.Order: an old column's position, and
+// whether it sorts descending (NULLs first ascending, last descending).
+type SortKey struct {
+	Col  int  `json:"col"`
+	Desc bool `json:"desc,omitempty"`
 }
 
 // ConvertIssue is a value that did not fit its new column as it was:

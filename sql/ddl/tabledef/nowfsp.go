@@ -1,4 +1,4 @@
-package ddl
+package tabledef
 
 import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -7,12 +7,12 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// nowDigits reads the column's DEFAULT / ON UPDATE CURRENT_TIMESTAMP(n)
+// NowDigits reads the column's DEFAULT / ON UPDATE CURRENT_TIMESTAMP(n)
 // digits into col.NowFsp, as MariaDB keeps one precision for both: a
 // clause without digits takes the other's, two different ones are 1294,
 // and a column's own fraction caps them (DATETIME(1) DEFAULT
 // CURRENT_TIMESTAMP(3) is current_timestamp(1)).
-func nowDigits(col *storage.Column, cd *ast.ColumnDef) error {
+func NowDigits(col *storage.Column, cd *ast.ColumnDef) error {
 	fsp := 0
 	for _, o := range cd.Options {
 		if o.Tp != ast.ColumnOptionDefaultValue && o.Tp != ast.ColumnOptionOnUpdate {
