@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	for _, f := range []expr.Family{timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, jsonFunc, jsonMergeFunc, timeCalcFunc, numericFunc, miscFunc} {
+	for _, f := range []expr.Family{timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, jsonFunc, jsonMergeFunc, timeCalcFunc, numericFunc, miscFunc, zoneFunc} {
 		expr.RegisterFamily(f)
 	}
 	expr.RegexpOp = regexpOp
