@@ -339,8 +339,8 @@ func (p *alterPlan) resolve(rows bool) (*storage.TableDef, *storage.Reshape, err
 	}
 	def := p.def
 	def.Columns = nil
-	shape := &storage.Reshape{}
-	now := types.TimeValue(time.Now().Truncate(time.Second))
+	shape := &storage.Reshape{Zone: storage.ZoneName(p.s.Location())}
+	clock := time.Now()
 	for _, c := range p.cols {
 		def.Columns = append(def.Columns, c.Column)
 		shape.Source = append(shape.Source, c.src)
@@ -352,7 +352,12 @@ func (p *alterPlan) resolve(rows bool) (*storage.TableDef, *storage.Reshape, err
 				shape.Number = len(def.Columns)
 				shape.NumberFrom = int64(p.autoInc) // AUTO_INCREMENT = n in the same ALTER: from n
 			case c.DefaultNow:
-				fill = now
+				// a DATETIME's now is the session's wall clock; a
+				// TIMESTAMP's the instant, in the table's zone
+				fill = types.TimeValue(c.Now(clock).In(p.s.Location()))
+				if store := p.def.TimestampStore(); store != nil && c.Type.Base == types.TTimestamp {
+					fill = types.TimeValue(c.Now(clock).In(store))
+				}
 			case c.HasDefault:
 				fill = c.Default
 			case c.NotNull:

@@ -24,7 +24,7 @@ func BuildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 // not have (an explicit column of the same name is the one kept), so the
 // statement's keys may name either.
 func BuildTableDefWith(db string, x *ast.CreateTableStmt, selected []storage.Column) (*storage.TableDef, uint64, error) {
-	def := &storage.TableDef{DB: db, Name: x.Table.Name.O, Engine: "InnoDB", Charset: "utf8mb4", Collate: "utf8mb4_general_ci"}
+	def := &storage.TableDef{DB: db, Name: x.Table.Name.O, Engine: "InnoDB", Charset: "utf8mb4", Collate: "utf8mb4_general_ci", TimestampZone: storage.TimestampsUTC}
 	var pk *storage.IndexDef
 	var others []storage.IndexDef
 	var autoStart uint64
@@ -130,6 +130,9 @@ func BuildTableDefWith(db string, x *ast.CreateTableStmt, selected []storage.Col
 			case ast.ColumnOptionComment:
 				col.Comment = expr.RestoreString(o.Expr)
 			}
+		}
+		if err := NowDigits(col, cd); err != nil {
+			return nil, 0, err
 		}
 	}
 	for _, c := range x.Constraints {
