@@ -108,6 +108,7 @@ const (
 	ErWarnDataTruncated       uint16 = 1265
 	ErTruncatedWrongValue     uint16 = 1292
 	ErDataOutOfRange          uint16 = 1690
+	ErDataOverflow            uint16 = 1916 // a number past BIGINT read by a bitwise operator (a warning)
 	ErDivisionByZero          uint16 = 1365
 	ErDatetimeOverflow        uint16 = 1441 // date arithmetic past 9999 (a warning)
 	ErWrongValueForType       uint16 = 1411 // STR_TO_DATE text that does not match (a warning)
@@ -216,6 +217,7 @@ var states = map[uint16]string{
 	ErWarnDataTruncated:        "01000",
 	ErTruncatedWrongValue:      "22007",
 	ErDataOutOfRange:           "22003",
+	ErDataOverflow:             "22003",
 	ErDivisionByZero:           "22012",
 	ErWrongArguments:           "HY000",
 	ErNotSupportedYet:          "42000",

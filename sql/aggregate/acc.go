@@ -34,6 +34,9 @@ func (a *Acc) Add(spec *Spec, ec *expr.Ctx, mem *expr.MemAccount) error {
 	if err != nil {
 		return err
 	}
+	if isBitAgg(spec.Name) && !v.IsNull() {
+		v = bitArg(ec, v) // here, where the row's warnings go
+	}
 	return a.AddValue(spec, v, mem)
 }
 
@@ -82,6 +85,11 @@ func (a *Acc) AddValue(spec *Spec, v types.Value, mem *expr.MemAccount) error {
 				return err
 			}
 		}
+	case "bit_and", "bit_or", "bit_xor":
+		if v.K != types.KindInt {
+			v = bitArg(nil, v)
+		}
+		a.addBits(spec.Name, v)
 	case "min":
 		if a.best.IsNull() || types.Compare(v, a.best) < 0 {
 			a.best = v
@@ -105,6 +113,11 @@ func (a *Acc) Result(spec *Spec, ec *expr.Ctx) types.Value {
 	switch spec.Name {
 	case "count":
 		return types.IntValue(a.count)
+	case "bit_and", "bit_or", "bit_xor":
+		if a.sum.IsNull() {
+			return bitIdentity(spec.Name)
+		}
+		return a.sum
 	case "sum":
 		if a.sum.K == types.KindFloat && math.IsInf(a.sum.F, 0) {
 			return types.FloatValue(0)

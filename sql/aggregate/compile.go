@@ -52,6 +52,11 @@ func (s *Set) CompileAggregate(sc *expr.Scope, x *ast.AggregateFuncExpr) (*expr.
 	}
 	switch name {
 	case "count", "sum", "avg", "min", "max":
+	case "bit_and", "bit_or", "bit_xor":
+		if x.Distinct {
+			// MariaDB's grammar has no DISTINCT here
+			return nil, sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax; check the manual that corresponds to your MariaDB server version for the right syntax to use near 'distinct'")
+		}
 	default:
 		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support %s()", strings.ToUpper(name))
 	}
@@ -86,6 +91,8 @@ func Type(name string, arg *expr.Expr) types.ColType {
 	switch name {
 	case "count":
 		return types.ColType{Base: types.TBigInt, Length: 21}
+	case "bit_and", "bit_or", "bit_xor":
+		return expr.TBitResult
 	case "sum", "avg":
 		if arg.Type.Base == types.TDouble || arg.Type.Base == types.TFloat {
 			return types.ColType{Base: types.TDouble}

@@ -127,6 +127,9 @@ func (sc *Scope) compileBinary(x *ast.BinaryOperationExpr) (*Expr, error) {
 			return v, err
 		}), nil
 	}
+	if e, ok := compileBitBinary(x.Op, a, b); ok {
+		return e, nil
+	}
 	switch x.Op {
 	case opcode.LogicAnd:
 		return derived(func(c *Ctx) (types.Value, error) {
@@ -304,6 +307,8 @@ func (sc *Scope) compileUnary(x *ast.UnaryOperationExpr) (*Expr, error) {
 		}, t, a), nil
 	case opcode.Plus:
 		return a, nil
+	case opcode.BitNeg:
+		return compileBitNeg(a), nil
 	case opcode.Not, opcode.Not2:
 		return derived(func(c *Ctx) (types.Value, error) {
 			v, err := a.Fn(c)

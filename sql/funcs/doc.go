@@ -4,7 +4,7 @@
 // COALESCE, NULLIF, GREATEST, LEAST), math (math.go: ABS, ROUND,
 // TRUNCATE, FLOOR, CEIL, MOD, RAND; numeric.go the rest), date and time (time.go, datepart.go, datecalc.go
 // over sql/datetime), strings (string.go, text.go, list.go), REGEXP
-// (regexp.go) and UUID (uuid.go); the JSON functions are sql/jsonfuncs'.
+// (regexp.go), UUID (uuid.go) and BIT_COUNT (bits.go); the JSON functions are sql/jsonfuncs'.
 // Each family is an expr.Family, registered with expr.RegisterFamily in
 // this package's init; a new function is one case in one family. sql/exec imports the package, so
 // every statement compiled sees them. Stored functions are called by
@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	for _, f := range []expr.Family{sessionFunc, mathFunc, controlFunc, timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, timeCalcFunc, numericFunc, miscFunc, zoneFunc} {
+	for _, f := range []expr.Family{sessionFunc, mathFunc, controlFunc, timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, timeCalcFunc, numericFunc, miscFunc, zoneFunc, bitFunc} {
 		expr.RegisterFamily(f)
 	}
 	expr.RegexpOp = regexpOp
