@@ -35,7 +35,10 @@ func (a *Acc) Add(spec *Spec, ec *expr.Ctx, mem *expr.MemAccount) error {
 		return err
 	}
 	if isBitAgg(spec.Name) && !v.IsNull() {
-		v = bitArg(ec, v) // here, where the row's warnings go
+		// here, where the row's warnings go
+		if v, err = bitArg(ec, v); err != nil {
+			return err
+		}
 	}
 	return a.AddValue(spec, v, mem)
 }
@@ -87,7 +90,7 @@ func (a *Acc) AddValue(spec *Spec, v types.Value, mem *expr.MemAccount) error {
 		}
 	case "bit_and", "bit_or", "bit_xor":
 		if v.K != types.KindInt {
-			v = bitArg(nil, v)
+			v, _ = bitArg(nil, v)
 		}
 		a.addBits(spec.Name, v)
 	case "min":

@@ -57,16 +57,23 @@ var halfUp = func() *apd.Context {
 }()
 
 // bitArg reads a non-NULL argument of a bit aggregate as MariaDB's
-// val_int does; warnings go to ec (nil: none).
-func bitArg(ec *expr.Ctx, v types.Value) types.Value {
+// val_int does; warnings go to ec (nil: none), in strict mode they are
+// the error.
+func bitArg(ec *expr.Ctx, v types.Value) (types.Value, error) {
+	var first error
 	warn := func(code uint16, msg string) {
-		if ec != nil {
-			ec.Warn(sqlerr.Note{Level: "Warning", Code: code, Message: msg})
+		if ec != nil && first == nil {
+			first = ec.BitNote(code, msg)
 		}
 	}
 	overflow := func(text string) {
 		warn(sqlerr.ErDataOverflow, "Got overflow when converting '"+text+"' to INT. Value truncated")
 	}
+	v = bitInt(v, warn, overflow)
+	return v, first
+}
+
+func bitInt(v types.Value, warn func(code uint16, msg string), overflow func(text string)) types.Value {
 	switch {
 	case v.K == types.KindInt || v.K == types.KindUint:
 		return types.IntValue(v.I)

@@ -21,6 +21,10 @@ func bitFunc(f *expr.Call) (*expr.Expr, error) {
 		if vs[0].IsNull() {
 			return types.Null, nil
 		}
-		return types.IntValue(int64(bits.OnesCount64(expr.BitOperand(c, vs[0])))), nil
+		u, err := expr.BitOperand(c, vs[0])
+		if err != nil {
+			return types.Null, err
+		}
+		return types.IntValue(int64(bits.OnesCount64(u))), nil
 	}), nil
 }
