@@ -1,5 +1,6 @@
 // Package expr compiles SQL expressions to typed closures (Expr) once per
-// statement text and evaluates them per row in a Ctx: operators (ops.go),
+// statement text and evaluates them per row in a Ctx: operators (ops.go;
+// the bitwise ones and BitOperand, how they read a number, bitwise.go),
 // name resolution against one table, joined tables or an enclosing query
 // (resolve.go; a column of a query any number of levels out reads that
 // query's row through Ctx.Up), CASE, variables, CAST, ANY/ALL subqueries
