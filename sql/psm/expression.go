@@ -109,6 +109,7 @@ func (c *compiler) compileSQL(from, to int) (*sqlStmt, error) {
 		s.isCall = true
 		s.callVars = c.callVars(call)
 	}
+	c.nameLocalFields(p.Node)
 	if s.text, s.slots, err = c.substitute(p.Node); err != nil {
 		return nil, err
 	}
@@ -271,3 +272,44 @@ func (r *runner) truth(e *expression) (bool, error) {
 	t, known := v.Truthy()
 	return t && known, nil
 }
+
+// nameLocalFields gives each result column of a SELECT that reads a local
+// variable, and has no alias, its text as written as its name: MariaDB
+// names `SELECT e, e + 1` in a procedure "e" and "e + 1", where the
+// restored statement would be named by its placeholders ("?", "?+1").
+func (c *compiler) nameLocalFields(node ast.Node) {
+	sel, ok := node.(*ast.SelectStmt)
+	if so, isSetOp := node.(*ast.SetOprStmt); isSetOp && so.SelectList != nil && len(so.SelectList.Selects) > 0 {
+		sel, ok = so.SelectList.Selects[0].(*ast.SelectStmt)
+	}
+	if !ok || sel.Fields == nil {
+		return
+	}
+	for _, f := range sel.Fields.Fields {
+		if f.WildCard != nil || f.AsName.L != "" || f.Text() == "" || f.Expr == nil {
+			continue
+		}
+		r := &readsLocal{c: c}
+		f.Expr.Accept(r)
+		if r.found {
+			f.AsName = ast.NewCIStr(f.Text())
+		}
+	}
+}
+
+// readsLocal finds a bare column name that is a local variable in scope.
+type readsLocal struct {
+	c     *compiler
+	found bool
+}
+
+func (v *readsLocal) Enter(n ast.Node) (ast.Node, bool) {
+	if x, ok := n.(*ast.ColumnNameExpr); ok && x.Name.Schema.L == "" && x.Name.Table.L == "" {
+		if _, _, local := v.c.Local(x.Name.Name.L); local {
+			v.found = true
+		}
+	}
+	return n, v.found
+}
+
+func (v *readsLocal) Leave(n ast.Node) (ast.Node, bool) { return n, true }

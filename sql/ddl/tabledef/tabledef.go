@@ -2,6 +2,7 @@ package tabledef
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -39,7 +40,20 @@ func BuildTableDefWith(db string, x *ast.CreateTableStmt, selected []storage.Col
 			if c < 0 {
 				return sqlerr.New(sqlerr.ErKeyColumnDoesNotExit, "Key column '%s' doesn't exist in table", k.Column.Name.O)
 			}
+			prefix, err := KeyPrefix(&def.Columns[c], k.Length, unique || primary)
+			if err != nil {
+				return err
+			}
 			ix.Cols = append(ix.Cols, c)
+			ix.Desc = append(ix.Desc, k.Desc)
+			ix.Prefix = append(ix.Prefix, prefix)
+		}
+		// Kept only when one part says so, as ALTER's keys keep them.
+		if !slices.Contains(ix.Desc, true) {
+			ix.Desc = nil
+		}
+		if !slices.ContainsFunc(ix.Prefix, func(n int) bool { return n > 0 }) {
+			ix.Prefix = nil
 		}
 		if primary {
 			if pk != nil {
