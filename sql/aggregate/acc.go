@@ -34,9 +34,9 @@ func (a *Acc) Add(spec *Spec, ec *expr.Ctx, mem *expr.MemAccount) error {
 	if err != nil {
 		return err
 	}
-	if isBitAgg(spec.Name) && !v.IsNull() {
+	if IsBitAgg(spec.Name) {
 		// here, where the row's warnings go
-		if v, err = bitArg(ec, v); err != nil {
+		if v, err = BitArg(ec, v); err != nil {
 			return err
 		}
 	}
@@ -90,7 +90,7 @@ func (a *Acc) AddValue(spec *Spec, v types.Value, mem *expr.MemAccount) error {
 		}
 	case "bit_and", "bit_or", "bit_xor":
 		if v.K != types.KindInt {
-			v, _ = bitArg(nil, v)
+			v, _ = BitArg(nil, v)
 		}
 		a.addBits(spec.Name, v)
 	case "min":

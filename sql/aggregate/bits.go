@@ -19,7 +19,8 @@ import (
 // its integer prefix ('1.6' is 1, warning 1292 "INTEGER"), a DOUBLE past
 // BIGINT saturates with warning 1916.
 
-func isBitAgg(name string) bool {
+// IsBitAgg reports BIT_AND, BIT_OR and BIT_XOR.
+func IsBitAgg(name string) bool {
 	return name == "bit_and" || name == "bit_or" || name == "bit_xor"
 }
 
@@ -31,7 +32,7 @@ func bitIdentity(name string) types.Value {
 	return types.UintValue(0)
 }
 
-// addBits folds v, already an integer (bitArg), into the group's bits.
+// addBits folds v, already an integer (BitArg), into the group's bits.
 func (a *Acc) addBits(name string, v types.Value) {
 	u := uint64(v.I)
 	if a.sum.IsNull() {
@@ -56,10 +57,14 @@ var halfUp = func() *apd.Context {
 	return c
 }()
 
-// bitArg reads a non-NULL argument of a bit aggregate as MariaDB's
-// val_int does; warnings go to ec (nil: none), in strict mode they are
-// the error.
-func bitArg(ec *expr.Ctx, v types.Value) (types.Value, error) {
+// BitArg reads an argument of a bit aggregate as MariaDB's val_int
+// does (NULL stays NULL); warnings go to ec (nil: none), in strict mode
+// they are the error. A window function reads its rows' arguments with
+// it once each (sql/window).
+func BitArg(ec *expr.Ctx, v types.Value) (types.Value, error) {
+	if v.IsNull() {
+		return v, nil
+	}
 	var first error
 	warn := func(code uint16, msg string) {
 		if ec != nil && first == nil {

@@ -169,7 +169,7 @@ func (w *Func) typeAndArity(x *ast.WindowFuncExpr) error {
 		}
 		w.Type = w.Args[0].Type
 		return nil
-	case "sum", "avg", "count", "min", "max":
+	case "sum", "avg", "count", "min", "max", "bit_and", "bit_or", "bit_xor":
 		if x.Distinct {
 			return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support '%s(DISTINCT) aggregate as window function'", strings.ToUpper(w.Name))
 		}

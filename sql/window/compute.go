@@ -86,6 +86,15 @@ func computeWindow(ec *expr.Ctx, w *Func, n int, at func(i int), wins [][]types.
 		if err := eval(w.Args, in[i].args); err != nil {
 			return nil, err
 		}
+		if w.Agg != nil && aggregate.IsBitAgg(w.Agg.Name) {
+			// read once per row, as MariaDB warns once per row however
+			// many frames hold it
+			v, err := aggregate.BitArg(ec, in[i].args[0])
+			if err != nil {
+				return nil, err
+			}
+			in[i].args[0] = v
+		}
 	}
 	rows := make([]*windowInput, len(in))
 	for i := range in {
