@@ -19,7 +19,17 @@ const (
 	charsetUTF8MB4 = 45 // utf8mb4_general_ci: every string plrun has
 )
 
-// field builds the column definition a MySQL server sends for col.
+// notFixedDec is the decimals of a DOUBLE or FLOAT, and MariaDB's of a
+// computed string: the digits after the point are not fixed.
+const (
+	notFixedDec       = 31
+	notFixedDecString = 39
+)
+
+// field builds the column definition MariaDB sends for col. A table
+// column read bare and a computed value are described apart, as MariaDB
+// does: only a computed number carries BINARY, a computed string has
+// decimals 39 and no BLOB flag, a computed DOUBLE is 23 characters long.
 func field(col sql.Column) *mysql.Field {
 	f := &mysql.Field{
 		Schema:   []byte(col.DB),
@@ -28,6 +38,7 @@ func field(col sql.Column) *mysql.Field {
 		Name:     []byte(col.Name),
 		OrgName:  []byte(col.OrgName),
 		Charset:  charsetBinary,
+		Flag:     col.Flags,
 	}
 	t := col.Type
 	if col.NotNull {
@@ -38,7 +49,9 @@ func field(col sql.Column) *mysql.Field {
 	}
 	numeric := func(typ uint8, width int) {
 		f.Type = typ
-		f.Flag |= mysql.BINARY_FLAG | mysql.NUM_FLAG
+		if col.Expr {
+			f.Flag |= mysql.BINARY_FLAG
+		}
 		f.ColumnLength = uint32(width)
 	}
 	switch t.Base {
@@ -63,11 +76,11 @@ func field(col sql.Column) *mysql.Field {
 		numeric(mysql.MYSQL_TYPE_NEWDECIMAL, width)
 		f.Decimal = uint8(t.Scale)
 	case types.TFloat:
-		numeric(mysql.MYSQL_TYPE_FLOAT, 12)
-		f.Decimal = 31 // NOT_FIXED_DEC
+		numeric(mysql.MYSQL_TYPE_FLOAT, approxWidth(col, 12))
+		f.Decimal = notFixedDec
 	case types.TDouble:
-		numeric(mysql.MYSQL_TYPE_DOUBLE, 22)
-		f.Decimal = 31
+		numeric(mysql.MYSQL_TYPE_DOUBLE, approxWidth(col, 22))
+		f.Decimal = notFixedDec
 	case types.TDatetime, types.TTimestamp:
 		f.Type = mysql.MYSQL_TYPE_DATETIME
 		if t.Base == types.TTimestamp {
@@ -95,21 +108,47 @@ func field(col sql.Column) *mysql.Field {
 		f.Type = mysql.MYSQL_TYPE_STRING
 		f.Charset = charsetUTF8MB4
 		f.ColumnLength = uint32(t.Length * 4)
+		stringDecimals(f, col)
 	case types.TText:
 		f.Type = mysql.MYSQL_TYPE_BLOB
 		f.Charset = charsetUTF8MB4
-		f.Flag |= mysql.BLOB_FLAG
+		if !col.Expr {
+			f.Flag |= mysql.BLOB_FLAG
+		}
 		f.ColumnLength = 65535 * 4
+		stringDecimals(f, col)
 	default: // TVarchar, and expressions without a declared type
 		f.Type = mysql.MYSQL_TYPE_VAR_STRING
 		f.Charset = charsetUTF8MB4
-		f.ColumnLength = uint32(max(t.Length, 1) * 4)
+		f.ColumnLength = uint32(max(t.Length, 0) * 4)
+		if t.Base == 0 && !col.Expr {
+			f.ColumnLength = 4
+		}
+		stringDecimals(f, col)
 	}
 	if col.Binary && t.IsString() {
 		f.Charset = charsetBinary
 		f.Flag |= mysql.BINARY_FLAG
 	}
 	return f
+}
+
+// approxWidth is a FLOAT or DOUBLE column's length: its own as a table
+// column, 23 computed.
+func approxWidth(col sql.Column, own int) int {
+	if col.Expr && col.Type.Length == 0 {
+		return 23
+	}
+	if col.Type.Length > 0 {
+		return col.Type.Length
+	}
+	return own
+}
+
+func stringDecimals(f *mysql.Field, col sql.Column) {
+	if col.Expr {
+		f.Decimal = notFixedDecString
+	}
 }
 
 func intWidth(t types.ColType, def int) int {

@@ -17,6 +17,11 @@ type Column struct {
 	Type     types.ColType // TBigInt for COUNT(*), TDecimal for SUM(int), TVarchar for strings ...
 	NotNull  bool
 	Binary   bool // the value is binary, not text (BLOB-like); false for everything plrun has now
+	// Expr: computed, not a table column read bare; MariaDB describes the
+	// two apart (BINARY on numbers, decimals 39 on strings, lengths).
+	Expr bool
+	// Flags are a table column's key and default flags (FlagPriKey ...).
+	Flags uint16
 }
 
 // Result is the outcome of one statement.

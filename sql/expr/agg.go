@@ -53,7 +53,7 @@ func (sc *Scope) aggSlot(spec AggSpec) *Expr {
 	idx := len(*sc.Aggs)
 	*sc.Aggs = append(*sc.Aggs, spec)
 	return &Expr{Fn: func(c *Ctx) (types.Value, error) { return c.Aggs[idx], nil },
-		Type: spec.Type, Col: -1, HasAgg: true, param: -1}
+		Type: spec.Type, Col: -1, HasAgg: true, param: -1, NotNull: spec.Name == "count"}
 }
 
 // aggType is the result type of an aggregate over arg (nil: COUNT(*)).

@@ -55,8 +55,9 @@ func (sc *Scope) compileAnyAll(x *ast.CompareSubqueryExpr) (*Expr, error) {
 			return types.Null, nil
 		}
 		return BoolValue(all), nil
-	}, TBigInt, a)
+	}, TBool, a)
 	e.IsConst = e.IsConst && !pl.Correlated()
+	e.NotNull = false // a NULL among the rows makes it NULL
 	return e, nil
 }
 

@@ -94,25 +94,11 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 // a string, any DOUBLE a DOUBLE, any DECIMAL a DECIMAL with the largest
 // scale). Unknown types (NULL literals, placeholders) do not count.
 func unifyTypes(ts ...types.ColType) types.ColType {
-	var out types.ColType
+	var u unifier
 	for _, t := range ts {
-		switch {
-		case t.Base == 0:
-		case out.Base == 0:
-			out = t
-		case t.IsString() || out.IsString():
-			out = TVarchar
-		case t.Base == types.TDouble || t.Base == types.TFloat || out.Base == types.TDouble || out.Base == types.TFloat:
-			out = tDouble
-		case t.Base == types.TDecimal || out.Base == types.TDecimal:
-			out = types.ColType{Base: types.TDecimal, Length: 65, Scale: max(t.Scale, out.Scale)}
-		case t.IsInteger() && out.IsInteger():
-			out = types.ColType{Base: types.TBigInt, Unsigned: t.Unsigned && out.Unsigned}
-		case t.Base != out.Base:
-			out = TVarchar
-		}
+		u.add(t, typePrecision(t))
 	}
-	return out
+	return u.result()
 }
 
 // conform converts v to the unified type t (only where the printed value

@@ -62,6 +62,9 @@ type Expr struct {
 	Col     int  // table column index when the expression is a bare column, else -1
 	IsConst bool // no column, no aggregate (params and variables count as constant per execution)
 	HasAgg  bool
+	// NotNull: the expression never yields NULL, as MariaDB infers it
+	// for the NOT_NULL flag of a result column (restype.go).
+	NotNull bool
 	param   int  // ? index when a bare placeholder, else -1
 	literal bool // a literal of the statement's text (Literal)
 	text    string
@@ -152,7 +155,7 @@ var (
 )
 
 func ConstExpr(v types.Value, t types.ColType) *Expr {
-	return &Expr{Fn: func(*Ctx) (types.Value, error) { return v, nil }, Type: t, Col: -1, IsConst: true, param: -1}
+	return &Expr{Fn: func(*Ctx) (types.Value, error) { return v, nil }, Type: t, Col: -1, IsConst: true, param: -1, NotNull: !v.IsNull()}
 }
 
 func TypeOfValue(v types.Value) types.ColType {
@@ -208,11 +211,18 @@ func datumValue(d *test_driver.Datum) (types.Value, error) {
 
 // derived builds an Expr computed from others.
 func derived(fn expr, t types.ColType, parts ...*Expr) *Expr {
-	e := &Expr{Fn: fn, Type: t, Col: -1, IsConst: true, param: -1}
+	e := &Expr{Fn: fn, Type: t, Col: -1, IsConst: true, param: -1, NotNull: true}
 	for _, p := range parts {
 		e.IsConst = e.IsConst && p.IsConst
 		e.HasAgg = e.HasAgg || p.HasAgg
+		e.NotNull = e.NotNull && p.NotNull // NULL in, NULL out: the rule of most operators
 	}
+	return e
+}
+
+// alwaysValued marks e as never NULL (IS NULL, <=>, COUNT ...).
+func (e *Expr) alwaysValued() *Expr {
+	e.NotNull = true
 	return e
 }
 

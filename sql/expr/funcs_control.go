@@ -13,57 +13,65 @@ func controlFunc(f *Call) (*Expr, error) {
 		if err := nargs(2, 2); err != nil {
 			return nil, err
 		}
-		t := unifyTypes(args[0].Type, args[1].Type)
-		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		t := unifyExprs(args[0], args[1])
+		e := mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if vs[0].IsNull() {
 				return conform(vs[1], t), nil
 			}
 			return conform(vs[0], t), nil
-		}), nil
+		})
+		e.NotNull = args[0].NotNull || args[1].NotNull
+		return e, nil
 	case "coalesce":
 		if err := nargs(1, -1); err != nil {
 			return nil, err
 		}
-		ts := make([]types.ColType, len(args))
-		for i, a := range args {
-			ts[i] = a.Type
-		}
-		t := unifyTypes(ts...)
-		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		t := unifyExprs(args...)
+		e := mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			for _, v := range vs {
 				if !v.IsNull() {
 					return conform(v, t), nil
 				}
 			}
 			return types.Null, nil
-		}), nil
+		})
+		e.NotNull = false
+		for _, a := range args {
+			e.NotNull = e.NotNull || a.NotNull
+		}
+		return e, nil
 	case "nullif":
 		if err := nargs(2, 2); err != nil {
 			return nil, err
 		}
-		return mk(args[0].Type, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		e := mk(args[0].Type, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if !vs[0].IsNull() && !vs[1].IsNull() && types.Compare(vs[0], vs[1]) == 0 {
 				return types.Null, nil
 			}
 			return vs[0], nil
-		}), nil
+		})
+		e.NotNull = false
+		return e, nil
 	case "if":
 		if err := nargs(3, 3); err != nil {
 			return nil, err
 		}
-		t := unifyTypes(args[1].Type, args[2].Type)
-		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		t := unifyExprs(args[1], args[2])
+		e := mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if b, known := vs[0].Truthy(); known && b {
 				return conform(vs[1], t), nil
 			}
 			return conform(vs[2], t), nil
-		}), nil
+		})
+		e.NotNull = args[1].NotNull && args[2].NotNull
+		return e, nil
 	case "greatest", "least":
 		if err := nargs(2, -1); err != nil {
 			return nil, err
 		}
 		greatest := name == "greatest"
-		return mk(args[0].Type, func(c *Ctx, vs []types.Value) (types.Value, error) {
+		t := unifyExprs(args...)
+		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if AnyNull(vs) {
 				return types.Null, nil
 			}
@@ -74,7 +82,7 @@ func controlFunc(f *Call) (*Expr, error) {
 					best = v
 				}
 			}
-			return best, nil
+			return conform(best, t), nil
 		}), nil
 	}
 	return nil, nil

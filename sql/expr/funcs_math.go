@@ -72,13 +72,15 @@ func mathFunc(f *Call) (*Expr, error) {
 		if err := nargs(2, 2); err != nil {
 			return nil, err
 		}
-		return mk(arithType(types.OpMod, args[0].Type, args[1].Type), func(c *Ctx, vs []types.Value) (types.Value, error) {
+		e := mk(arithResult(types.OpMod, args[0], args[1]), func(c *Ctx, vs []types.Value) (types.Value, error) {
 			v, err := types.Arith(types.OpMod, vs[0], vs[1])
 			if err == nil && v.IsNull() && !vs[0].IsNull() && !vs[1].IsNull() {
 				return v, c.divisionByZero()
 			}
 			return v, err
-		}), nil
+		})
+		e.NotNull = false // MOD(x, 0) is NULL
+		return e, nil
 	}
 	return nil, nil
 }
