@@ -43,7 +43,8 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 	if t.Base == types.TText && ft.GetFlen() > 0 {
 		charLen = ft.GetFlen()
 	}
-	return derived(func(c *Ctx) (types.Value, error) {
+	t, canBeNull := castResult(ft, t, a, charLen)
+	e := derived(func(c *Ctx) (types.Value, error) {
 		v, err := a.Fn(c)
 		if err != nil || v.IsNull() {
 			return v, err
@@ -86,7 +87,45 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 			return types.Null, nil
 		}
 		return r, nil
-	}, t, a), nil
+	}, t, a)
+	e.NotNull = e.NotNull && !canBeNull
+	return e, nil
+}
+
+// castResult is the type MariaDB describes CAST(a AS ft) by (t is the
+// type the value is converted to): a signed or unsigned integer as long
+// as a's value prints, a string as long as N or a's value printed,
+// DATETIME(n) with its digits. canBeNull: a value that is not a date
+// casts to NULL.
+func castResult(ft interface {
+	GetType() byte
+	GetDecimal() int
+}, t types.ColType, a *Expr, charLen int) (_ types.ColType, canBeNull bool) {
+	switch {
+	case t.IsInteger():
+		at := a.Type
+		switch {
+		case at.Base == types.TDecimal:
+			return intOfLength(charLength(at), t.Unsigned), false
+		case at.IsInteger() && at.Unsigned == t.Unsigned:
+			return intOfLength(precision(a)+boolInt(!t.Unsigned), t.Unsigned), false
+		}
+		t.Length = 20
+		return t, false
+	case t.Base == types.TDouble:
+		t.Length = 22
+		return t, false
+	case t.Base == types.TDatetime:
+		t.Scale = max(ft.GetDecimal(), 0)
+		return t, true
+	case t.Base == types.TDate:
+		return t, true
+	case t.Base == types.TText && charLen >= 0:
+		return types.ColType{Base: types.TVarchar, Length: charLen}, false
+	case t.Base == types.TText && a.Type.Base != 0 && a.Type.Base != types.TText && !a.Type.JSON:
+		return types.ColType{Base: types.TVarchar, Length: charLength(a.Type)}, false
+	}
+	return t, false
 }
 
 // unifyTypes is the result type of IFNULL, COALESCE, IF and CASE: the

@@ -254,10 +254,6 @@ func (sc *Scope) compileCase(x *ast.CaseExpr) (*Expr, error) {
 		parts = append(parts, els)
 	}
 	t := unifyExprs(results...)
-	notNull := els != nil
-	for _, r := range results {
-		notNull = notNull && r.NotNull
-	}
 	e := derived(func(c *Ctx) (types.Value, error) {
 		var v types.Value
 		if val != nil {
@@ -287,6 +283,6 @@ func (sc *Scope) compileCase(x *ast.CaseExpr) (*Expr, error) {
 		}
 		return types.Null, nil
 	}, t, parts...)
-	e.NotNull = notNull
+	e.NotNull = e.NotNull && els != nil // every part NOT NULL, as MariaDB says, and an ELSE
 	return e, nil
 }

@@ -98,6 +98,9 @@ func (sc *Scope) compileFunc(x *ast.FuncCallExpr) (*Expr, error) {
 	f := &Call{X: x, Name: x.FnName.L, Args: args}
 	for _, family := range funcFamilies {
 		if e, err := family(f); e != nil || err != nil {
+			if e != nil {
+				describeFunc(f, e)
+			}
 			return e, err
 		}
 	}

@@ -63,8 +63,7 @@ func controlFunc(f *Call) (*Expr, error) {
 			}
 			return conform(vs[2], t), nil
 		})
-		e.NotNull = args[1].NotNull && args[2].NotNull
-		return e, nil
+		return e, nil // NULL when any argument can be, the condition too, as MariaDB says
 	case "greatest", "least":
 		if err := nargs(2, -1); err != nil {
 			return nil, err

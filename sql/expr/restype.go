@@ -68,6 +68,12 @@ func typePrecision(t types.ColType) int {
 			return t.Length
 		}
 		return maxDecimalPrecision
+	case t.Base == types.TDate:
+		return 8 // in arithmetic a date is the number YYYYMMDD
+	case t.Base == types.TDatetime, t.Base == types.TTimestamp:
+		return 14 // YYYYMMDDhhmmss
+	case t.Base == types.TTime:
+		return 6
 	}
 	return maxDecimalPrecision
 }
@@ -92,17 +98,17 @@ func boolInt(b bool) int {
 func arithResult(op types.Op, a, b *Expr) types.ColType {
 	at, bt := a.Type, b.Type
 	approx := func(t types.ColType) bool {
-		return t.Base == types.TDouble || t.Base == types.TFloat || t.IsString() || t.Base == 0
+		return t.Base == types.TDouble || t.Base == types.TFloat || t.IsString()
 	}
 	if op == types.OpIntDiv {
 		// The integer part of the dividend, no room for a sign.
 		return intOfLength(max(precision(a)-scaleOf(at), 1), at.Unsigned && !approx(at))
 	}
 	if approx(at) || approx(bt) {
-		if at.Base == 0 || bt.Base == 0 {
-			return tUnknown
-		}
 		return tDouble
+	}
+	if op != types.OpDiv && at.Base != types.TDecimal && bt.Base != types.TDecimal && (at.Base == 0 || bt.Base == 0) {
+		return tUnknown // NULL or a ? of no type yet
 	}
 	pa, pb := precision(a), precision(b)
 	sa, sb := scaleOf(at), scaleOf(bt)

@@ -1,0 +1,116 @@
+package expr
+
+import (
+	"github.com/plrun/plrun/types"
+)
+
+// describeFunc gives a built-in function's result the length and
+// nullability MariaDB describes it by, once its family compiled it: the
+// families say how to compute a value; what a client is told about it is
+// kept here, in one table, beside the rules of restype.go.
+func describeFunc(f *Call, e *Expr) {
+	if !keepsNotNull[f.Name] {
+		// MariaDB lets most functions be NULL even over NOT NULL
+		// arguments (a bad date, a result past max_allowed_packet).
+		e.NotNull = false
+	}
+	if n, ok := intFuncLength[f.Name]; ok && e.Type.IsInteger() {
+		e.Type = intOfLength(n, e.Type.Unsigned)
+		return
+	}
+	if e.Type.Base != types.TVarchar {
+		return
+	}
+	if n, ok := stringFuncLength(f); ok {
+		e.Type.Length = n
+	}
+}
+
+// keepsNotNull are the functions MariaDB describes NOT NULL when their
+// arguments are (the control functions decide it themselves).
+var keepsNotNull = set("length", "char_length", "character_length", "octet_length", "locate", "position",
+	"instr", "field", "ord", "ascii", "find_in_set", "abs", "sign", "round", "truncate", "floor", "ceil",
+	"ceiling", "pi", "rand", "degrees", "radians", "least", "greatest", "now", "current_timestamp",
+	"localtime", "localtimestamp", "sysdate", "curdate", "current_date", "curtime", "current_time",
+	"utc_timestamp", "utc_date", "utc_time", "period_add", "period_diff", "uuid", "user", "current_user",
+	"session_user", "system_user", "version", "connection_id", "isnull",
+	"ifnull", "nvl", "coalesce", "if", "nullif")
+
+func set(names ...string) map[string]bool {
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// intFuncLength is the length of integer functions whose result has a
+// fixed width in MariaDB.
+var intFuncLength = map[string]int{
+	"length": 10, "char_length": 10, "character_length": 10, "octet_length": 10, "bit_length": 11,
+	"year": 4, "month": 2, "day": 2, "dayofmonth": 2, "hour": 2, "minute": 2, "second": 2, "week": 2,
+	"dayofweek": 1, "weekday": 1, "quarter": 1, "dayofyear": 3, "microsecond": 6, "datediff": 8,
+	"to_days": 6, "period_add": 6, "period_diff": 6, "timestampdiff": 21, "isnull": 1, "sign": 2,
+	"bit_count": 2,
+}
+
+// stringFuncLength is the character length MariaDB gives a string
+// function's result, where it follows from the arguments.
+func stringFuncLength(f *Call) (int, bool) {
+	args := f.Args
+	lit := func(i int) (int, bool) {
+		if i >= len(args) {
+			return 0, false
+		}
+		v, ok := args[i].Literal()
+		if !ok || !(v.K == types.KindInt || v.K == types.KindUint) || v.I < 0 {
+			return 0, false
+		}
+		return int(min(v.I, 1<<24)), true
+	}
+	arg := func(i int) int { return charLength(args[i].Type) }
+	switch f.Name {
+	case "concat":
+		n := 0
+		for i := range args {
+			n += arg(i)
+		}
+		return n, true
+	case "concat_ws":
+		if len(args) < 2 {
+			return 0, false
+		}
+		n := arg(0) * (len(args) - 2)
+		for i := 1; i < len(args); i++ {
+			n += arg(i)
+		}
+		return n, true
+	case "upper", "lower", "ucase", "lcase", "trim", "ltrim", "rtrim", "reverse", "substring_index":
+		return arg(0), len(args) > 0
+	case "left", "right":
+		if n, ok := lit(1); ok {
+			return min(n, arg(0)), true
+		}
+	case "substring", "substr", "mid":
+		if n, ok := lit(2); ok {
+			return min(n, arg(0)), true
+		}
+	case "lpad", "rpad":
+		return lit(1)
+	case "repeat":
+		if n, ok := lit(1); ok {
+			return arg(0) * n, true
+		}
+	case "space":
+		return lit(0)
+	case "dayname", "monthname":
+		return 9, true
+	case "conv", "bin", "oct":
+		return 65, true
+	case "md5":
+		return 32, true
+	case "sha1", "sha":
+		return 40, true
+	}
+	return 0, false
+}
