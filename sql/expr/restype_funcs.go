@@ -15,7 +15,12 @@ func describeFunc(f *Call, e *Expr) {
 		e.NotNull = false
 	}
 	if n, ok := intFuncLength[f.Name]; ok && e.Type.IsInteger() {
-		e.Type = intOfLength(n, e.Type.Unsigned)
+		// MariaDB's Item_long_func: INT whatever the length, but for
+		// the two that may pass it.
+		e.Type = types.ColType{Base: types.TInt, Length: n, Unsigned: e.Type.Unsigned}
+		if n > 10 {
+			e.Type.Base = types.TBigInt
+		}
 		return
 	}
 	if e.Type.Base != types.TVarchar {
