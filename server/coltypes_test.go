@@ -36,13 +36,11 @@ func TestColumnTypes(t *testing.T) {
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
 			name := strings.TrimSuffix(filepath.Base(f), ".txt")
-			var c *client.Conn
-			if mariadb != "" {
-				c = connectReference(t, mariadb, "coltypes_"+name)
-			} else {
-				ts := startServer(t, Config{}, nil)
-				c = connectColTypes(t, ts.addr, "test")
+			addr := mariadb
+			if addr == "" {
+				addr = startServer(t, Config{}, nil).addr
 			}
+			c := connectReference(t, addr, "coltypes_"+name)
 			datadriven.RunTest(t, f, func(t *testing.T, d *datadriven.TestData) string {
 				return runColTypes(t, c, d)
 			})

@@ -160,7 +160,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 				return nil, err
 			}
 			name := f.AsName.O
-			if cn, ok := f.Expr.(*ast.ColumnNameExpr); ok && name == "" {
+			if cn, ok := unparen(f.Expr).(*ast.ColumnNameExpr); ok && name == "" {
 				name = cn.Name.Name.O // t.id is labelled id, as MySQL does
 			}
 			if name == "" {
@@ -299,4 +299,15 @@ func selectLabel(f *ast.SelectField) string {
 		return t
 	}
 	return expr.ColumnLabel(f.Expr)
+}
+
+// unparen is e without the parentheses around it: (t.a) is labelled a.
+func unparen(e ast.ExprNode) ast.ExprNode {
+	for {
+		p, ok := e.(*ast.ParenthesesExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expr
+	}
 }

@@ -304,6 +304,8 @@ func isTime(t types.ColType) bool {
 // charLength is how many characters a value of t prints in at most.
 func charLength(t types.ColType) int {
 	switch {
+	case t.Base == types.TText && t.Length == 0:
+		return 65535
 	case t.IsString():
 		return t.Length
 	case t.IsInteger():

@@ -14,13 +14,20 @@ func describeFunc(f *Call, e *Expr) {
 		// arguments (a bad date, a result past max_allowed_packet).
 		e.NotNull = false
 	}
+	if f.Name == "isnull" {
+		e.NotNull = true
+	}
 	if n, ok := intFuncLength[f.Name]; ok && e.Type.IsInteger() {
 		// MariaDB's Item_long_func: INT whatever the length, but for
-		// the two that may pass it.
+		// the few that may pass it.
 		e.Type = types.ColType{Base: types.TInt, Length: n, Unsigned: e.Type.Unsigned}
-		if n > 10 {
+		if longlongFuncs[f.Name] {
 			e.Type.Base = types.TBigInt
 		}
+		return
+	}
+	if t, ok := numericFuncResult(f, e.Type); ok {
+		e.Type = t
 		return
 	}
 	if e.Type.Base != types.TVarchar {
@@ -28,8 +35,53 @@ func describeFunc(f *Call, e *Expr) {
 	}
 	if n, ok := stringFuncLength(f); ok {
 		e.Type.Length = n
+		if n >= 65535 {
+			e.Type = types.ColType{Base: types.TText, Length: 65535} // MariaDB: a BLOB type
+		}
 	}
 }
+
+// numericFuncResult is the type of ROUND, TRUNCATE, FLOOR, CEIL and ABS
+// over exact numbers, as MariaDB sizes it.
+func numericFuncResult(f *Call, t types.ColType) (types.ColType, bool) {
+	if len(f.Args) == 0 {
+		return t, false
+	}
+	a := f.Args[0]
+	at := a.Type
+	places, placesKnown := 0, len(f.Args) == 1
+	if len(f.Args) == 2 {
+		if v, ok := f.Args[1].Literal(); ok && v.K == types.KindInt {
+			places, placesKnown = int(max(min(v.I, 38), -38)), true
+		}
+	}
+	intPart := precision(a) - scaleOf(at)
+	switch f.Name {
+	case "floor", "ceil", "ceiling":
+		if at.Base == types.TDecimal && t.IsInteger() {
+			return intOfLength(intPart+2, false), true // a sign and a carry
+		}
+	case "round", "truncate":
+		switch {
+		case !placesKnown:
+		case at.Base == types.TDecimal && t.Base == types.TDecimal:
+			scale := max(min(places, at.Scale), 0)
+			t.Scale = scale
+			t.Length = max(intPart+boolInt(f.Name == "round")+scale, 1)
+			return t, true
+		case at.IsInteger() && t.IsInteger() && places < 0:
+			return intOfLength(intLength(at)+1, at.Unsigned), true
+		}
+	case "abs":
+		if at.IsInteger() && t.IsInteger() {
+			return types.ColType{Base: types.TBigInt, Length: intLength(at), Unsigned: at.Unsigned}, true
+		}
+	}
+	return t, false
+}
+
+// longlongFuncs are the fixed-width integer functions that are BIGINT.
+var longlongFuncs = set("bit_length", "timestampdiff")
 
 // keepsNotNull are the functions MariaDB describes NOT NULL when their
 // arguments are (the control functions decide it themselves).
@@ -56,7 +108,8 @@ var intFuncLength = map[string]int{
 	"year": 4, "month": 2, "day": 2, "dayofmonth": 2, "hour": 2, "minute": 2, "second": 2, "week": 2,
 	"dayofweek": 1, "weekday": 1, "quarter": 1, "dayofyear": 3, "microsecond": 6, "datediff": 8,
 	"to_days": 6, "period_add": 6, "period_diff": 6, "timestampdiff": 21, "isnull": 1, "sign": 2,
-	"bit_count": 2,
+	"bit_count": 2, "locate": 11, "instr": 11, "position": 11, "regexp_instr": 11, "field": 3,
+	"ascii": 3, "ord": 7, "strcmp": 2, "find_in_set": 3,
 }
 
 // stringFuncLength is the character length MariaDB gives a string
@@ -90,8 +143,35 @@ func stringFuncLength(f *Call) (int, bool) {
 			n += arg(i)
 		}
 		return n, true
-	case "upper", "lower", "ucase", "lcase", "trim", "ltrim", "rtrim", "reverse", "substring_index":
+	case "upper", "lower", "ucase", "lcase", "trim", "ltrim", "rtrim", "reverse", "substring_index",
+		"regexp_substr":
 		return arg(0), len(args) > 0
+	case "replace":
+		if len(args) != 3 {
+			return 0, false
+		}
+		n, from, to := arg(0), arg(1), arg(2)
+		if to > from && from > 0 {
+			n = n / from * to
+		}
+		return n, true
+	case "insert":
+		if len(args) != 4 {
+			return 0, false
+		}
+		return arg(0) + arg(3), true
+	case "elt":
+		n := 0
+		for i := 1; i < len(args); i++ {
+			n = max(n, arg(i))
+		}
+		return n, true
+	case "quote":
+		return 2*arg(0) + 2, len(args) == 1
+	case "sha2":
+		return 128, true
+	case "database", "schema":
+		return 64, true
 	case "left", "right":
 		if n, ok := lit(1); ok {
 			return min(n, arg(0)), true

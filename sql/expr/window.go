@@ -131,8 +131,11 @@ func (sc *Scope) compileWindow(x *ast.WindowFuncExpr) (*Expr, error) {
 	idx := len(set.Funcs)
 	set.Funcs = append(set.Funcs, w)
 	return &Expr{Fn: func(c *Ctx) (types.Value, error) { return c.Wins[idx], nil },
-		Type: w.Type, Col: -1, param: -1}, nil
+		Type: w.Type, Col: -1, param: -1, NotNull: windowNotNull[w.Name]}, nil
 }
+
+// windowNotNull are the window functions that always have a value.
+var windowNotNull = set("row_number", "rank", "dense_rank", "count", "ntile", "percent_rank", "cume_dist")
 
 // typeAndArity checks the argument count and sets the result type.
 func (w *WindowFunc) typeAndArity(x *ast.WindowFuncExpr) error {
@@ -145,7 +148,7 @@ func (w *WindowFunc) typeAndArity(x *ast.WindowFuncExpr) error {
 	}
 	switch w.Name {
 	case "row_number", "rank", "dense_rank":
-		w.Type = TBigInt
+		w.Type = types.ColType{Base: types.TBigInt, Length: 21}
 		return arity(0, 0)
 	case "percent_rank", "cume_dist":
 		w.Type = types.ColType{Base: types.TDecimal, Length: 17, Scale: 10}
