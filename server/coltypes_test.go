@@ -1,9 +1,12 @@
 package server
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -16,11 +19,17 @@ import (
 // the scripts under testdata/server/coltypes run statements and print, per
 // result column, what a client decodes by (type, length, decimals, flags,
 // charset) and the first row's value. Their expected outputs are MariaDB
-// 10.11's answers.
+// 10.11's answers, recorded from it:
 //
-// With PLRUN_MARIADB=host:port the same scripts run against that MariaDB
-// instead of plrun: without -rewrite this checks the stored answers are
-// still MariaDB's, with -rewrite it records them (review the diff).
+//	PLRUN_MARIADB=127.0.0.1:3415 go test ./server -run TestColumnTypes -rewrite
+//
+// (without -rewrite that checks the stored answers are still MariaDB's).
+// Against plrun, a query whose answer still differs from MariaDB's is
+// listed with plrun's answer in the script's .diffs file: the test fails
+// when plrun's answer to any query changes, to MariaDB's (then the query
+// leaves the list) or to anything else. PLRUN_COLTYPES_DIFFS=record
+// rewrites the .diffs files from plrun's answers; review their diff. The
+// test logs how many columns match.
 //
 // Commands:
 //
@@ -33,18 +42,120 @@ func TestColumnTypes(t *testing.T) {
 		t.Fatalf("no scripts: %v", err)
 	}
 	mariadb := os.Getenv("PLRUN_MARIADB")
+	if mariadb == "" && flag.Lookup("rewrite").Value.String() == "true" {
+		t.Fatal("-rewrite records MariaDB's answers: set PLRUN_MARIADB=host:port")
+	}
+	record := os.Getenv("PLRUN_COLTYPES_DIFFS") == "record"
+	var matched, total int
 	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".txt"), func(t *testing.T) {
-			name := strings.TrimSuffix(filepath.Base(f), ".txt")
+		name := strings.TrimSuffix(filepath.Base(f), ".txt")
+		t.Run(name, func(t *testing.T) {
 			addr := mariadb
 			if addr == "" {
 				addr = startServer(t, Config{}, nil).addr
 			}
 			c := connectReference(t, addr, "coltypes_"+name)
+			diffsPath := strings.TrimSuffix(f, ".txt") + ".diffs"
+			known := readColTypeDiffs(t, diffsPath)
+			var found []colTypeAnswer
 			datadriven.RunTest(t, f, func(t *testing.T, d *datadriven.TestData) string {
-				return runColTypes(t, c, d)
+				answers := runColTypes(t, c, d)
+				if mariadb != "" || d.Cmd != "coltypes" {
+					return joinAnswers(answers)
+				}
+				want := splitAnswers(d.Expected)
+				for i, a := range answers {
+					for _, line := range a.lines {
+						total++
+						if i < len(want) && slices.Contains(want[i].lines, line) {
+							matched++
+						}
+					}
+					if i >= len(want) || want[i].query != a.query || slices.Equal(want[i].lines, a.lines) {
+						if _, ok := known[a.query]; ok && !record {
+							t.Errorf("%s: plrun now answers as MariaDB does: take it off %s", a.query, diffsPath)
+						}
+						continue
+					}
+					found = append(found, a)
+					if k, ok := known[a.query]; !ok && !record {
+						t.Errorf("%s: plrun differs from MariaDB (expected is MariaDB's answer); if that is known, record it in %s", a.query, diffsPath)
+					} else if ok && !record && !slices.Equal(k, a.lines) {
+						t.Errorf("%s: plrun's answer changed from the one %s records:\n%s\nnow:\n%s",
+							a.query, diffsPath, strings.Join(k, "\n"), strings.Join(a.lines, "\n"))
+					}
+					answers[i] = want[i] // reported above, not as a diff of the whole script
+				}
+				return joinAnswers(answers)
 			})
+			if record && mariadb == "" {
+				writeColTypeDiffs(t, diffsPath, found)
+			}
 		})
+	}
+	if mariadb == "" {
+		t.Logf("%d of %d result columns are described as MariaDB describes them", matched, total)
+	}
+}
+
+// colTypeAnswer is one query and the lines that describe its columns.
+type colTypeAnswer struct {
+	query string
+	lines []string
+}
+
+func joinAnswers(as []colTypeAnswer) string {
+	var b strings.Builder
+	for _, a := range as {
+		b.WriteString(a.query + "\n")
+		for _, l := range a.lines {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// splitAnswers reads back what joinAnswers wrote.
+func splitAnswers(s string) []colTypeAnswer {
+	var out []colTypeAnswer
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		switch {
+		case l == "":
+		case strings.HasPrefix(l, "  ") && len(out) > 0:
+			out[len(out)-1].lines = append(out[len(out)-1].lines, l)
+		default:
+			out = append(out, colTypeAnswer{query: l})
+		}
+	}
+	return out
+}
+
+func readColTypeDiffs(t *testing.T, path string) map[string][]string {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string][]string{}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string][]string{}
+	for _, a := range splitAnswers(string(b)) {
+		if !strings.HasPrefix(a.query, "#") {
+			m[a.query] = a.lines
+		}
+	}
+	return m
+}
+
+func writeColTypeDiffs(t *testing.T, path string, found []colTypeAnswer) {
+	if len(found) == 0 {
+		_ = os.Remove(path)
+		return
+	}
+	head := "# Queries whose result columns plrun describes differently from MariaDB\n" +
+		"# (its answer is the .txt file's expected output), with plrun's answer.\n"
+	if err := os.WriteFile(path, []byte(head+joinAnswers(found)), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -74,8 +185,8 @@ func connectReference(t *testing.T, addr, db string) *client.Conn {
 	return c
 }
 
-func runColTypes(t *testing.T, c *client.Conn, d *datadriven.TestData) string {
-	var out strings.Builder
+func runColTypes(t *testing.T, c *client.Conn, d *datadriven.TestData) []colTypeAnswer {
+	var out []colTypeAnswer
 	for _, q := range strings.Split(d.Input, "\n") {
 		q = strings.TrimSpace(q)
 		if q == "" || strings.HasPrefix(q, "#") {
@@ -85,23 +196,24 @@ func runColTypes(t *testing.T, c *client.Conn, d *datadriven.TestData) string {
 		switch d.Cmd {
 		case "exec":
 			if err != nil {
-				fmt.Fprintf(&out, "%s: %v\n", q, err)
+				out = append(out, colTypeAnswer{query: fmt.Sprintf("%s: %v", q, err)})
 			}
 		case "coltypes":
+			a := colTypeAnswer{query: q}
 			if err != nil {
-				fmt.Fprintf(&out, "%s\n  error: %v\n", q, err)
-				continue
+				a.lines = []string{"  error: " + err.Error()}
+			} else {
+				for i, f := range r.Fields {
+					a.lines = append(a.lines, "  "+describeField(f, firstColValue(r, i)))
+				}
+				r.Close()
 			}
-			fmt.Fprintf(&out, "%s\n", q)
-			for i, f := range r.Fields {
-				fmt.Fprintf(&out, "  %s\n", describeField(f, firstColValue(r, i)))
-			}
-			r.Close()
+			out = append(out, a)
 		default:
 			t.Fatalf("unknown command %s", d.Cmd)
 		}
 	}
-	return out.String()
+	return out
 }
 
 func firstColValue(r *mysql.Result, col int) string {
