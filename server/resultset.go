@@ -146,7 +146,7 @@ func approxWidth(col sql.Column, own int) int {
 }
 
 func stringDecimals(f *mysql.Field, col sql.Column) {
-	if col.Expr {
+	if col.Expr && !col.FixedDecimals {
 		f.Decimal = notFixedDecString
 	}
 }

@@ -22,6 +22,8 @@ type Column struct {
 	Expr bool
 	// Flags are a table column's key and default flags (FlagPriKey ...).
 	Flags uint16
+	// FixedDecimals: a computed string MariaDB gives decimals 0, not 39.
+	FixedDecimals bool
 }
 
 // Result is the outcome of one statement.

@@ -65,7 +65,10 @@ func aggType(name string, arg *Expr) types.ColType {
 		if arg.Type.Base == types.TDouble || arg.Type.Base == types.TFloat {
 			return tDouble
 		}
-		return sumAvgType(name, arg.Type)
+		if arg.Type.IsString() {
+			return tDouble
+		}
+		return sumAvgType(name, arg)
 	}
 	return arg.Type
 }
@@ -74,10 +77,11 @@ func aggType(name string, arg *Expr) types.ColType {
 // (what CREATE TABLE ... SELECT gives the column): SUM widens the
 // precision by 22 digits, AVG by 4 with div_precision_increment more
 // scale, both capped at DECIMAL's 65 digits and 38 of scale.
-func sumAvgType(name string, arg types.ColType) types.ColType {
+func sumAvgType(name string, e *Expr) types.ColType {
+	arg := e.Type
 	prec, scale := arg.Length, arg.Scale
 	if arg.IsInteger() {
-		prec, scale = IntDigits(arg), 0
+		prec, scale = precision(e), 0
 	} else if arg.Base != types.TDecimal || prec <= 0 {
 		prec = 65
 	}

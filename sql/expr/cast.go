@@ -89,6 +89,7 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 		return r, nil
 	}, t, a)
 	e.NotNull = e.NotNull && !canBeNull
+	e.FixedDecimals = true
 	return e, nil
 }
 
@@ -114,18 +115,18 @@ func castResult(ft interface {
 		return t, false
 	case t.Base == types.TDouble:
 		t.Length = 22
-		return t, false
+		return t, true
 	case t.Base == types.TDatetime:
 		t.Scale = max(ft.GetDecimal(), 0)
 		return t, true
 	case t.Base == types.TDate:
 		return t, true
 	case t.Base == types.TText && charLen >= 0:
-		return types.ColType{Base: types.TVarchar, Length: charLen}, false
+		return types.ColType{Base: types.TVarchar, Length: charLen}, true
 	case t.Base == types.TText && a.Type.Base != 0 && a.Type.Base != types.TText && !a.Type.JSON:
-		return types.ColType{Base: types.TVarchar, Length: charLength(a.Type)}, false
+		return types.ColType{Base: types.TVarchar, Length: charLength(a.Type)}, true
 	}
-	return t, false
+	return t, t.IsString()
 }
 
 // unifyTypes is the result type of IFNULL, COALESCE, IF and CASE: the

@@ -65,10 +65,17 @@ type Expr struct {
 	// NotNull: the expression never yields NULL, as MariaDB infers it
 	// for the NOT_NULL flag of a result column (restype.go).
 	NotNull bool
-	param   int  // ? index when a bare placeholder, else -1
-	literal bool // a literal of the statement's text (Literal)
-	text    string
-	Source  *Source // the joined table a bare column belongs to (joins only)
+	// FixedDecimals: a string MariaDB describes with decimals 0 (CAST AS
+	// CHAR, HEX, DATE_FORMAT ...) where other computed strings have 39.
+	FixedDecimals bool
+	param         int  // ? index when a bare placeholder, else -1
+	literal       bool // a literal of the statement's text (Literal)
+	// negLiteral: minus a literal number (-1), which MariaDB folds into
+	// one literal and sizes as such (restype.go); it is no Literal, which
+	// places that take only an unsigned literal rely on.
+	negLiteral bool
+	text       string
+	Source     *Source // the joined table a bare column belongs to (joins only)
 }
 
 // AggSpec is one aggregate function found while compiling a grouped query.

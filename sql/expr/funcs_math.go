@@ -107,7 +107,7 @@ func roundValue(name string, v types.Value, places int64) (types.Value, error) {
 		case "truncate":
 			return types.FloatValue(math.Trunc(v.F*p) / p), nil
 		}
-		return types.FloatValue(math.Round(v.F*p) / p), nil
+		return types.FloatValue(math.RoundToEven(v.F*p) / p), nil // MariaDB's rint(): ROUND(2.5e0) is 2
 	}
 	d, ok := v.ToDecimal()
 	if !ok {

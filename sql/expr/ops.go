@@ -270,7 +270,7 @@ func (sc *Scope) compileUnary(x *ast.UnaryOperationExpr) (*Expr, error) {
 	switch x.Op {
 	case opcode.Minus:
 		t := negateResult(a)
-		return derived(func(c *Ctx) (types.Value, error) {
+		e := derived(func(c *Ctx) (types.Value, error) {
 			v, err := a.Fn(c)
 			if err != nil {
 				return v, err
@@ -280,7 +280,14 @@ func (sc *Scope) compileUnary(x *ast.UnaryOperationExpr) (*Expr, error) {
 				return r, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, ExprText(x))
 			}
 			return r, err
-		}, t, a), nil
+		}, t, a)
+		if v, ok := a.Literal(); ok && v.IsNumeric() {
+			e.negLiteral = true
+			if a.Type.Base == types.TDecimal {
+				e.Type = a.Type // -1.50 is as long as 1.50: the literal has room for a sign
+			}
+		}
+		return e, nil
 	case opcode.Plus:
 		return a, nil
 	case opcode.Not, opcode.Not2:

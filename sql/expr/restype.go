@@ -45,15 +45,22 @@ func intOfLength(length int, unsigned bool) types.ColType {
 // precision is how many decimal digits e's values have (MariaDB's
 // decimal_precision); a literal integer counts its own digits.
 func precision(e *Expr) int {
-	if e.literal && e.Type.IsInteger() {
-		return e.Type.Length - boolInt(!e.Type.Unsigned && e.Type.Length > 1 && negativeLiteral(e))
+	switch {
+	case e.literal && e.Type.IsInteger():
+		return e.Type.Length
+	case e.negLiteral && e.Type.IsInteger():
+		return e.Type.Length - 1
 	}
 	return typePrecision(e.Type)
 }
 
-func negativeLiteral(e *Expr) bool {
-	v, _ := e.Literal()
-	return v.K == types.KindInt && v.I < 0
+// constValue is the value of a literal, signed or not.
+func constValue(e *Expr) (types.Value, bool) {
+	if !e.literal && !e.negLiteral {
+		return types.Null, false
+	}
+	v, err := e.Fn(&Ctx{})
+	return v, err == nil
 }
 
 func typePrecision(t types.ColType) int {
@@ -153,6 +160,7 @@ func negateResult(a *Expr) types.ColType {
 		return intOfLength(intLength(t)+1, false)
 	case t.Base == types.TDecimal:
 		t.Unsigned = false
+		t.Length = min(t.Length+1, maxDecimalPrecision) // MariaDB: one character more
 		return t
 	}
 	return t

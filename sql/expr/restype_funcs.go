@@ -17,6 +17,9 @@ func describeFunc(f *Call, e *Expr) {
 	if f.Name == "isnull" {
 		e.NotNull = true
 	}
+	if fixedDecimalFuncs[f.Name] {
+		e.FixedDecimals = true
+	}
 	if n, ok := intFuncLength[f.Name]; ok && e.Type.IsInteger() {
 		// MariaDB's Item_long_func: INT whatever the length, but for
 		// the few that may pass it.
@@ -51,7 +54,7 @@ func numericFuncResult(f *Call, t types.ColType) (types.ColType, bool) {
 	at := a.Type
 	places, placesKnown := 0, len(f.Args) == 1
 	if len(f.Args) == 2 {
-		if v, ok := f.Args[1].Literal(); ok && v.K == types.KindInt {
+		if v, ok := constValue(f.Args[1]); ok && v.K == types.KindInt {
 			places, placesKnown = int(max(min(v.I, 38), -38)), true
 		}
 	}
@@ -59,7 +62,12 @@ func numericFuncResult(f *Call, t types.ColType) (types.ColType, bool) {
 	switch f.Name {
 	case "floor", "ceil", "ceiling":
 		if at.Base == types.TDecimal && t.IsInteger() {
-			return intOfLength(intPart+2, false), true // a sign and a carry
+			// A carry and a sign; INT while the digits fit in 9.
+			t := types.ColType{Base: types.TBigInt, Length: intPart + 2}
+			if intPart+1 <= 9 {
+				t.Base = types.TInt
+			}
+			return t, true
 		}
 	case "round", "truncate":
 		switch {
@@ -80,8 +88,12 @@ func numericFuncResult(f *Call, t types.ColType) (types.ColType, bool) {
 	return t, false
 }
 
+// fixedDecimalFuncs are the string functions MariaDB describes with
+// decimals 0.
+var fixedDecimalFuncs = set("hex", "unhex", "dayname", "monthname", "date_format", "from_unixtime", "convert", "binary")
+
 // longlongFuncs are the fixed-width integer functions that are BIGINT.
-var longlongFuncs = set("bit_length", "timestampdiff")
+var longlongFuncs = set("bit_length", "timestampdiff", "unix_timestamp", "time_to_sec")
 
 // keepsNotNull are the functions MariaDB describes NOT NULL when their
 // arguments are (the control functions decide it themselves).
@@ -89,8 +101,9 @@ var keepsNotNull = set("length", "char_length", "character_length", "octet_lengt
 	"instr", "field", "ord", "ascii", "find_in_set", "abs", "sign", "round", "truncate", "floor", "ceil",
 	"ceiling", "pi", "rand", "degrees", "radians", "least", "greatest", "now", "current_timestamp",
 	"localtime", "localtimestamp", "sysdate", "curdate", "current_date", "curtime", "current_time",
-	"utc_timestamp", "utc_date", "utc_time", "period_add", "period_diff", "uuid", "user", "current_user",
+	"utc_timestamp", "utc_date", "utc_time", "period_add", "period_diff", "user", "current_user",
 	"session_user", "system_user", "version", "connection_id", "isnull",
+	"'tidb`.(dateliteral", "'tidb`.(timestampliteral", "'tidb`.(timeliteral",
 	"ifnull", "nvl", "coalesce", "if", "nullif")
 
 func set(names ...string) map[string]bool {
@@ -109,7 +122,7 @@ var intFuncLength = map[string]int{
 	"dayofweek": 1, "weekday": 1, "quarter": 1, "dayofyear": 3, "microsecond": 6, "datediff": 8,
 	"to_days": 6, "period_add": 6, "period_diff": 6, "timestampdiff": 21, "isnull": 1, "sign": 2,
 	"bit_count": 2, "locate": 11, "instr": 11, "position": 11, "regexp_instr": 11, "field": 3,
-	"ascii": 3, "ord": 7, "strcmp": 2, "find_in_set": 3,
+	"ascii": 3, "ord": 7, "strcmp": 2, "find_in_set": 3, "unix_timestamp": 17, "time_to_sec": 17,
 }
 
 // stringFuncLength is the character length MariaDB gives a string
@@ -169,7 +182,7 @@ func stringFuncLength(f *Call) (int, bool) {
 	case "quote":
 		return 2*arg(0) + 2, len(args) == 1
 	case "sha2":
-		return 128, true
+		return 64, true
 	case "database", "schema":
 		return 64, true
 	case "left", "right":
