@@ -108,17 +108,25 @@ func (v Value) String() string {
 	return "?"
 }
 
-// FormatFloat prints a DOUBLE the way MySQL does (shortest round-trip).
+// FormatFloat prints a DOUBLE the way MariaDB does: the shortest digits
+// that read back as the same double, in positional notation when the
+// decimal exponent is from -15 to 14 (0.000000000000001234,
+// 100000000000000.5) and as mantissa e exponent otherwise (1.5e15,
+// 3.3333333333333336e-16: no '+', no leading zeros).
 func FormatFloat(f float64) string {
 	if math.IsInf(f, 0) || math.IsNaN(f) {
 		return "NULL"
 	}
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+	if f == 0 {
+		return "0" // also -0, as MariaDB
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64)
+	at := strings.LastIndexByte(e, 'e')
+	exp, _ := strconv.Atoi(e[at+1:])
+	if exp >= -15 && exp <= 14 {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
-	s := strconv.FormatFloat(f, 'g', -1, 64)
-	s = strings.Replace(s, "e+", "e", 1)
-	return s
+	return e[:at+1] + strconv.Itoa(exp)
 }
 
 // FormatTime prints a DATETIME with fsp fractional digits.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/plrun/plrun"
 	"github.com/plrun/plrun/sqlerr"
 )
 
@@ -16,12 +15,8 @@ import (
 func TestConstraintsSurviveCheckpointAndReplay(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	db, err := plrun.Open(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := db.Session()
-	for _, q := range []string{
+	_, s, closeAll := openSession(t, dir)
+	execAll(t, s,
 		"CREATE TABLE p (id INT PRIMARY KEY)",
 		"CREATE TABLE c (id INT PRIMARY KEY, pid INT CHECK (pid > 0), CONSTRAINT fk FOREIGN KEY (pid) REFERENCES p (id) ON DELETE CASCADE)",
 		"INSERT INTO p VALUES (1), (2)",
@@ -29,11 +24,7 @@ func TestConstraintsSurviveCheckpointAndReplay(t *testing.T) {
 		"CHECKPOINT",
 		"CREATE TABLE c2 (pid INT, CHECK (pid < 100), FOREIGN KEY (pid) REFERENCES p (id))",
 		"INSERT INTO c2 VALUES (2)",
-	} {
-		if _, err := s.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	before := map[string]string{}
 	for _, tb := range []string{"c", "c2"} {
 		r, err := s.Exec(ctx, "SHOW CREATE TABLE "+tb)
@@ -42,17 +33,9 @@ func TestConstraintsSurviveCheckpointAndReplay(t *testing.T) {
 		}
 		before[tb] = r.Rows[0][1].String()
 	}
-	s.Close()
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-	db, err = plrun.Open(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s = db.Session()
-	defer s.Close()
+	closeAll()
+	_, s, closeAll = openSession(t, dir)
+	defer closeAll()
 	for tb, want := range before {
 		r, err := s.Exec(ctx, "SHOW CREATE TABLE "+tb)
 		if err != nil {

@@ -255,9 +255,12 @@ func runCrash(t *testing.T, mode string, iterations int, setup func(*plrun.Sessi
 	}
 	cl := newCrashLog()
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 7))
+	silent := 0 // children killed before they acknowledged anything
 	for it := 1; it <= iterations; it++ {
 		delay := time.Duration(100+rng.IntN(301)) * time.Millisecond
-		runChild(t, mode, dir, it, delay, cl)
+		if runChild(t, mode, dir, it, delay, cl) == 0 {
+			silent++
+		}
 		db, err := plrun.Open(dir, nil)
 		if err != nil {
 			t.Fatalf("iteration %d: reopen after SIGKILL: %v", it, err)
@@ -270,13 +273,20 @@ func runCrash(t *testing.T, mode string, iterations int, setup func(*plrun.Sessi
 			t.Fatalf("iteration %d (killed after %v) failed", it, delay)
 		}
 	}
-	t.Logf("%s: %d SIGKILL iterations, %d lines from the children; acknowledged: %d hot increments (of %d tried), %d inserts, %d pair txns, %d ledger txns, %d CALLs (of %d started)",
-		mode, iterations, cl.lines, cl.incAcked, cl.incTried, len(cl.ins), len(cl.pairs), len(cl.ledger), len(cl.callAcked), len(cl.calls))
+	// A child may be killed before its first acknowledgement on a loaded
+	// machine (100-400 ms is short under -race at load 20); the recovery
+	// checks hold for it too, but a run where most children did nothing
+	// tested nothing.
+	if silent > iterations/2 {
+		t.Errorf("%d of %d children acknowledged nothing before SIGKILL", silent, iterations)
+	}
+	t.Logf("%s: %d SIGKILL iterations (%d silent), %d lines from the children; acknowledged: %d hot increments (of %d tried), %d inserts, %d pair txns, %d ledger txns, %d CALLs (of %d started)",
+		mode, iterations, silent, cl.lines, cl.incAcked, cl.incTried, len(cl.ins), len(cl.pairs), len(cl.ledger), len(cl.callAcked), len(cl.calls))
 }
 
 // runChild starts the child, SIGKILLs it delay after it is ready, and
-// records what it acknowledged.
-func runChild(t *testing.T, mode, dir string, iter int, delay time.Duration, cl *crashLog) {
+// records what it acknowledged; it returns how many lines it printed.
+func runChild(t *testing.T, mode, dir string, iter int, delay time.Duration, cl *crashLog) int {
 	t.Helper()
 	lines, stderr := killChild(t, mode, dir, iter, delay)
 	for _, l := range lines {
@@ -309,8 +319,9 @@ func runChild(t *testing.T, mode, dir string, iter int, delay time.Duration, cl 
 		}
 	}
 	if len(lines) == 0 {
-		t.Errorf("iteration %d: child acknowledged nothing; stderr:\n%s", iter, stderr)
+		t.Logf("iteration %d: child acknowledged nothing before SIGKILL; stderr:\n%s", iter, stderr)
 	}
+	return len(lines)
 }
 
 // killChild runs the crash child in mode, SIGKILLs it delay after it says

@@ -153,20 +153,6 @@ func checkCrashCreateSelect(t *testing.T, db *plrun.DB, it int, live map[string]
 			}
 		}
 	}
-	c, err := s.Query(ctx, "SELECT id FROM ins")
-	if err != nil {
-		t.Fatal(err)
-	}
-	have := make(map[int64]bool, len(c.Rows))
-	for _, row := range c.Rows {
-		id, _ := strconv.ParseInt(row[0].String(), 10, 64)
-		have[id] = true
-	}
-	for id := range acked {
-		if !have[id] {
-			t.Errorf("acknowledged insert %d lost", id)
-			break
-		}
-	}
+	checkAckedInserts(t, s, acked)
 	return found
 }

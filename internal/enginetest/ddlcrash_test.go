@@ -268,19 +268,5 @@ func checkCrashDDL(t *testing.T, db *plrun.DB, last string, acked map[int64]bool
 			t.Errorf("only %d of the g tables after their acknowledged re-creation", present)
 		}
 	}
-	r, err := s.Query(ctx, "SELECT id FROM ins")
-	if err != nil {
-		t.Fatal(err)
-	}
-	have := make(map[int64]bool, len(r.Rows))
-	for _, row := range r.Rows {
-		id, _ := strconv.ParseInt(row[0].String(), 10, 64)
-		have[id] = true
-	}
-	for id := range acked {
-		if !have[id] {
-			t.Errorf("acknowledged insert %d lost", id)
-			return
-		}
-	}
+	checkAckedInserts(t, s, acked)
 }

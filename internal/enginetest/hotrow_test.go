@@ -30,14 +30,10 @@ func runHotRowGroups(t *testing.T, elr string) {
 	}
 	ctx := context.Background()
 	setup := db.Session()
-	for _, q := range []string{
+	execAll(t, setup,
 		"CREATE TABLE sbtest (id INT UNSIGNED NOT NULL, c BIGINT UNSIGNED NOT NULL, PRIMARY KEY (id))",
 		"INSERT INTO sbtest VALUES (1, 0), (2, 5)",
-	} {
-		if _, err := setup.Exec(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	const sessions, each = 16, 150
 	var wg sync.WaitGroup
 	var mu sync.Mutex

@@ -24,14 +24,10 @@ func TestLargeTransactionChunks(t *testing.T) {
 	}
 	ctx := context.Background()
 	s := db.Session()
-	for _, q := range []string{
+	execAll(t, s,
 		"CREATE TABLE big (id INT PRIMARY KEY, pad VARCHAR(200) NOT NULL)",
 		"CREATE TABLE small (id INT PRIMARY KEY)",
-	} {
-		if _, err := s.Exec(ctx, q); err != nil {
-			t.Fatal(err)
-		}
-	}
+	)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	smalls := 0

@@ -31,12 +31,8 @@ func status(t *testing.T, s *plrun.Session, name string) int64 {
 func TestTemporaryTablesAreNeverDurable(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
-	db, err := plrun.Open(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := db.Session()
-	for _, q := range []string{
+	_, s, closeAll := openSession(t, dir)
+	execAll(t, s,
 		"CREATE TABLE p (id INT PRIMARY KEY, v INT)",
 		"INSERT INTO p VALUES (1, 1)",
 		"CREATE TEMPORARY TABLE tt (id INT PRIMARY KEY)",
@@ -45,41 +41,24 @@ func TestTemporaryTablesAreNeverDurable(t *testing.T) {
 		"INSERT INTO tt VALUES (1), (2)",
 		"COMMIT",
 		"CHECKPOINT",
-	} {
-		if _, err := s.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	before := status(t, s, "Plrun_last_lsn")
-	for _, q := range []string{
+	execAll(t, s,
 		"CREATE TEMPORARY TABLE p (id INT PRIMARY KEY, v INT)", // shadows p
 		"INSERT INTO p VALUES (99, 99)",
 		"UPDATE tt SET id = id + 10",
 		"DELETE FROM p",
 		"INSERT INTO p VALUES (98, 98)",
-	} {
-		if _, err := s.Exec(ctx, q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
+	)
 	if after := status(t, s, "Plrun_last_lsn"); after != before {
 		t.Errorf("commits of temporary rows only moved the log from LSN %d to %d", before, after)
 	}
 	if n := queryInt64(t, s, "SELECT count(*) FROM p"); n != 1 {
 		t.Errorf("the session's temporary p holds %d rows, want 1", n)
 	}
-	s.Close()
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-
-	db, err = plrun.Open(dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	s = db.Session()
-	defer s.Close()
+	closeAll()
+	_, s, closeAll = openSession(t, dir)
+	defer closeAll()
 	r, err := s.Exec(ctx, "SELECT id, v FROM p ORDER BY id")
 	if err != nil {
 		t.Fatal(err)
