@@ -36,12 +36,6 @@ func numericFunc(f *expr.Call) (*expr.Expr, error) {
 			if x <= 0 {
 				return types.Null, c.DivisionByZero()
 			}
-			switch base {
-			case 10:
-				return real(math.Log10(x)), nil // MariaDB's log10(), which differs from ln(x)/ln(10) in the last digit
-			case math.E:
-				return real(math.Log(x)), nil
-			}
 			return real(math.Log(x) / math.Log(base)), nil
 		}
 	}
