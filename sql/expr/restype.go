@@ -34,6 +34,10 @@ func intResult(digits int, unsigned bool) types.ColType {
 	return intOfLength(length, unsigned)
 }
 
+// IntOfLength is the integer type MariaDB gives a result of length
+// characters: INT up to 9, else BIGINT.
+func IntOfLength(length int, unsigned bool) types.ColType { return intOfLength(length, unsigned) }
+
 func intOfLength(length int, unsigned bool) types.ColType {
 	base := types.TBigInt
 	if length <= 9 {
