@@ -20,7 +20,7 @@ func controlFunc(f *Call) (*Expr, error) {
 			}
 			return conform(vs[0], t), nil
 		})
-		e.NotNull = args[0].NotNull || args[1].NotNull
+		e.NotNull = args[1].NotNull // MariaDB looks at the second alone
 		return e, nil
 	case "coalesce":
 		if err := nargs(1, -1); err != nil {
