@@ -270,3 +270,21 @@ func describeField(f *mysql.Field, value string) string {
 	}
 	return fmt.Sprintf("%s: %s len=%d dec=%d flags=%s cs=%d %s", f.Name, typ, f.ColumnLength, f.Decimal, fs, f.Charset, value)
 }
+
+// TestColumnTypesWideValues: a computed column whose length says INT
+// (i+i over INT(1) is INT(3), as in MariaDB) but whose values pass INT's
+// range goes as BIGINT in the binary protocol, not cut to 32 bits.
+func TestColumnTypesWideValues(t *testing.T) {
+	ts := startServer(t, Config{}, nil)
+	db := ts.open(t)
+	mustExec(t, db, "CREATE TABLE w (id INT PRIMARY KEY, i INT(1), u INT(1) UNSIGNED)")
+	mustExec(t, db, "INSERT INTO w VALUES (1, 2000000000, 4000000000)")
+	var sum, usum, small int64
+	// An argument makes go-sql-driver prepare: rows come in the binary protocol.
+	if err := db.QueryRow("SELECT i + i, u + u, i - i FROM w WHERE id = ?", 1).Scan(&sum, &usum, &small); err != nil {
+		t.Fatal(err)
+	}
+	if sum != 4000000000 || usum != 8000000000 || small != 0 {
+		t.Fatalf("i+i, u+u, i-i = %d, %d, %d; want 4000000000, 8000000000, 0", sum, usum, small)
+	}
+}

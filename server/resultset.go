@@ -184,6 +184,9 @@ func toMySQLResult(r *sql.Result, binaryRows bool) *mysql.Result {
 	rs := &mysql.Resultset{Fields: make([]*mysql.Field, len(r.Columns))}
 	for i, c := range r.Columns {
 		rs.Fields[i] = field(c)
+		if binaryRows {
+			widenForValues(rs.Fields[i], c, i, r.Rows)
+		}
 	}
 	rs.RowDatas = make([]mysql.RowData, 0, len(r.Rows))
 	for _, row := range r.Rows {
@@ -317,4 +320,37 @@ func appendBinaryDuration(b []byte, d time.Duration) []byte {
 func appendLenEnc(b []byte, s string) []byte {
 	b = append(b, mysql.PutLengthEncodedInt(uint64(len(s)))...)
 	return append(b, s...)
+}
+
+// widenForValues makes a computed integer column BIGINT when one of its
+// values does not fit the narrower type its length chose: the binary
+// protocol writes a value in its column's type's width, and a length is
+// derived from declared display widths (INT(1) holds 10 digits), which
+// do not bound the values.
+func widenForValues(f *mysql.Field, col sql.Column, i int, rows [][]types.Value) {
+	var lo, hi int64
+	switch f.Type {
+	case mysql.MYSQL_TYPE_TINY:
+		lo, hi = math.MinInt8, math.MaxInt8
+	case mysql.MYSQL_TYPE_SHORT:
+		lo, hi = math.MinInt16, math.MaxInt16
+	case mysql.MYSQL_TYPE_INT24, mysql.MYSQL_TYPE_LONG:
+		lo, hi = math.MinInt32, math.MaxInt32
+	default:
+		return
+	}
+	if col.Type.Unsigned {
+		lo, hi = 0, 2*hi+1
+	}
+	for _, row := range rows {
+		v := row[i]
+		if v.IsNull() {
+			continue
+		}
+		n, ok := v.ToInt64()
+		if !ok || n < lo || n > hi || (v.K == types.KindUint && uint64(v.I) > uint64(hi)) {
+			f.Type = mysql.MYSQL_TYPE_LONGLONG
+			return
+		}
+	}
 }
