@@ -224,6 +224,11 @@ func digitCount(u uint64) int {
 func unifyExprs(es ...*Expr) types.ColType {
 	var u unifier
 	for _, e := range es {
+		if e.Type.Base == 0 && !e.literal {
+			// A ? or user variable: no type to aggregate, but its
+			// value may be as long as a VARCHAR(255).
+			u.chars = max(u.chars, TVarchar.Length)
+		}
 		u.add(e.Type, precision(e))
 	}
 	return u.result()
@@ -311,6 +316,16 @@ func isNumber(t types.ColType) bool {
 }
 func isTime(t types.ColType) bool {
 	return t.Base == types.TDatetime || t.Base == types.TTimestamp || t.Base == types.TDate || t.Base == types.TTime
+}
+
+// exprChars is how many characters e's values print in at most: a ? or
+// a user variable, of no type until it runs, counts as VARCHAR(255), as
+// plrun has always described it; NULL counts nothing.
+func exprChars(e *Expr) int {
+	if e.Type.Base == 0 && !e.literal {
+		return TVarchar.Length
+	}
+	return charLength(e.Type)
 }
 
 // charLength is how many characters a value of t prints in at most.

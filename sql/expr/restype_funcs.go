@@ -139,7 +139,7 @@ func stringFuncLength(f *Call) (int, bool) {
 		}
 		return int(min(v.I, 1<<24)), true
 	}
-	arg := func(i int) int { return charLength(args[i].Type) }
+	arg := func(i int) int { return exprChars(args[i]) }
 	switch f.Name {
 	case "concat":
 		n := 0
@@ -182,7 +182,10 @@ func stringFuncLength(f *Call) (int, bool) {
 	case "quote":
 		return 2*arg(0) + 2, len(args) == 1
 	case "sha2":
-		return 64, true
+		if n, ok := lit(1); ok && (n == 224 || n == 256 || n == 384 || n == 512) {
+			return n / 4, true
+		}
+		return 128, true
 	case "database", "schema":
 		return 64, true
 	case "left", "right":
