@@ -124,6 +124,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 		return nil, err
 	}
 	sc.Aggs = &pl.aggs
+	sc.ImplicitGroup = n.GroupBy == nil && selectAggregates(n)
 	sc.Clause = "SELECT"
 	if pl.windows, err = expr.NewWindowSet(n.WindowSpecs); err != nil {
 		return nil, err
@@ -172,6 +173,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			} else if ce.Col >= 0 && pl.t != nil {
 				col = fieldColumn(pl.t.Def, ce.Col, name, alias, false)
 			}
+			col.NotNull = col.NotNull && ce.NotNull // NULL over no rows in an implicit group
 			pl.outs = append(pl.outs, expr.OutputCol{Name: name, Expr: ce})
 			pl.Cols = append(pl.Cols, col)
 		}

@@ -125,6 +125,10 @@ type Scope struct {
 	// Locals resolves a stored program's local variables (sql/psm); nil
 	// outside one.
 	Locals LocalResolver
+	// ImplicitGroup: the query aggregates without GROUP BY, so over no
+	// rows it still returns one, its columns NULL: a column read here is
+	// never NOT NULL (its result column's flag, CREATE TABLE ... SELECT).
+	ImplicitGroup bool
 }
 
 // ClauseName is where an unknown column is reported to be.

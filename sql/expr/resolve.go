@@ -63,6 +63,11 @@ func ColumnLabel(n ast.ExprNode) string {
 
 func (sc *Scope) ResolveColumn(cn *ast.ColumnName) (*Expr, error) {
 	e, err := sc.resolveLocal(cn)
+	if err == nil && sc.ImplicitGroup && e.NotNull {
+		nullable := *e
+		nullable.NotNull = false
+		return &nullable, nil
+	}
 	if err == nil || sc.Outer == nil || !isUnknownColumn(err) {
 		return e, err
 	}
