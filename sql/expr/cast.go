@@ -96,8 +96,10 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 // castResult is the type MariaDB describes CAST(a AS ft) by (t is the
 // type the value is converted to): a signed or unsigned integer as long
 // as a's value prints, a string as long as N or a's value printed,
-// DATETIME(n) with its digits. canBeNull: a value that is not a date
-// casts to NULL.
+// DATETIME(n) with its digits. canBeNull: the cast may give NULL though
+// its argument is not (a value that is not a date; a number the target
+// cannot hold, which plrun casts to NULL where MariaDB clamps it): only an
+// integer cast to an integer never does.
 func castResult(ft interface {
 	GetType() byte
 	GetDecimal() int
@@ -107,12 +109,12 @@ func castResult(ft interface {
 		at := a.Type
 		switch {
 		case at.Base == types.TDecimal:
-			return intOfLength(charLength(at), t.Unsigned), false
+			return intOfLength(charLength(at), t.Unsigned), true
 		case at.IsInteger() && at.Unsigned == t.Unsigned:
 			return intOfLength(precision(a)+boolInt(!t.Unsigned), t.Unsigned), false
 		}
 		t.Length = 20
-		return t, false
+		return t, !at.IsInteger()
 	case t.Base == types.TDouble:
 		t.Length = 22
 		return t, true
@@ -126,7 +128,7 @@ func castResult(ft interface {
 	case t.Base == types.TText && a.Type.Base != 0 && a.Type.Base != types.TText && !a.Type.JSON:
 		return types.ColType{Base: types.TVarchar, Length: charLength(a.Type)}, true
 	}
-	return t, t.IsString()
+	return t, true
 }
 
 // unifyTypes is the result type of IFNULL, COALESCE, IF and CASE: the
