@@ -77,10 +77,10 @@ func field(col sql.Column) *mysql.Field {
 		f.Decimal = uint8(t.Scale)
 	case types.TFloat:
 		numeric(mysql.MYSQL_TYPE_FLOAT, approxWidth(col, 12))
-		f.Decimal = notFixedDec
+		f.Decimal = approxDecimals(t)
 	case types.TDouble:
 		numeric(mysql.MYSQL_TYPE_DOUBLE, approxWidth(col, 22))
-		f.Decimal = notFixedDec
+		f.Decimal = approxDecimals(t)
 	case types.TDatetime, types.TTimestamp:
 		f.Type = mysql.MYSQL_TYPE_DATETIME
 		if t.Base == types.TTimestamp {
@@ -143,6 +143,15 @@ func approxWidth(col sql.Column, own int) int {
 		return col.Type.Length
 	}
 	return own
+}
+
+// approxDecimals: a FLOAT or DOUBLE given a length has the decimals its
+// Scale says (ROUND(x, 1) has 1); else they are not fixed.
+func approxDecimals(t types.ColType) uint8 {
+	if t.Length > 0 {
+		return uint8(t.Scale)
+	}
+	return notFixedDec
 }
 
 func stringDecimals(f *mysql.Field, col sql.Column) {

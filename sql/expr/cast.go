@@ -116,7 +116,7 @@ func castResult(ft interface {
 		t.Length = 20
 		return t, !at.IsInteger()
 	case t.Base == types.TDouble:
-		t.Length = 22
+		t.Length, t.Scale = 22, notFixedDec // as long as a DOUBLE column, its decimals not fixed
 		return t, true
 	case t.Base == types.TDatetime:
 		t.Scale = max(ft.GetDecimal(), 0)

@@ -70,6 +70,9 @@ func controlFunc(f *Call) (*Expr, error) {
 		}
 		greatest := name == "greatest"
 		t := unifyExprs(args...)
+		if t.Base == types.TDouble {
+			t = tDouble // computed: 23 long, as MariaDB's GREATEST and LEAST are
+		}
 		return mk(t, func(c *Ctx, vs []types.Value) (types.Value, error) {
 			if AnyNull(vs) {
 				return types.Null, nil

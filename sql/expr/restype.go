@@ -18,6 +18,10 @@ import (
 // TBool is the type of comparisons and logical operators: INT, length 1.
 var TBool = types.ColType{Base: types.TInt, Length: 1}
 
+// notFixedDec is a DOUBLE's Scale when its Length is set and its
+// decimals are not fixed (MariaDB's NOT_FIXED_DEC).
+const notFixedDec = 31
+
 // maxDecimalPrecision and maxDecimalScale are DECIMAL's limits.
 const (
 	maxDecimalPrecision = 65
@@ -268,7 +272,7 @@ func (u *unifier) add(t types.ColType, prec int) {
 			u.out.Base = types.TText
 		}
 	case isApprox(t) || isApprox(o):
-		u.out = tDouble
+		u.out = types.ColType{Base: types.TDouble, Length: 22, Scale: notFixedDec} // MariaDB: a DOUBLE column's length
 	case t.Base == types.TDecimal || o.Base == types.TDecimal:
 		if isNumber(t) && isNumber(o) {
 			u.out = types.ColType{Base: types.TDecimal}

@@ -61,6 +61,9 @@ func numericFuncResult(f *Call, t types.ColType) (types.ColType, bool) {
 	intPart := precision(a) - scaleOf(at)
 	switch f.Name {
 	case "floor", "ceil", "ceiling":
+		if isApprox(at) && isApprox(t) {
+			return types.ColType{Base: types.TDouble, Length: 17}, true // no decimals
+		}
 		if at.Base == types.TDecimal && t.IsInteger() {
 			// A carry and a sign; INT while the digits fit in 9.
 			t := types.ColType{Base: types.TBigInt, Length: intPart + 2}
@@ -77,6 +80,8 @@ func numericFuncResult(f *Call, t types.ColType) (types.ColType, bool) {
 			t.Scale = scale
 			t.Length = max(intPart+boolInt(f.Name == "round")+scale, 1)
 			return t, true
+		case isApprox(at) && isApprox(t) && places >= 0:
+			return types.ColType{Base: types.TDouble, Length: 17 + min(places, 30), Scale: min(places, 30)}, true
 		case at.IsInteger() && t.IsInteger() && places < 0:
 			return intOfLength(intLength(at)+1, at.Unsigned), true
 		}
