@@ -126,6 +126,10 @@ func field(col sql.Column) *mysql.Field {
 		}
 		stringDecimals(f, col)
 	}
+	if col.NullLiteral {
+		f.Type, f.Charset, f.ColumnLength, f.Decimal = mysql.MYSQL_TYPE_NULL, charsetBinary, 0, 0
+		f.Flag |= mysql.BINARY_FLAG
+	}
 	if col.Binary && t.IsString() {
 		f.Charset = charsetBinary
 		f.Flag |= mysql.BINARY_FLAG

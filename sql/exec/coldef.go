@@ -64,5 +64,9 @@ func fieldFlags(def *storage.TableDef, idx int) uint16 {
 
 // exprColumn describes a computed select-list column.
 func exprColumn(name string, e *expr.Expr) Column {
-	return Column{Name: name, Type: e.Type, NotNull: e.NotNull, Expr: true, FixedDecimals: e.FixedDecimals}
+	c := Column{Name: name, Type: e.Type, NotNull: e.NotNull, Expr: true, FixedDecimals: e.FixedDecimals}
+	if v, ok := e.Literal(); ok && v.IsNull() {
+		c.NullLiteral = true
+	}
+	return c
 }

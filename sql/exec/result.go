@@ -24,6 +24,8 @@ type Column struct {
 	Flags uint16
 	// FixedDecimals: a computed string MariaDB gives decimals 0, not 39.
 	FixedDecimals bool
+	// NullLiteral: SELECT NULL, which MariaDB describes as of type NULL.
+	NullLiteral bool
 }
 
 // Result is the outcome of one statement.

@@ -164,8 +164,12 @@ func (sc *Scope) compileInSubquery(x *ast.PatternInExpr) (*Expr, error) {
 			return types.Null, nil
 		}
 		return BoolValue(not), nil
-	}, TBool, a)
+	}, tInSubquery, a)
 	e.IsConst = e.IsConst && !pl.Correlated()
 	e.NotNull = false // a NULL among the rows makes it NULL
 	return e, nil
 }
+
+// tInSubquery is the type of x IN (SELECT ...) and x = ANY (SELECT ...):
+// MariaDB's Item_in_optimizer, a BIGINT(21) (not a comparison's INT(1)).
+var tInSubquery = types.ColType{Base: types.TBigInt, Length: 21}
