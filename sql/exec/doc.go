@@ -14,6 +14,10 @@
 // in the expr.Ctx (derived.go explains why plans stay shareable). Window
 // functions run after grouping, before projection (window.go).
 //
+// A result set's Columns describe each column as MariaDB does
+// (coldef.go): a table column read bare with its key and default flags,
+// a computed one with its Expr's type and nullability (Column.Expr).
+//
 // State is a session's statement-side state: its expr.Env, the
 // transaction manager whose catalog names resolve in, and the schema epoch
 // plans are valid for (PlanFor caches a plan in the parse.Stmt). Every
