@@ -271,20 +271,22 @@ func describeField(f *mysql.Field, value string) string {
 	return fmt.Sprintf("%s: %s len=%d dec=%d flags=%s cs=%d %s", f.Name, typ, f.ColumnLength, f.Decimal, fs, f.Charset, value)
 }
 
-// TestColumnTypesWideValues: a computed column whose length says INT
-// (i+i over INT(1) is INT(3), as in MariaDB) but whose values pass INT's
-// range goes as BIGINT in the binary protocol, not cut to 32 bits.
+// TestColumnTypesWideValues: a computed integer column goes as BIGINT in
+// the binary protocol when a value passes the INT its description chose,
+// not cut to 32 bits: ORD is INT(7) as in MariaDB, but ORD of a 4-byte
+// character is 4036991104. And i + i over INT(1) is sized by INT's digits,
+// not the display width.
 func TestColumnTypesWideValues(t *testing.T) {
 	ts := startServer(t, Config{}, nil)
 	db := ts.open(t)
-	mustExec(t, db, "CREATE TABLE w (id INT PRIMARY KEY, i INT(1), u INT(1) UNSIGNED)")
-	mustExec(t, db, "INSERT INTO w VALUES (1, 2000000000, 4000000000)")
-	var sum, usum, small int64
+	mustExec(t, db, "CREATE TABLE w (id INT PRIMARY KEY, i INT(1), u INT(1) UNSIGNED, s VARCHAR(4))")
+	mustExec(t, db, "INSERT INTO w VALUES (1, 2000000000, 4000000000, '\U0001F600')")
+	var sum, usum, small, ord int64
 	// An argument makes go-sql-driver prepare: rows come in the binary protocol.
-	if err := db.QueryRow("SELECT i + i, u + u, i - i FROM w WHERE id = ?", 1).Scan(&sum, &usum, &small); err != nil {
+	if err := db.QueryRow("SELECT i + i, u + u, i - i, ORD(s) FROM w WHERE id = ?", 1).Scan(&sum, &usum, &small, &ord); err != nil {
 		t.Fatal(err)
 	}
-	if sum != 4000000000 || usum != 8000000000 || small != 0 {
-		t.Fatalf("i+i, u+u, i-i = %d, %d, %d; want 4000000000, 8000000000, 0", sum, usum, small)
+	if sum != 4000000000 || usum != 8000000000 || small != 0 || ord != 4036991104 {
+		t.Fatalf("i+i, u+u, i-i, ORD(s) = %d, %d, %d, %d; want 4000000000, 8000000000, 0, 4036991104", sum, usum, small, ord)
 	}
 }

@@ -51,13 +51,18 @@ func intOfLength(length int, unsigned bool) types.ColType {
 }
 
 // precision is how many decimal digits e's values have (MariaDB's
-// decimal_precision); a literal integer counts its own digits.
+// decimal_precision); a literal integer counts its own digits. An integer
+// column counts its type's digits, not its display width: INT(1) holds
+// ten, and i + i over it must not be an INT(3) whose values pass INT
+// (MariaDB sizes it by the width).
 func precision(e *Expr) int {
 	switch {
 	case e.literal && e.Type.IsInteger():
 		return e.Type.Length
 	case e.negLiteral && e.Type.IsInteger():
 		return e.Type.Length - 1
+	case e.Col >= 0 && e.Type.IsInteger():
+		return IntDigits(e.Type)
 	}
 	return typePrecision(e.Type)
 }
