@@ -1,6 +1,10 @@
 package storage
 
-import "github.com/plrun/plrun/types"
+import (
+	"sort"
+
+	"github.com/plrun/plrun/types"
+)
 
 // Rebuild builds the table an ALTER TABLE makes, from the old table's
 // committed rows, while the old table stays in use.
@@ -45,7 +49,9 @@ func NewRebuild(old *Table, def *TableDef, shape *Reshape, since uint64) *Rebuil
 	nt := NewTable(def)
 	nt.rows = make(map[string]*Row, old.Len())
 	nt.bulk = true
-	b := &Rebuild{Old: old, New: nt, Shape: shape, since: since, sameKey: shape.SameKey(old.Def, def), identity: shape.Identity(old.Def, def)}
+	// Rows reordered (Reshape.Order) get new keys, as rows whose key changed.
+	sameKey := shape.SameKey(old.Def, def) && len(shape.Order) == 0
+	b := &Rebuild{Old: old, New: nt, Shape: shape, since: since, sameKey: sameKey, identity: shape.Identity(old.Def, def)}
 	if !b.sameKey {
 		b.rekeyed, b.owners = map[string]rekeyedRow{}, map[string]int{}
 	}
@@ -203,7 +209,11 @@ func (b *Rebuild) load(im *rowImage, num int) error {
 	if !b.sameKey {
 		b.forget(im.key)
 		if vals != nil {
-			b.rekeyed[im.key] = rekeyedRow{vals: vals, lsn: im.lsn}
+			rk := rekeyedRow{vals: vals, lsn: im.lsn}
+			for _, k := range b.Shape.Order {
+				rk.sortBy = append(rk.sortBy, im.vals[k.Col])
+			}
+			b.rekeyed[im.key] = rk
 		}
 		return nil
 	}
@@ -238,15 +248,17 @@ func (b *Rebuild) load(im *rowImage, num int) error {
 // rekeyedRow is an old row's converted state under its new key ("" for a
 // table with a hidden row id).
 type rekeyedRow struct {
-	key  string
-	vals []types.Value
-	lsn  uint64
+	key    string
+	vals   []types.Value
+	lsn    uint64
+	sortBy []types.Value // its old values of Reshape.Order's columns
 }
 
 // forget drops old row ok's rekeyed copy.
 func (b *Rebuild) forget(ok string) { delete(b.rekeyed, ok) }
 
-// Finish completes the new table, in the old table's key order: it numbers
+// Finish completes the new table, in the old table's key order (or
+// Reshape.Order's, ties in the old order): it numbers
 // an added AUTO_INCREMENT column 1, 2, 3 ... (Reshape.Number), and builds
 // a rekeyed table from the rows kept aside. The caller has the old
 // table's writers stopped, or is recovery, so run time and replay number
@@ -280,11 +292,20 @@ func (b *Rebuild) Finish() {
 		return
 	}
 	cols := nt.Def.PrimaryKey()
+	var keys []string // the old rows' keys, in the order the new rows are made
 	b.Old.order.Scan(func(r *Row) bool {
-		rk, ok := b.rekeyed[r.Key]
-		if !ok {
-			return true
+		if _, ok := b.rekeyed[r.Key]; ok {
+			keys = append(keys, r.Key)
 		}
+		return true
+	})
+	if order := b.Shape.Order; len(order) > 0 {
+		sort.SliceStable(keys, func(i, j int) bool {
+			return lessBy(order, b.rekeyed[keys[i]].sortBy, b.rekeyed[keys[j]].sortBy)
+		})
+	}
+	for _, k := range keys {
+		rk := b.rekeyed[k]
 		if num >= 0 {
 			n++
 			rk.vals[num] = types.IntValue(n)
@@ -302,13 +323,27 @@ func (b *Rebuild) Finish() {
 			}
 			key := KeyOf(pk)
 			if b.owners[key]++; b.owners[key] > 1 {
-				return true // a duplicate new key: Duplicate reports it
+				continue // a duplicate new key: Duplicate reports it
 			}
 			row = nt.slotLocked(key, pk)
 		}
 		nt.setLocked(row, rk.vals, rk.lsn, nil)
-		return true
-	})
+	}
+}
+
+// lessBy orders two rows by their values a and b of the sort keys, as
+// ORDER BY does (NULLs first ascending).
+func lessBy(order []SortKey, a, b []types.Value) bool {
+	for i, k := range order {
+		c := types.Compare(a[i], b[i])
+		if k.Desc {
+			c = -c
+		}
+		if c != 0 {
+			return c < 0
+		}
+	}
+	return false
 }
 
 // setLocked makes vals (at lsn, with older versions) r's committed state

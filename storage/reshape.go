@@ -19,6 +19,17 @@ type Reshape struct {
 	// 0 if none.
 	Number     int   `json:"number,omitempty"`
 	NumberFrom int64 `json:"number_from,omitempty"` // the first number (0: 1)
+	// Order is ALTER TABLE ... ORDER BY of a table kept in insertion order
+	// (no clustered key): the rows get new hidden row ids in the order of
+	// their old values (ties in the old order), so scans return them so.
+	Order []SortKey `json:"order,omitempty"`
+}
+
+// SortKey is one column of Reshape.Order: an old column's position, and
+// whether it sorts descending (NULLs first ascending, last descending).
+type SortKey struct {
+	Col  int  `json:"col"`
+	Desc bool `json:"desc,omitempty"`
 }
 
 // ConvertIssue is a value that did not fit its new column as it was:

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/ddl/tabledef"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -60,17 +61,17 @@ func CreateSelect(ctx context.Context, s *exec.State, txns *txn.Manager, x *txn.
 	if err != nil {
 		return nil, err
 	}
-	def, autoStart, err := buildTableDefWith(db, n, selected)
+	def, autoStart, err := tabledef.BuildTableDefWith(db, n, selected)
 	if err != nil {
 		return nil, err
 	}
-	if err := buildChecks(def, n, s.Functions()); err != nil {
+	if err := tabledef.BuildChecks(def, n, s.Functions()); err != nil {
 		return nil, err
 	}
-	if err := substituteEngine(s, def); err != nil {
+	if err := tabledef.SubstituteEngine(s, def); err != nil {
 		return nil, err
 	}
-	if err := checkForeignKeys(cat, def, s.ForeignKeyChecks()); err != nil {
+	if err := tabledef.CheckForeignKeys(cat, def, s.ForeignKeyChecks()); err != nil {
 		return nil, err
 	}
 	def.ID = cat.AllocTableID()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/ddl/alter"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
 )
@@ -51,7 +52,7 @@ func ApplyAt(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord, lsn uint
 		}
 	default:
 		txn.ApplyDDL(cat, d)
-		triggersFollow(pc, d)
+		alter.TriggersFollow(pc, d)
 	}
 	return nil
 }

@@ -71,3 +71,18 @@ func (s *State) DropTempTables() {
 		delete(s.temps, k)
 	}
 }
+
+// SwapTempTable puts nt in the place of the session's temporary table old,
+// under nt's name (ALTER TABLE or RENAME TABLE of it: a rebuilt table, or
+// old's rows under a new definition). False, and nothing changed, when old
+// is not the session's or another of its temporary tables has nt's name.
+func (s *State) SwapTempTable(old, nt *storage.Table) bool {
+	from, to := tempKey(old.Def.DB, old.Def.Name), tempKey(nt.Def.DB, nt.Def.Name)
+	if s.temps[from] != old || (to != from && s.temps[to] != nil) {
+		return false
+	}
+	delete(s.temps, from)
+	old.MarkDropped()
+	s.temps[to] = nt
+	return true
+}

@@ -317,11 +317,19 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	// a pooled one would overwrite the trees the plan cache keeps. Parses
 	// are cached by text, so this is paid once per distinct statement.
 	s = scanViewCheck(s, p)
+	s, noCopy, err := scanNoCopy(s)
+	if err != nil {
+		return nil, err
+	}
+	s, fkNames := scanColumnFKNames(s)
 	stmts, err := parseSQL(s, mode)
 	if err != nil {
 		if strings.Contains(err.Error(), "[parser:1083]") {
 			// FIELDS ENCLOSED BY / ESCAPED BY of more than one byte
 			return nil, sqlerr.New(sqlerr.ErWrongFieldTerminators, "Field separator argument is not what is expected; check the manual")
+		}
+		if aerr := algorithmError(s, err); aerr != nil {
+			return nil, aerr
 		}
 		return nil, sqlerr.New(sqlerr.ErParse, "%s", tidbSyntaxMessage(err))
 	}
@@ -329,6 +337,12 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 		return nil, sqlerr.New(sqlerr.ErParse, "You have an error in your SQL syntax; expected one statement, got %d", len(stmts))
 	}
 	p.Node = stmts[0]
+	if noCopy {
+		markNoCopy(p.Node)
+	}
+	if fkNames != nil {
+		nameColumnFKs(p.Node, fkNames)
+	}
 	p.Params = countParamMarkers(p.Node)
 	return p, nil
 }

@@ -190,6 +190,16 @@ func tableRefsOf(n ast.StmtNode) []TableRef {
 		c.markWriteNamed("")
 	case *ast.SelectStmt, *ast.SetOprStmt:
 		c.walk(x)
+	case *ast.AlterTableStmt:
+		c.walk(x)
+		for _, sp := range x.Specs {
+			if sp.Tp == ast.AlterTableRenameTable && sp.NewTable != nil {
+				// the new name is no use of a table: LOCK TABLES need not
+				// have locked it (MariaDB renames a locked table)
+				c.drop(sp.NewTable)
+			}
+		}
+		c.markWriteNamed("")
 	case ast.DDLNode:
 		if _, ok := x.(*ast.LockTablesStmt); ok {
 			return nil

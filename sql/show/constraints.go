@@ -1,6 +1,7 @@
 package show
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/plrun/plrun/storage"
@@ -19,11 +20,17 @@ func columnCheck(def *storage.TableDef, col string) string {
 }
 
 // constraintLines are SHOW CREATE TABLE's lines after the keys: the
-// foreign keys, then the table-level CHECK constraints, as MariaDB
-// prints them.
+// foreign keys in the order of their names (InnoDB keeps them in a set
+// ordered by name, byte by byte), then the table-level CHECK constraints,
+// as MariaDB prints them.
 func constraintLines(def *storage.TableDef) []string {
 	var lines []string
-	for i := range def.ForeignKeys {
+	fks := make([]int, len(def.ForeignKeys))
+	for i := range fks {
+		fks[i] = i
+	}
+	sort.SliceStable(fks, func(a, b int) bool { return def.ForeignKeys[fks[a]].Name < def.ForeignKeys[fks[b]].Name })
+	for _, i := range fks {
 		lines = append(lines, "  "+def.ForeignKeys[i].SQL(def, false))
 	}
 	for _, ck := range def.Checks {

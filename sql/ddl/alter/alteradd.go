@@ -1,4 +1,4 @@
-package ddl
+package alter
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/constraint"
+	"github.com/plrun/plrun/sql/ddl/tabledef"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
@@ -79,25 +80,25 @@ func (p *alterPlan) addConstraints(cat *storage.Catalog, def *storage.TableDef) 
 	c := &p.cons
 	if len(c.colChecks) > 0 {
 		// a column's own check: not checked against the rows, as in MariaDB
-		if err := buildChecks(def, &ast.CreateTableStmt{Cols: c.colChecks}, p.s.Functions()); err != nil {
+		if err := tabledef.BuildChecks(def, &ast.CreateTableStmt{Cols: c.colChecks}, p.s.Functions()); err != nil {
 			return err
 		}
 	}
 	if len(c.addChecks) > 0 {
 		n := len(def.Checks)
-		if err := buildChecks(def, &ast.CreateTableStmt{Constraints: c.addChecks}, p.s.Functions()); err != nil {
+		if err := tabledef.BuildChecks(def, &ast.CreateTableStmt{Constraints: c.addChecks}, p.s.Functions()); err != nil {
 			return err
 		}
 		c.newChecks = def.Checks[n:]
 	}
 	if len(c.addFKs) > 0 {
 		n := len(def.ForeignKeys)
-		if err := buildForeignKeys(def, &ast.CreateTableStmt{Constraints: c.addFKs}); err != nil {
+		if err := tabledef.BuildForeignKeys(def, &ast.CreateTableStmt{Constraints: c.addFKs}); err != nil {
 			return err
 		}
 		added := *def
 		added.ForeignKeys = def.ForeignKeys[n:]
-		if err := checkForeignKeys(cat, &added, p.s.ForeignKeyChecks()); err != nil {
+		if err := tabledef.CheckForeignKeys(cat, &added, p.s.ForeignKeyChecks()); err != nil {
 			return err
 		}
 		c.newFKs = def.ForeignKeys[n:]
@@ -176,7 +177,7 @@ func (p *alterPlan) checkCheckRows(ctx context.Context, cat *storage.Catalog, nt
 	def.Checks = p.cons.newChecks
 	def.ForeignKeys = nil
 	t := storage.NewTable(&def)
-	sc := &expr.Scope{Table: t, Alias: def.Name, DB: def.DB, Funcs: checkFuncs{p.s.Functions()}}
+	sc := &expr.Scope{Table: t, Alias: def.Name, DB: def.DB, Funcs: tabledef.CheckFuncs(p.s.Functions())}
 	rules, err := constraint.For(cat, t, sc)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package ddl
+package tabledef
 
 import (
 	"strings"
@@ -132,3 +132,7 @@ func (v *columnFinder) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (v *columnFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// CheckFuncs is funcs as a CHECK being added sees it (checkFuncs): ALTER
+// TABLE ADD CONSTRAINT ... CHECK evaluates the existing rows through it.
+func CheckFuncs(funcs expr.FunctionHost) expr.FunctionHost { return checkFuncs{funcs} }

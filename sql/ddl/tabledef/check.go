@@ -1,4 +1,4 @@
-package ddl
+package tabledef
 
 import (
 	"fmt"
@@ -12,13 +12,13 @@ import (
 	"github.com/plrun/plrun/storage"
 )
 
-// buildChecks adds CREATE TABLE's CHECK constraints to def as MariaDB
+// BuildChecks adds CREATE TABLE's CHECK constraints to def as MariaDB
 // names them: a column's check by its column, a table's by its
 // CONSTRAINT name or CONSTRAINT_N (N counting the unnamed ones, moved on
 // past names already taken). Each expression must compile
 // against def's columns (1054 ... in 'CHECK') and hold only what MariaDB
 // allows there (checkrules.go).
-func buildChecks(def *storage.TableDef, x *ast.CreateTableStmt, funcs expr.FunctionHost) error {
+func BuildChecks(def *storage.TableDef, x *ast.CreateTableStmt, funcs expr.FunctionHost) error {
 	sc := &expr.Scope{Table: storage.NewTable(def), Alias: def.Name, DB: def.DB, Clause: "CHECK", Funcs: checkFuncs{funcs}}
 	taken := map[string]bool{}
 	for _, fk := range def.ForeignKeys {

@@ -1,15 +1,15 @@
-package ddl
+package alter
 
 import (
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/txn"
 )
 
-// triggersFollow keeps a table's triggers with it after d is applied: a
+// TriggersFollow keeps a table's triggers with it after d is applied: a
 // dropped table's go, a renamed table's move with it. DDL statements call
 // it inside their log record's apply and replay calls it for the same
 // record, so both leave the same triggers.
-func triggersFollow(pc *procs.Catalog, d *txn.DDLRecord) {
+func TriggersFollow(pc *procs.Catalog, d *txn.DDLRecord) {
 	if pc == nil {
 		return
 	}

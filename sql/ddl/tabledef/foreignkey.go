@@ -1,4 +1,4 @@
-package ddl
+package tabledef
 
 import (
 	"fmt"
@@ -10,12 +10,12 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// buildForeignKeys adds the FOREIGN KEYs of CREATE TABLE to def — table
+// BuildForeignKeys adds the FOREIGN KEYs of CREATE TABLE to def — table
 // constraints and, as MariaDB 10.5+ does, a column's REFERENCES — with
 // InnoDB's names (`t_ibfk_N` when unnamed) and, where no index of def
 // starts with the key's columns, an index on them named as InnoDB names
 // it (the constraint's name, else the first column's).
-func buildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
+func BuildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
 	type spec struct {
 		name string
 		cols []string
@@ -25,7 +25,9 @@ func buildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
 	for _, cd := range x.Cols {
 		for _, o := range cd.Options {
 			if o.Tp == ast.ColumnOptionReference && o.Refer != nil {
-				specs = append(specs, spec{cols: []string{cd.Name.Name.O}, ref: o.Refer})
+				// (named by CONSTRAINT name before it, as MariaDB allows:
+				// sql/parse's columnrefs.go)
+				specs = append(specs, spec{name: o.ConstraintName, cols: []string{cd.Name.Name.O}, ref: o.Refer})
 			}
 		}
 	}
@@ -90,6 +92,12 @@ func buildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
 			generated++
 			fk.Name = fmt.Sprintf("%s_ibfk_%d", def.Name, generated)
 		}
+		if sp.name != "" && indexNamed(def, sp.name) && !HasIndexOn(def.Indexes, fk.Cols) {
+			// the key's new index takes the constraint's own name, which
+			// an index has: MariaDB's 1061, before the name's own clash (a
+			// column's name is numbered instead)
+			return sqlerr.New(sqlerr.ErDupKeyName, "Duplicate key name '%s'", sp.name)
+		}
 		if had[strings.ToLower(fk.Name)] {
 			return dupConstraint(def) // InnoDB's: the name is the table's already
 		}
@@ -111,7 +119,7 @@ func buildForeignKeys(def *storage.TableDef, x *ast.CreateTableStmt) error {
 				return cantCreate(def)
 			}
 		}
-		if !hasIndexOn(def.Indexes, fk.Cols) {
+		if !HasIndexOn(def.Indexes, fk.Cols) {
 			name := sp.name
 			if name == "" {
 				name = def.Columns[fk.Cols[0]].Name
@@ -149,9 +157,9 @@ func cantCreate(def *storage.TableDef) error {
 	return sqlerr.New(sqlerr.ErCantCreateTable, "Can't create table `%s`.`%s` (errno: 150 \"%s\")", def.DB, def.Name, sqlerr.ErFKIncorrectlyFormed)
 }
 
-// hasIndexOn reports whether some index of ixs starts with cols, in
+// HasIndexOn reports whether some index of ixs starts with cols, in
 // order: what InnoDB needs to find a key's rows.
-func hasIndexOn(ixs []storage.IndexDef, cols []int) bool {
+func HasIndexOn(ixs []storage.IndexDef, cols []int) bool {
 	for _, ix := range ixs {
 		if len(ix.Cols) < len(cols) {
 			continue
@@ -179,13 +187,13 @@ func indexNamed(def *storage.TableDef, name string) bool {
 	return false
 }
 
-// checkForeignKeys validates def's keys against their parents as InnoDB
+// CheckForeignKeys validates def's keys against their parents as InnoDB
 // does at CREATE TABLE (errno 150): the parent exists (def itself for a
 // self-reference), has the columns, an index starting with them, and
 // each pair of columns has the same type (strings may differ in length).
 // With foreign_key_checks=0 a missing parent is allowed, as dumps that
 // create children first need; a parent that exists is still checked.
-func checkForeignKeys(cat *storage.Catalog, def *storage.TableDef, fkChecks bool) error {
+func CheckForeignKeys(cat *storage.Catalog, def *storage.TableDef, fkChecks bool) error {
 	for i := range def.ForeignKeys {
 		fk := &def.ForeignKeys[i]
 		if fkNameTaken(cat, def.DB, fk.Name) {
@@ -216,11 +224,11 @@ func checkForeignKeys(cat *storage.Catalog, def *storage.TableDef, fkChecks bool
 			}
 			fk.RefCols[j] = parent.Columns[c].Name
 			refCols = append(refCols, c)
-			if !sameKeyType(def.Columns[fk.Cols[j]], parent.Columns[c]) {
+			if !SameKeyType(def.Columns[fk.Cols[j]], parent.Columns[c]) {
 				return cantCreate(def)
 			}
 		}
-		if !hasIndexOn(parent.Indexes, refCols) {
+		if !HasIndexOn(parent.Indexes, refCols) {
 			return cantCreate(def)
 		}
 	}
@@ -233,7 +241,7 @@ func dupConstraint(def *storage.TableDef) error {
 	return sqlerr.New(sqlerr.ErCantCreateTable, "Can't create table `%s`.`%s` (errno: 121 \"Duplicate key on write or update\")", def.DB, def.Name)
 }
 
-func sameKeyType(a, b storage.Column) bool {
+func SameKeyType(a, b storage.Column) bool {
 	if a.Type.IsString() && b.Type.IsString() {
 		return (a.Type.Base == types.TText) == (b.Type.Base == types.TText)
 	}

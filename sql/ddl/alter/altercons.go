@@ -1,4 +1,4 @@
-package ddl
+package alter
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 
 	"github.com/plrun/plrun/sql/constraint"
+	"github.com/plrun/plrun/sql/ddl/tabledef"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 )
@@ -43,17 +44,23 @@ func (p *alterPlan) carryConstraints(cat *storage.Catalog, def *storage.TableDef
 			if !ok {
 				return sqlerr.New(sqlerr.ErDropIndexFK, "Cannot drop index '%s': needed in a foreign key constraint", fkIndexName(old, fk.Cols, fk.Name))
 			}
-			if !sameKeyType(def.Columns[np], old.Columns[c]) {
+			if !tabledef.SameKeyType(def.Columns[np], old.Columns[c]) {
 				return sqlerr.New(sqlerr.ErFKColumnCannotChange, "Cannot change column '%s': used in a foreign key constraint '%s'", old.Columns[c].Name, fk.Name)
 			}
 			nk.Cols[i] = np
 		}
-		if !hasIndexOn(def.Indexes, nk.Cols) {
+		if !tabledef.HasIndexOn(def.Indexes, nk.Cols) {
 			return sqlerr.New(sqlerr.ErDropIndexFK, "Cannot drop index '%s': needed in a foreign key constraint", fkIndexName(old, fk.Cols, fk.Name))
 		}
 		def.ForeignKeys = append(def.ForeignKeys, nk)
 	}
-	for _, ch := range cat.ReferencingFKs(old.DB, old.Name) {
+	var children []storage.ChildFK
+	if !old.Temporary {
+		// (a temporary table is no parent: the keys naming its name are
+		// the permanent table's it shadows)
+		children = cat.ReferencingFKs(old.DB, old.Name)
+	}
+	for _, ch := range children {
 		self := ch.Child == p.old
 		if !self {
 			p.cons.children = append(p.cons.children, ch.Child.Def.ID)
@@ -74,7 +81,7 @@ func (p *alterPlan) carryConstraints(cat *storage.Catalog, def *storage.TableDef
 			if !ok {
 				return sqlerr.New(sqlerr.ErFKColumnCannotDropCh, "Cannot drop column '%s': needed in a foreign key constraint '%s' of table `%s`.`%s`", old.Columns[oc].Name, ch.FK.Name, ch.Child.Def.DB, ch.Child.Def.Name)
 			}
-			if !sameKeyType(def.Columns[np], old.Columns[oc]) {
+			if !tabledef.SameKeyType(def.Columns[np], old.Columns[oc]) {
 				return sqlerr.New(sqlerr.ErFKColumnCannotChgCh, "Cannot change column '%s': used in a foreign key constraint '%s' of table '%s.%s'", old.Columns[oc].Name, ch.FK.Name, ch.Child.Def.DB, ch.Child.Def.Name)
 			}
 			if self && !strings.EqualFold(def.Columns[np].Name, old.Columns[oc].Name) {
@@ -87,7 +94,7 @@ func (p *alterPlan) carryConstraints(cat *storage.Catalog, def *storage.TableDef
 			}
 			refs = append(refs, np)
 		}
-		if len(refs) == len(ch.FK.RefCols) && !hasIndexOn(def.Indexes, refs) && p.s.ForeignKeyChecks() {
+		if len(refs) == len(ch.FK.RefCols) && !tabledef.HasIndexOn(def.Indexes, refs) && p.s.ForeignKeyChecks() {
 			return p.parentIndexDropped(ch.FK)
 		}
 	}
@@ -139,7 +146,7 @@ func (p *alterPlan) carryChecks(def *storage.TableDef, newPos map[int]int, drops
 			return sqlerr.New(sqlerr.ErBadField, "Unknown column '%s' in 'CHECK'", v.lost)
 		}
 		if v.changed {
-			ck.Expr = CheckText(e)
+			ck.Expr = tabledef.CheckText(e)
 			if ck.Column != "" {
 				// MariaDB keeps the check's name (4025 says `t.a` after a TO a2)
 				ck.Column = def.Columns[newPos[old.ColumnIndex(ck.Column)]].Name
@@ -192,7 +199,7 @@ func (p *alterPlan) parentIndexDropped(fk *storage.ForeignKey) error {
 		cols = append(cols, old.ColumnIndex(n))
 	}
 	for _, ix := range old.Indexes {
-		if !hasIndexOn([]storage.IndexDef{ix}, cols) {
+		if !tabledef.HasIndexOn([]storage.IndexDef{ix}, cols) {
 			continue
 		}
 		if ix.Primary {
@@ -207,7 +214,7 @@ func (p *alterPlan) parentIndexDropped(fk *storage.ForeignKey) error {
 // first index on the key's columns, else the key's own name.
 func fkIndexName(def *storage.TableDef, cols []int, fallback string) string {
 	for _, ix := range def.Indexes {
-		if hasIndexOn([]storage.IndexDef{ix}, cols) {
+		if tabledef.HasIndexOn([]storage.IndexDef{ix}, cols) {
 			return ix.Name
 		}
 	}

@@ -1,4 +1,4 @@
-package ddl
+package tabledef
 
 import (
 	"strings"
@@ -7,12 +7,12 @@ import (
 	"github.com/plrun/plrun/sqlerr"
 )
 
-// checkStoredCharset refuses a character set or collation for stored data
+// CheckStoredCharset refuses a character set or collation for stored data
 // other than the one plrun stores and compares by: utf8mb4 with
 // utf8mb4_general_ci (and binary for binary types). Accepting latin1 or
 // utf8mb4_bin and storing utf8mb4 compared case-insensitively would be a
 // declaration silently ignored; what plrun cannot honour is refused.
-func checkStoredCharset(charset, collate string) error {
+func CheckStoredCharset(charset, collate string) error {
 	cs, co := strings.ToLower(charset), strings.ToLower(collate)
 	switch cs {
 	case "", "utf8mb4":
@@ -30,21 +30,21 @@ func checkStoredCharset(charset, collate string) error {
 	return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support COLLATE '%s' for stored data (plrun compares as utf8mb4_general_ci)", collate)
 }
 
-// checkColumnCharset checks a column definition's CHARACTER SET and
+// CheckColumnCharset checks a column definition's CHARACTER SET and
 // COLLATE. A JSON column may say utf8mb4_bin: that is how MariaDB prints
 // (and a dump declares) JSON, LONGTEXT with a json_valid CHECK.
-func checkColumnCharset(cd *ast.ColumnDef, json bool) error {
+func CheckColumnCharset(cd *ast.ColumnDef, json bool) error {
 	if json {
 		return nil
 	}
 	if cd.Tp != nil {
-		if err := checkStoredCharset(cd.Tp.GetCharset(), cd.Tp.GetCollate()); err != nil {
+		if err := CheckStoredCharset(cd.Tp.GetCharset(), cd.Tp.GetCollate()); err != nil {
 			return err
 		}
 	}
 	for _, o := range cd.Options {
 		if o.Tp == ast.ColumnOptionCollate {
-			if err := checkStoredCharset("", o.StrValue); err != nil {
+			if err := CheckStoredCharset("", o.StrValue); err != nil {
 				return err
 			}
 		}

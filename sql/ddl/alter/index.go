@@ -1,4 +1,4 @@
-package ddl
+package alter
 
 import (
 	"context"
@@ -15,9 +15,6 @@ import (
 func createIndex(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.CreateIndexStmt) (*exec.Result, error) {
 	t, err := s.ResolveTable(x.Table)
 	if err != nil {
-		return nil, err
-	}
-	if err := refuseTemporary(t); err != nil {
 		return nil, err
 	}
 	p := newAlterPlan(s, t)
@@ -49,9 +46,6 @@ func createIndex(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 func dropIndex(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.DropIndexStmt) (*exec.Result, error) {
 	t, err := s.ResolveTable(x.Table)
 	if err != nil {
-		return nil, err
-	}
-	if err := refuseTemporary(t); err != nil {
 		return nil, err
 	}
 	p := newAlterPlan(s, t)

@@ -1,8 +1,9 @@
-package ddl
+package alter
 
 import (
 	"fmt"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/ddl/tabledef"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -32,8 +33,10 @@ type alterPlan struct {
 	noCopyWhy string // what rules out ALGORITHM=INSTANT (1846's reason), if anything
 	algorithm ast.AlgorithmType
 	lockNone  bool
-	dropped   []string // columns dropped (shrinkKeys)
-	keysSpec  bool     // DISABLE / ENABLE KEYS among the specs
+	dropped   []string              // columns dropped (shrinkKeys)
+	keysSpec  bool                  // DISABLE / ENABLE KEYS among the specs
+	rebuilds  bool                  // InnoDB rebuilds the clustered index: never INSTANT or NOCOPY (algorithm.go)
+	orderBy   []*ast.AlterOrderItem // ORDER BY: MariaDB copies the rows (orderRows)
 	keysAdded bool
 	inline    []planKey  // keys declared in a column definition, to add once it is placed
 	cons      consChange // FOREIGN KEYs and CHECKs dropped and added (altercons.go)
@@ -184,6 +187,11 @@ func (p *alterPlan) apply(sp *ast.AlterTableSpec) error {
 		return nil
 	case ast.AlterTableForce:
 		p.rebuild = true
+		p.rebuilds = true
+		return nil
+	case ast.AlterTableOrderByColumns:
+		p.rebuild = true
+		p.orderBy = sp.OrderByList
 		return nil
 	case ast.AlterTableEnableKeys, ast.AlterTableDisableKeys:
 		// InnoDB has no disabled keys: MariaDB's note, and nothing else.
@@ -272,7 +280,7 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 	if err != nil {
 		return storage.Column{}, err
 	}
-	if err := checkColumnCharset(cd, ct.JSON); err != nil {
+	if err := tabledef.CheckColumnCharset(cd, ct.JSON); err != nil {
 		return storage.Column{}, err
 	}
 	col := storage.Column{Name: cd.Name.Name.O, Type: ct}
@@ -293,7 +301,7 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 		case ast.ColumnOptionUniqKey:
 			p.inline = append(p.inline, planKey{IndexDef: storage.IndexDef{Unique: true}, names: []string{col.Name}})
 		case ast.ColumnOptionDefaultValue:
-			if err := setDefault(&col, o.Expr); err != nil {
+			if err := tabledef.SetDefault(&col, o.Expr); err != nil {
 				return col, err
 			}
 		case ast.ColumnOptionOnUpdate:
@@ -305,7 +313,11 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 			// checks no existing row against a column's check
 			p.cons.colChecks = append(p.cons.colChecks, cd)
 		case ast.ColumnOptionReference:
-			return col, notYet("ALTER TABLE ... column REFERENCES")
+			// ADD COLUMN's (MODIFY's and CHANGE's are refused first, by
+			// refuseRedefinedReferences): added once the column is placed
+			if err := p.refuseConstraint(columnForeignKey(cd, o)); err != nil {
+				return col, err
+			}
 		}
 	}
 	return col, nil
@@ -426,7 +438,7 @@ func (p *alterPlan) alterDefault(cd *ast.ColumnDef) error {
 	col.HasDefault, col.Default, col.DefaultNow = false, types.Null, false
 	for _, o := range cd.Options { // the parser leaves SET DEFAULT's option untyped
 		if o.Expr != nil {
-			if err := setDefault(col, o.Expr); err != nil {
+			if err := tabledef.SetDefault(col, o.Expr); err != nil {
 				return err
 			}
 		}
@@ -450,4 +462,15 @@ func (p *alterPlan) hasPlainKey() bool {
 		}
 	}
 	return false
+}
+
+// autoIncStart is the AUTO_INCREMENT = n a rebuild sets (0: keep the old
+// table's counter). A table that had no AUTO_INCREMENT column has a counter
+// no column used: InnoDB forgets it, and the column the ALTER adds or makes
+// continues after its largest value (1 makes Rebuild.SetAutoIncFrom do so).
+func (p *alterPlan) autoIncStart() uint64 {
+	if p.autoInc == 0 && p.old.Def.AutoIncColumn() < 0 {
+		return 1
+	}
+	return p.autoInc
 }

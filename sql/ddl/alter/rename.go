@@ -1,4 +1,4 @@
-package ddl
+package alter
 
 import (
 	"context"
@@ -39,6 +39,9 @@ func renameStmt(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs
 // name), and renames them all in one catalog step. A renamed table keeps
 // its rows and id, so nothing is copied.
 func renameTables(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catalog, steps []storage.Rename) (*exec.Result, error) {
+	if temporary, err := renameTemporaries(s, txns.Catalog(), steps); temporary || err != nil {
+		return &exec.Result{}, err
+	}
 	cat := txns.Catalog()
 	if err := renameError(cat, steps); err != nil {
 		return nil, err
@@ -53,9 +56,6 @@ func renameTables(ctx context.Context, s *exec.State, txns *txn.Manager, pc *pro
 	var ids []uint64
 	for _, st := range steps {
 		if t := cat.Table(st.From.DB, st.From.Name); t != nil {
-			if err := refuseTemporary(t); err != nil {
-				return nil, err
-			}
 			ids = append(ids, t.Def.ID)
 			// the children's keys are repointed in the same step
 			for _, ch := range cat.ReferencingFKs(t.Def.DB, t.Def.Name) {
@@ -78,7 +78,7 @@ func renameTables(ctx context.Context, s *exec.State, txns *txn.Manager, pc *pro
 		if f := cat.RenameTables(steps, false); f != nil {
 			return renameFailure(steps, f)
 		}
-		triggersFollow(pc, rec)
+		TriggersFollow(pc, rec)
 		s.SchemaChanged()
 		return nil
 	})

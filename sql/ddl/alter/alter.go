@@ -1,4 +1,4 @@
-package ddl
+package alter
 
 import (
 	"context"
@@ -17,13 +17,14 @@ import (
 // alterTable runs ALTER TABLE: its specs make a new definition (alterPlan),
 // then the table is rebuilt online (rebuildOnline) and switched in one
 // alter_table record. A rename alone is RENAME TABLE's record; DISABLE /
-// ENABLE KEYS alone only notes that InnoDB has no such option.
+// ENABLE KEYS alone only notes that InnoDB has no such option. A temporary
+// table is changed in its session instead (temporary.go).
 func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catalog, x *ast.AlterTableStmt) (*exec.Result, error) {
-	t, err := s.ResolveTable(x.Table)
-	if err != nil {
+	if err := refuseRedefinedReferences(x); err != nil {
 		return nil, err
 	}
-	if err := refuseTemporary(t); err != nil {
+	t, err := s.ResolveTable(x.Table)
+	if err != nil {
 		return nil, err
 	}
 	p := newAlterPlan(s, t)
@@ -32,6 +33,12 @@ func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs
 		if err := p.apply(sp); err != nil {
 			return nil, err
 		}
+	}
+	if t.Def.Temporary && !p.rebuild {
+		if p.renameTo == nil {
+			return &exec.Result{}, nil
+		}
+		return renameTemporary(s, txns.Catalog(), t, p.renameTo)
 	}
 	if !p.rebuild {
 		if p.renameTo == nil {
@@ -46,51 +53,12 @@ func alterTable(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs
 			To:   storage.TableRef{DB: to, Name: p.renameTo.Name.O},
 		}})
 	}
-	if p.renameTo != nil && pc != nil && pc.HasTriggers(t.Def.DB, t.Def.Name) {
+	if p.renameTo != nil && pc != nil && !t.Def.Temporary && pc.HasTriggers(t.Def.DB, t.Def.Name) {
 		if to, err := s.DBFor(p.renameTo.Schema.O); err == nil && !strings.EqualFold(to, t.Def.DB) {
 			return nil, sqlerr.New(sqlerr.ErTrgInWrongSchema, "Trigger in wrong schema")
 		}
 	}
 	return rebuildOnline(ctx, s, txns, p)
-}
-
-// checkAlgorithm refuses an ALGORITHM= or LOCK= the change cannot honour,
-// with MariaDB's reasons. plrun rebuilds every change online (its writers
-// wait only for the switch), so what is refused is what MariaDB would do
-// by copying rows under a shared lock.
-func (p *alterPlan) checkAlgorithm() error {
-	if len(p.cons.addChecks) > 0 {
-		// ADD CHECK copies the rows to check them; MariaDB gives no reason
-		switch {
-		case p.algorithm == ast.AlgorithmTypeInplace || p.algorithm == ast.AlgorithmTypeInstant:
-			return sqlerr.New(sqlerr.ErAlterOperationNotSup, "ALGORITHM=%s is not supported for this operation. Try ALGORITHM=COPY", p.algorithm)
-		case p.lockNone:
-			return sqlerr.New(sqlerr.ErAlterOperationNotSup, "LOCK=NONE is not supported for this operation. Try LOCK=SHARED")
-		}
-	}
-	why := p.copyWhy
-	if p.algorithm == ast.AlgorithmTypeCopy {
-		if p.lockNone {
-			return sqlerr.New(sqlerr.ErAlterOperationNotSupp, "LOCK=NONE is not supported. Reason: COPY algorithm requires a lock. Try LOCK=SHARED")
-		}
-		if why == "" {
-			p.copyWhy = "ALGORITHM=COPY"
-		}
-		return nil
-	}
-	if why != "" {
-		switch p.algorithm {
-		case ast.AlgorithmTypeInplace, ast.AlgorithmTypeInstant:
-			return sqlerr.New(sqlerr.ErAlterOperationNotSupp, "ALGORITHM=%s is not supported. Reason: %s. Try ALGORITHM=COPY", p.algorithm, why)
-		}
-		if p.lockNone {
-			return sqlerr.New(sqlerr.ErAlterOperationNotSupp, "LOCK=NONE is not supported. Reason: %s. Try LOCK=SHARED", why)
-		}
-	}
-	if p.algorithm == ast.AlgorithmTypeInstant && p.noCopyWhy != "" {
-		return sqlerr.New(sqlerr.ErAlterOperationNotSupp, "ALGORITHM=INSTANT is not supported. Reason: %s. Try ALGORITHM=NOCOPY", p.noCopyWhy)
-	}
-	return nil
 }
 
 // rebuildOnline builds the new table from a snapshot of the old one while
@@ -101,15 +69,22 @@ func (p *alterPlan) checkAlgorithm() error {
 // writers of other tables wait only for the switch's moment under the
 // commit latch.
 func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alterPlan) (*exec.Result, error) {
+	if p.old.Def.Temporary {
+		return rebuildTemporary(ctx, s, txns, p)
+	}
 	cat := txns.Catalog()
 	old := p.old
 	def, shape, err := p.resolve(old.RowCount() > 0)
 	if err != nil {
 		return nil, err
 	}
+	if err := p.orderRows(def, shape); err != nil {
+		return nil, err
+	}
 	if err := p.carryConstraints(cat, def, shape); err != nil {
 		return nil, err
 	}
+	p.rebuilds = p.rebuilds || rebuildsClustered(old.Def, def, shape)
 	if err := p.checkAlgorithm(); err != nil {
 		return nil, err
 	}
@@ -123,15 +98,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	since := txns.AcquireSnapshot()
 	defer txns.ReleaseSnapshot(since)
 	b := storage.NewRebuild(old, def, shape, since)
-	strict := s.SQLMode().Strict()
-	b.Report = func(row int, c storage.ConvertIssue) error {
-		e := convertError(old.Def, def, c, row, strict)
-		if strict || c.Err != nil {
-			return e
-		}
-		s.Warn(e.Code, "%s", e.Message)
-		return nil
-	}
+	b.Report = conversionReport(s, old.Def, def)
 	if err := b.Copy(); err != nil {
 		return nil, err
 	}
@@ -159,14 +126,14 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	if err := p.checkRows(ctx, cat, b.New); err != nil {
 		return nil, err
 	}
-	auto := b.SetAutoIncFrom(p.autoInc)
+	auto := b.SetAutoIncFrom(p.autoIncStart())
 	rec := &txn.DDLRecord{Op: "alter_table", DB: old.Def.DB, Name: old.Def.Name, Def: def, Shape: shape, AutoInc: auto}
 	err = txns.LogDDL(ctx, rec, func() error {
 		b.Publish(txns.DDLLSN())
 		if !cat.SwapAltered(old, b.New, shape) {
 			return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
 		}
-		triggersFollow(p.pc, rec)
+		TriggersFollow(p.pc, rec)
 		// Before the gate opens: a writer that waited at it re-plans
 		// against the new table.
 		s.SchemaChanged()
@@ -183,6 +150,21 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	}
 	res.Info = fmt.Sprintf("Records: %d  Duplicates: 0  Warnings: %d", records, s.StmtWarnings)
 	return res, nil
+}
+
+// conversionReport is what a rebuild does with a value that does not fit
+// its new column: an error in strict mode (or when nothing can stand in
+// for it), else a warning and the adjusted value, as MariaDB's copy.
+func conversionReport(s *exec.State, oldDef, def *storage.TableDef) func(int, storage.ConvertIssue) error {
+	strict := s.SQLMode().Strict()
+	return func(row int, c storage.ConvertIssue) error {
+		e := convertError(oldDef, def, c, row, strict)
+		if strict || c.Err != nil {
+			return e
+		}
+		s.Warn(e.Code, "%s", e.Message)
+		return nil
+	}
 }
 
 // checkTarget refuses an ALTER TABLE ... RENAME onto another table or into
@@ -294,7 +276,7 @@ func redefine(ctx context.Context, s *exec.State, txns *txn.Manager, p *alterPla
 		if !cat.SwapAltered(old, nt, shape) {
 			return sqlerr.New(sqlerr.ErTableExists, "Table '%s' already exists", def.Name)
 		}
-		triggersFollow(p.pc, rec)
+		TriggersFollow(p.pc, rec)
 		s.SchemaChanged()
 		return nil
 	})
@@ -302,14 +284,4 @@ func redefine(ctx context.Context, s *exec.State, txns *txn.Manager, p *alterPla
 		return nil, err
 	}
 	return &exec.Result{Info: fmt.Sprintf("Records: 0  Duplicates: 0  Warnings: %d", s.StmtWarnings)}, nil
-}
-
-// refuseTemporary refuses a schema change of a temporary table: its
-// rebuild would have to stay private to the session and unlogged, which
-// is not built yet (1235).
-func refuseTemporary(t *storage.Table) error {
-	if t.Def.Temporary {
-		return notYet("ALTER TABLE, CREATE/DROP INDEX or RENAME of a TEMPORARY table")
-	}
-	return nil
 }

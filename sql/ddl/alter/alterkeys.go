@@ -1,4 +1,4 @@
-package ddl
+package alter
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/ddl/tabledef"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/types"
@@ -221,8 +223,7 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 		switch o.Tp {
 		case ast.TableOptionEngine:
 			if o.StrValue != "" {
-				p.def.Engine = o.StrValue
-				if err := substituteEngine(p.s, &p.def); err != nil {
+				if err := p.setEngine(o.StrValue); err != nil {
 					return err
 				}
 			}
@@ -231,21 +232,27 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 		case ast.TableOptionComment:
 			p.def.Comment = o.StrValue
 		case ast.TableOptionCharset:
-			if err := checkStoredCharset(o.StrValue, ""); err != nil {
+			if err := tabledef.CheckStoredCharset(o.StrValue, ""); err != nil {
 				return err
 			}
 			if o.UintValue == ast.TableOptionCharsetWithConvertTo {
+				if o.Default {
+					// the database's character set, which plrun's are: utf8mb4
+					o = &ast.TableOption{Tp: o.Tp, StrValue: "utf8mb4", UintValue: o.UintValue}
+				}
 				if !strings.EqualFold(o.StrValue, "utf8mb4") {
 					return notYet("CONVERT TO CHARACTER SET other than utf8mb4")
 				}
-				p.copyWhy = "Cannot change column type"
+				// Every text column already is utf8mb4 with the table's one
+				// collation (CheckStoredCharset), so no value changes and
+				// MariaDB copies nothing either.
 			}
 			if !strings.EqualFold(o.StrValue, p.def.Charset) {
 				p.def.Charset = strings.ToLower(o.StrValue)
 				p.def.Collate = defaultCollation(p.def.Charset)
 			}
 		case ast.TableOptionCollate:
-			if err := checkStoredCharset("", o.StrValue); err != nil {
+			if err := tabledef.CheckStoredCharset("", o.StrValue); err != nil {
 				return err
 			}
 			p.def.Collate = o.StrValue
@@ -253,6 +260,23 @@ func (p *alterPlan) tableOptions(opts []*ast.TableOption) error {
 			return notYet("this ALTER TABLE table option")
 		}
 	}
+	return nil
+}
+
+// setEngine is ALTER TABLE's ENGINE=. InnoDB (plrun's one engine, as SHOW
+// ENGINES says) is rebuilt as by FORCE. Another is 1286 under
+// NO_ENGINE_SUBSTITUTION, else warning 1286 and the table's engine kept,
+// as MariaDB answers for an engine it has not (CREATE TABLE adds 1266).
+func (p *alterPlan) setEngine(name string) error {
+	if strings.EqualFold(name, "InnoDB") {
+		p.def.Engine = "InnoDB"
+		p.rebuilds = true
+		return nil
+	}
+	if p.s.SQLMode()&sysvar.ModeNoEngineSubst != 0 {
+		return sqlerr.New(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", name)
+	}
+	p.s.Warn(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", name)
 	return nil
 }
 
@@ -419,32 +443,4 @@ func hasNotNullUnique(def *storage.TableDef) bool {
 		}
 	}
 	return false
-}
-
-// sortIndexes orders a new table's keys as MariaDB keeps them (see
-// sortedKeys): CREATE TABLE lists them so too.
-func sortIndexes(def *storage.TableDef) {
-	rank := func(ix *storage.IndexDef) int {
-		switch {
-		case ix.Primary:
-			return 0
-		case ix.Unique:
-			for _, c := range ix.Cols {
-				if !def.Columns[c].NotNull {
-					return 2
-				}
-			}
-			return 1
-		}
-		return 3
-	}
-	sorted := make([]storage.IndexDef, 0, len(def.Indexes))
-	for r := 0; r <= 3; r++ {
-		for i := range def.Indexes {
-			if rank(&def.Indexes[i]) == r {
-				sorted = append(sorted, def.Indexes[i])
-			}
-		}
-	}
-	def.Indexes = sorted
 }
