@@ -356,10 +356,10 @@ func widenForValues(f *mysql.Field, col sql.Column, i int, rows [][]types.Value)
 		lo, hi = 0, 2*hi+1
 	}
 	for _, row := range rows {
-		v := row[i]
-		if v.IsNull() {
+		if i >= len(row) || row[i].IsNull() {
 			continue
 		}
+		v := row[i]
 		n, ok := v.ToInt64()
 		if !ok || n < lo || n > hi || (v.K == types.KindUint && uint64(v.I) > uint64(hi)) {
 			f.Type = mysql.MYSQL_TYPE_LONGLONG

@@ -144,7 +144,12 @@ func stringFuncLength(f *Call) (int, bool) {
 		}
 		return int(min(v.I, 1<<24)), true
 	}
-	arg := func(i int) int { return exprChars(args[i]) }
+	arg := func(i int) int {
+		if i >= len(args) {
+			return 0 // the family refused a wrong count already; never index past
+		}
+		return exprChars(args[i])
+	}
 	switch f.Name {
 	case "concat":
 		n := 0
