@@ -57,7 +57,7 @@ func TestLoadDataLocal(t *testing.T) {
 		script := `import sys, pymysql
 c = pymysql.connect(host=sys.argv[1], port=int(sys.argv[2]), user='root', password='root', database='test', local_infile=True)
 cur = c.cursor()
-print(cur.execute("LOAD DATA LOCAL INFILE '` + file + `' REPLACE INTO TABLE l FIELDS TERMINATED BY ',' (@i, s) SET i = @i + 10"))
+print(cur.execute("LOAD DATA LOCAL INFILE '` + file + `' REPLACE INTO TABLE l FIELDS TERMINATED BY ',' ENCLOSED BY '\"' (@i, s) SET i = @i + 10"))
 cur.execute('SELECT COUNT(*) FROM l')
 print(cur.fetchone()[0])
 `

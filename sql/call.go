@@ -2,120 +2,19 @@ package sql
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"os"
-	"path/filepath"
+	"github.com/plrun/plrun/sql/callout"
 	"strings"
-	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
-	"github.com/plrun/plrun/sql/infoschema"
-	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/routines"
 	"github.com/plrun/plrun/sqlerr"
-	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
 )
-
-func splitProcName(s, defDB string) (db, name string) {
-	parts := strings.SplitN(s, ".", 2)
-	unq := func(x string) string { return strings.Trim(x, "`") }
-	if len(parts) == 2 && !strings.HasPrefix(s, "`") || (len(parts) == 2 && strings.HasPrefix(s, "`") && strings.HasSuffix(parts[0], "`")) {
-		return unq(parts[0]), unq(parts[1])
-	}
-	return defDB, unq(s)
-}
-
-func (s *Session) procDB(db string) (string, error) {
-	if db == "" {
-		return "", sqlerr.New(sqlerr.ErNoDB, "No database selected")
-	}
-	if s.IsVirtual(db) {
-		return infoschema.Name, nil // it has no routines: DROP says so (1305)
-	}
-	cat := s.database.Txns.Catalog()
-	if !cat.HasDatabase(db) {
-		return "", sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)
-	}
-	return cat.DatabaseName(db), nil
-}
-
-// createDB is procDB for CREATE PROCEDURE/FUNCTION: information_schema
-// takes none (1044), as in MariaDB.
-func (s *Session) createDB(db string) (string, error) {
-	if s.IsVirtual(db) {
-		return "", s.AccessDenied()
-	}
-	return s.procDB(db)
-}
-
-func (s *Session) execCreateProc(ctx context.Context, p *parse.Stmt) (*exec.Result, uint64, error) {
-	def, orReplace, err := procs.ParseCreate(p.Text)
-	if err != nil {
-		return nil, 0, err
-	}
-	ack, err := s.finishOpen(ctx)
-	if err != nil {
-		return nil, ack, err
-	}
-	return &exec.Result{}, ack, s.CreateProcedure(ctx, def, orReplace)
-}
-
-// CreateProcedure compiles def (syntax is checked here), logs it and adds
-// it to the catalog.
-func (s *Session) CreateProcedure(ctx context.Context, def *procs.Definition, orReplace bool) error {
-	db, name := splitProcName(def.Name, s.DB)
-	db, err := s.createDB(db)
-	if err != nil {
-		return err
-	}
-	d := *def
-	d.Name = name
-	old, _, exists := s.database.Procs.Get(db, name)
-	if exists && !orReplace {
-		return sqlerr.New(sqlerr.ErSPAlreadyExists, "PROCEDURE %s already exists", name)
-	}
-	// The times go into the log record, so a restart shows when the
-	// procedure was created and changed, not when the log was replayed.
-	d.Modified = time.Now().Format("2006-01-02 15:04:05")
-	d.Created = d.Modified
-	if exists {
-		d.Created = old.Created
-	}
-	// Compile before logging so a body with a syntax error is never logged.
-	if err := procs.NewCatalog(s.database.Runtimes...).CreateIn(db, &d, true); err != nil {
-		return err
-	}
-	raw, err := json.Marshal(&d)
-	if err != nil {
-		return err
-	}
-	return s.database.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "create_proc", DB: db, Name: name, Proc: raw}, func() error {
-		return s.database.Procs.CreateIn(db, &d, orReplace)
-	})
-}
-
-func (s *Session) execDropProc(ctx context.Context, p *parse.Stmt) (*exec.Result, uint64, error) {
-	db, name := splitProcName(p.Name, s.DB)
-	db, err := s.procDB(db)
-	if err != nil {
-		return nil, 0, err
-	}
-	if _, _, ok := s.database.Procs.Get(db, name); !ok {
-		if p.IfExists {
-			return exec.Noted("Note", sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name), 0, nil
-		}
-		return nil, 0, sqlerr.New(sqlerr.ErSPDoesNotExist, "PROCEDURE %s.%s does not exist", db, name)
-	}
-	err = s.database.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "drop_proc", DB: db, Name: name}, func() error {
-		return s.database.Procs.Drop(db, name, true)
-	})
-	return &exec.Result{}, 0, err
-}
 
 // execCall runs CALL p(args). OUT and INOUT arguments must be user
 // variables (@x); they are set when the procedure returns.
@@ -166,7 +65,7 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 		if err != nil {
 			return nil, 0, err
 		}
-		in[i] = hostValue(v)
+		in[i] = callout.HostValue(v)
 	}
 	outs, output, ack, err := s.callProc(ctx, db, def.Name, in)
 	if err != nil {
@@ -174,22 +73,22 @@ func (s *Session) execCall(ctx context.Context, n *ast.CallStmt, args []types.Va
 	}
 	for i, name := range outVars {
 		if name != "" {
-			v, _ := goValue(outs[i])
+			v, _ := callout.GoValue(outs[i])
 			s.UserVars[name] = v
 		}
 	}
 	res := &exec.Result{AffectedRows: s.callAffected}
 	if len(outMarkers) > 0 {
-		res.Sets = []*exec.Result{outParamsResult(db, def, outMarkers, outs)}
+		res.Sets = []*exec.Result{callout.OutParams(db, def, outMarkers, outs)}
 	}
-	return output.finish(res), ack, nil
+	return output.Finish(res), ack, nil
 }
 
 // callProc runs a procedure with this session as its Host. It returns the
 // LSN the CALL's reply must wait for: every commit the procedure made and
 // every version it read (invariant 3). On error the open transaction is
 // rolled back.
-func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]any, *callOutput, uint64, error) {
+func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]any, *callout.Output, uint64, error) {
 	leave, err := s.enterProc(db, name)
 	if err != nil {
 		return nil, nil, 0, err
@@ -204,14 +103,14 @@ func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]an
 // runProgram runs procedure code (a CALL, a DO block) with this session as
 // its Host; see callProc. The outermost one collects the result sets and
 // notes of every procedure it runs, nested ones included, and returns
-// them; a nested one returns a nil *callOutput (whose finish adds
+// them; a nested one returns a nil *callout.Output (whose finish adds
 // nothing).
-func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, error)) ([]any, *callOutput, uint64, error) {
-	var output *callOutput
+func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, error)) ([]any, *callout.Output, uint64, error) {
+	var output *callout.Output
 	if s.output == nil {
-		output = &callOutput{}
+		output = &callout.Output{}
 		s.output = output
-		defer func() { s.output = nil; output.release() }()
+		defer func() { s.output = nil; output.Release() }()
 	}
 	s.callDepth++
 	savedAck := s.callAck
@@ -228,7 +127,7 @@ func (s *Session) runProgram(ctx context.Context, run func(procs.Host) ([]any, e
 	if err != nil {
 		s.rollbackOpen()
 		if output != nil {
-			s.failedNotes, s.failedSets = output.notes, output.sets
+			s.failedNotes, s.failedSets = output.Failed()
 		}
 		if ctx.Err() != nil {
 			if c := context.Cause(ctx); c != nil && !isSQLErr(err) {
@@ -248,7 +147,7 @@ func isSQLErr(err error) bool { _, ok := sqlerr.As(err); return ok }
 // Call runs a procedure by name with Go arguments and returns the
 // parameters' values after the call.
 func (s *Session) Call(ctx context.Context, name string, args []any) ([]types.Value, error) {
-	db, n := splitProcName(name, s.DB)
+	db, n := routines.SplitName(name, s.DB)
 	ctx, cancel := s.begin(ctx, "CALL "+name)
 	defer s.end(cancel)
 	if err := s.database.Engine.AcquireWorker(ctx); err != nil {
@@ -274,24 +173,9 @@ func (s *Session) Call(ctx context.Context, name string, args []any) ([]types.Va
 		if o == nil && i < len(args) {
 			o = args[i]
 		}
-		vals[i], _ = goValue(o)
+		vals[i], _ = callout.GoValue(o)
 	}
 	return vals, nil
-}
-
-// hostValue converts a Value to what procedures receive.
-func hostValue(v types.Value) any {
-	switch v.K {
-	case types.KindNull:
-		return nil
-	case types.KindInt:
-		return v.I
-	case types.KindUint:
-		return v.Uint()
-	case types.KindFloat:
-		return v.F
-	}
-	return v.String()
 }
 
 // procHost is the session as a procedure sees it.
@@ -304,7 +188,7 @@ type procHost struct {
 }
 
 func (h *procHost) Exec(ctx context.Context, query string, args []any) (*procs.Result, error) {
-	vals, err := toValues(args)
+	vals, err := callout.ToValues(args)
 	if err != nil {
 		return nil, err
 	}
@@ -327,7 +211,7 @@ func (h *procHost) Exec(ctx context.Context, query string, args []any) (*procs.R
 					vs[j] = types.FormatTime(v.Time(), r.Columns[j].Type.Scale)
 					continue
 				}
-				vs[j] = hostValue(v)
+				vs[j] = callout.HostValue(v)
 			}
 			out.Rows[i] = vs
 		}
@@ -391,78 +275,6 @@ func (h *procHost) RollbackToSavepoint(ctx context.Context, name string) error {
 func (h *procHost) ReleaseSavepoint(ctx context.Context, name string) error {
 	if h.s.txn == nil || !h.s.txn.ReleaseSavepoint(name) {
 		return sqlerr.New(sqlerr.ErSavepointNotExist, "SAVEPOINT %s does not exist", name)
-	}
-	return nil
-}
-
-// loadProcedures runs LOAD PROCEDURE 'path': a *.lua / *.js file, or every
-// such file of a folder, each a CREATE OR REPLACE PROCEDURE.
-func (s *Session) loadProcedures(ctx context.Context, path string) (int, error) {
-	if err := s.database.checkFilePriv(path); err != nil {
-		return 0, err
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return 0, sqlerr.New(sqlerr.ErFileNotFound, "Can't find file: '%s' (%v)", path, err)
-	}
-	var defs []*procs.Definition
-	if st.IsDir() {
-		if defs, err = procs.LoadDir(path); err != nil {
-			return 0, err
-		}
-	} else {
-		body, err := os.ReadFile(path)
-		if err != nil {
-			return 0, sqlerr.New(sqlerr.ErFileNotFound, "Can't read file: '%s' (%v)", path, err)
-		}
-		d, err := procs.ParseFile(path, body)
-		if err != nil {
-			return 0, err
-		}
-		defs = []*procs.Definition{d}
-	}
-	if _, err := s.finishOpen(ctx); err != nil {
-		return 0, err
-	}
-	for _, d := range defs {
-		if err := s.CreateProcedure(ctx, d, true); err != nil {
-			return 0, err
-		}
-	}
-	return len(defs), nil
-}
-
-// errFilePriv is MariaDB's refusal of a file outside secure_file_priv.
-var errFilePriv = sqlerr.New(sqlerr.ErOptionPreventsStatement, "The plrun server is running with the --secure-file-priv option so it cannot execute this statement")
-
-// checkFilePriv applies secure_file_priv to a file a statement reads, as
-// MySQL does for LOAD DATA: "" allows any path, "NULL" none, a folder
-// only paths inside it.
-func (db *Database) checkFilePriv(path string) error {
-	priv := db.Globals.Get("secure_file_priv")
-	if priv == "" {
-		return nil
-	}
-	denied := errFilePriv
-	if strings.EqualFold(priv, "NULL") {
-		return denied
-	}
-	root, err := filepath.EvalSymlinks(priv)
-	if err != nil {
-		return denied
-	}
-	target, err := filepath.Abs(path)
-	if err != nil {
-		return denied
-	}
-	if t, err := filepath.EvalSymlinks(target); err == nil {
-		target = t
-	}
-	if rootAbs, err := filepath.Abs(root); err == nil {
-		root = rootAbs
-	}
-	if rel, err := filepath.Rel(root, target); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return denied
 	}
 	return nil
 }

@@ -72,8 +72,8 @@ func (s *Session) Reset() {
 	s.oneShot, s.txnReadOnly = txnTraits{}, false
 	s.ForgetMode()
 	s.DropTempTables() // as MariaDB's reset: a new session has none
-	s.releaseTableLocks()
-	s.releaseGlobalRead()
+	s.tables.ReleaseTables()
+	s.tables.ReleaseGlobalRead()
 }
 
 // OnKill registers fn, called on the killer's goroutine when KILL

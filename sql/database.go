@@ -6,9 +6,11 @@ import (
 
 	"github.com/plrun/plrun/hotrow"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/counters"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/sql/tablelock"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
 )
@@ -31,10 +33,10 @@ type Database struct {
 	HotspotWait       atomic.Int64 // microseconds
 
 	// Counters are the statement counters of SHOW GLOBAL STATUS.
-	Counters Counters
+	Counters counters.Counters
 
 	plans       *parse.Cache
-	locks       *tableLocks // LOCK TABLES and the global read lock
+	locks       *tablelock.Locks // LOCK TABLES, FLUSH TABLES WITH READ LOCK, metadata locks
 	schemaEpoch atomic.Uint64
 	nextSess    atomic.Uint64
 }
@@ -74,7 +76,9 @@ type Engine interface {
 
 // NewDatabase assembles the shared state of an open database.
 func NewDatabase(txns *txn.Manager, catalog *procs.Catalog, runtimes []procs.Runtime, hot *hotrow.Batcher, globals *sysvar.Globals, eng Engine) *Database {
-	return &Database{Txns: txns, Procs: catalog, Runtimes: runtimes, Hot: hot, Globals: globals, Engine: eng, plans: parse.NewCache(4096), locks: newTableLocks()}
+	db := &Database{Txns: txns, Procs: catalog, Runtimes: runtimes, Hot: hot, Globals: globals, Engine: eng, plans: parse.NewCache(4096)}
+	db.locks = tablelock.New(txns, db.plans)
+	return db
 }
 
 // SchemaChanged invalidates the plans built for the old schema.

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"github.com/plrun/plrun/sql/callout"
 
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
@@ -29,17 +30,17 @@ func (s *Session) execDoBlock(ctx context.Context, lang, body string) (*exec.Res
 		return nil, ack, err
 	}
 	if out == nil {
-		return output.finish(&exec.Result{}), ack, nil
+		return output.Finish(&exec.Result{}), ack, nil
 	}
-	v, err := goValue(out)
+	v, err := callout.GoValue(out)
 	if err != nil {
 		return nil, ack, err
 	}
 	col := exec.Column{Name: procs.BlockResult, Type: expr.TypeOfValue(v)}
 	set := &exec.Result{Columns: []exec.Column{col}, Rows: [][]types.Value{{v}}}
-	if output == nil || len(output.sets) == 0 {
-		return output.finish(set), ack, nil
+	if !output.HasSets() {
+		return output.Finish(set), ack, nil
 	}
 	// After emitted sets, result is the last set, then the block's OK.
-	return output.finish(&exec.Result{Sets: []*exec.Result{set}}), ack, nil
+	return output.Finish(&exec.Result{Sets: []*exec.Result{set}}), ack, nil
 }

@@ -9,17 +9,26 @@
 // This package holds statement dispatch (exec.go: one switch over the
 // statement kinds), transactions (BEGIN/COMMIT/ROLLBACK/SAVEPOINT,
 // isolation.go, the hot-row group update of seed 002 in hotupdate.go),
-// SET and SHOW (setshow.go), CALL and procedures (call.go, doblock.go,
-// outparams.go; emit.go: the result sets and notes a procedure sends its
-// caller, which the outermost CALL collects for nested ones too and
-// returns as Result.Sets and Result.Notes before its OK), stored functions (funcs.go: CREATE/DROP/SHOW; funcs_call.go:
-// expr.FunctionHost, resolving a call at plan build and running it per row,
-// its statements inside the calling statement's transaction), and what a
-// protocol server needs beyond Exec
-// (connhooks.go: Describe for COM_STMT_PREPARE, Reset and ClearDB,
-// OnKill, and the panic guard: a statement that panics releases its
-// worker and rolls back its transactions before the panic, as
-// *PanicError, leaves Exec).
+// SET and SHOW (setshow.go), CALL and DO blocks (call.go, doblock.go,
+// recursion.go; the session is the procedure's procs.Host, so this stays
+// here; emit.go: the result sets and notes a procedure sends its caller,
+// collected in a sql/callout.Output by the outermost CALL for nested ones
+// too and returned as Result.Sets and Result.Notes before its OK), stored
+// function calls (funcs_call.go: expr.FunctionHost, resolving a call at
+// plan build and running it per row, its statements inside the calling
+// statement's transaction), trigger firing (triggers.go), and what a
+// protocol server needs beyond Exec (connhooks.go: Describe for
+// COM_STMT_PREPARE, Reset and ClearDB, OnKill, and the panic guard: a
+// statement that panics releases its worker and rolls back its
+// transactions before the panic, as *PanicError, leaves Exec).
+//
+// What grew here and stands on a small interface of the session lives in
+// packages of its own, each with a Host the session implements (one
+// adapter file each: locktables.go, dataio.go, routinehost.go):
+// sql/tablelock (LOCK TABLES, FTWRL, metadata locks), sql/dataio (LOAD
+// DATA, INTO OUTFILE), sql/routines (CREATE/DROP PROCEDURE, FUNCTION,
+// TRIGGER), and, with no session at all, sql/callout (values and result
+// sets across the CALL boundary) and sql/counters (SHOW STATUS counters).
 //
 // A Database (database.go) is what the sessions of one open database
 // share: the transaction manager, the procedure catalog and its

@@ -8,10 +8,12 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/sql/dataio"
 	"github.com/plrun/plrun/sql/ddl"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/routines"
 	"github.com/plrun/plrun/sql/show"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -27,34 +29,37 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		return nil, 0, err
 	}
 	if entered {
-		defer s.leaveTables(prevUse)
+		defer s.tables.Leave(prevUse)
 	}
 	switch p.Kind {
 	case parse.KindLockTables:
-		return s.execLockTables(ctx, p)
+		if s.callDepth > 0 {
+			return nil, 0, errInRoutine("LOCK")
+		}
+		return s.tables.LockTables(ctx, p.Locks)
 	case parse.KindCreateProc:
-		return s.execCreateProc(ctx, p)
+		return s.routines().CreateProc(ctx, p)
 	case parse.KindDropProc:
-		return s.execDropProc(ctx, p)
+		return s.routines().DropProc(ctx, p)
 	case parse.KindCreateFunc:
-		return s.execCreateFunc(ctx, p)
+		return s.routines().CreateFunc(ctx, p)
 	case parse.KindDropFunc:
-		return s.execDropFunc(ctx, p)
+		return s.routines().DropFunc(ctx, p)
 	case parse.KindCreateTrigger:
-		return s.execCreateTrigger(ctx, p)
+		return s.routines().CreateTrigger(ctx, p)
 	case parse.KindDropTrigger:
-		return s.execDropTrigger(ctx, p)
+		return s.routines().DropTrigger(ctx, p)
 	case parse.KindShowTriggers:
-		r, err := s.showTriggers(p.Name, p.Like)
+		r, err := s.routines().ShowTriggers(p.Name, p.Like)
 		return r, 0, err
 	case parse.KindShowCreateTrigger:
-		r, err := s.showCreateTrigger(p.Name)
+		r, err := s.routines().ShowCreateTrigger(p.Name)
 		return r, 0, err
 	case parse.KindShowFuncStatus:
 		return show.FuncStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like), 0, nil
 	case parse.KindShowCreateFunc:
-		db, name := splitProcName(p.Name, s.DB)
-		r, err := show.CreateFunc(s.database.Procs, db, name, returnsText)
+		db, name := routines.SplitName(p.Name, s.DB)
+		r, err := show.CreateFunc(s.database.Procs, db, name, routines.ReturnsText)
 		return r, 0, err
 	case parse.KindAlterSystem, parse.KindSetPersist:
 		// OceanBase's ALTER SYSTEM SET and MySQL 8's SET PERSIST both
@@ -83,13 +88,13 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case parse.KindShowProcStatus:
 		return show.ProcStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like), 0, nil
 	case parse.KindLoadProc:
-		n, err := s.loadProcedures(ctx, p.Name)
+		n, err := s.routines().LoadProcedures(ctx, p.Name)
 		if err != nil {
 			return nil, 0, err
 		}
 		return &exec.Result{AffectedRows: uint64(n), Info: fmt.Sprintf("Procedures loaded: %d", n)}, 0, nil
 	case parse.KindShowCreateProc:
-		db, name := splitProcName(p.Name, s.DB)
+		db, name := routines.SplitName(p.Name, s.DB)
 		r, err := show.CreateProc(s.database.Procs, db, name, s.database.Globals.Get("sql_mode"))
 		return r, 0, err
 	case parse.KindDoBlock:
@@ -101,7 +106,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	switch n := p.Node.(type) {
 	case *ast.SelectStmt:
 		if p.Into != nil {
-			return s.execSelectInto(ctx, p, n, args)
+			return dataio.SelectInto(ctx, dataHost{s}, p, n, args)
 		}
 		n = s.withSelectLimit(n)
 		defer s.clearSelectLimit()
@@ -133,7 +138,10 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if err := s.checkWritable(); err != nil {
 			return nil, 0, err
 		}
-		return s.execLoadData(ctx, p, n)
+		if s.callDepth > 0 {
+			return nil, 0, errInRoutine("LOAD DATA")
+		}
+		return dataio.Load(ctx, dataHost{s}, p, n)
 	case *ast.BeginStmt:
 		return s.execBegin(ctx, p, n)
 	case *ast.CommitStmt:
@@ -223,9 +231,12 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			return &exec.Result{}, nil
 		})
 	case *ast.UnlockTablesStmt:
-		return s.execUnlockTables(ctx)
+		if s.callDepth > 0 {
+			return nil, 0, errInRoutine("UNLOCK")
+		}
+		return s.tables.UnlockTables(ctx)
 	case *ast.FlushStmt:
-		return s.execFlush(ctx, n)
+		return s.tables.Flush(ctx, n)
 	case *ast.AnalyzeTableStmt:
 		r, err := s.execAnalyze(n)
 		return r, 0, err

@@ -122,7 +122,7 @@ func (s *Session) execBegin(ctx context.Context, p *parse.Stmt, n *ast.BeginStmt
 	if err != nil {
 		return nil, ack, err
 	}
-	s.releaseTableLocks() // BEGIN ends LOCK TABLES (not FTWRL), as in MySQL
+	s.tables.ReleaseTables() // BEGIN ends LOCK TABLES (not FTWRL), as in MySQL
 	var ro *bool
 	switch {
 	case p.Begin.ReadOnly:

@@ -93,3 +93,60 @@ func TestTableLockWaiters(t *testing.T) {
 	}
 	mustExec(t, b, "unlock tables")
 }
+
+// TestLockTablesWaitsForTransactions: LOCK TABLES t WRITE waits for
+// another session's open transaction that read t and goes on at its
+// COMMIT; while it waits, that transaction may go on reading t (it holds
+// it), but writing t would wait for the locker, which waits for it: the
+// transaction is the deadlock's victim (1213) and is rolled back, and the
+// locker goes on, as in MariaDB.
+func TestLockTablesWaitsForTransactions(t *testing.T) {
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	a, b := e.NewSession(), e.NewSession()
+	defer a.Close()
+	defer b.Close()
+	mustExec(t, a, "create table t (id int primary key)")
+	mustExec(t, a, "insert into t values (1)")
+	lock := func() chan error {
+		done := make(chan error, 1)
+		go func() {
+			_, err := b.Exec(context.Background(), "lock tables t write", nil)
+			done <- err
+		}()
+		waitState(t, b, "Waiting for table metadata lock")
+		return done
+	}
+
+	mustExec(t, a, "begin")
+	mustExec(t, a, "select * from t")
+	done := lock()
+	mustExec(t, a, "select * from t") // held by its transaction: no wait
+	mustExec(t, a, "commit")
+	if err := <-done; err != nil {
+		t.Fatalf("lock tables after the reader's commit: %v", err)
+	}
+	mustExec(t, b, "unlock tables")
+
+	mustExec(t, a, "begin")
+	mustExec(t, a, "select * from t")
+	done = lock()
+	_, err = a.Exec(context.Background(), "insert into t values (2)", nil)
+	if e, ok := sqlerr.As(err); !ok || e.Code != 1213 {
+		t.Fatalf("write under a pending LOCK TABLES: %v, want 1213", err)
+	}
+	if a.InTransaction() {
+		t.Fatal("the deadlock victim's transaction is still open")
+	}
+	if err := <-done; err != nil {
+		t.Fatalf("lock tables after the victim's rollback: %v", err)
+	}
+	mustExec(t, b, "unlock tables")
+	r, err := a.Exec(context.Background(), "select count(*) from t", nil)
+	if err != nil || r.Rows[0][0].String() != "1" {
+		t.Fatalf("after the rollback: %v %v", r, err)
+	}
+}

@@ -3,7 +3,8 @@ package sql
 import (
 	"context"
 	"errors"
-	"fmt"
+	"github.com/plrun/plrun/sql/callout"
+	"github.com/plrun/plrun/sql/routines"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,6 +20,7 @@ import (
 	"github.com/plrun/plrun/sql/infoschema"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/sql/tablelock"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
@@ -60,7 +62,7 @@ type Session struct {
 	activeProcs map[string]int
 	// output collects the outermost running CALL's result sets and notes;
 	// failedNotes keeps the notes of one that failed for SHOW WARNINGS.
-	output      *callOutput
+	output      *callout.Output
 	failedNotes []exec.Note
 	failedSets  []*exec.Result // see FailedCallSets
 	// refuseSets: the caller cannot take result sets (RefuseCallSets);
@@ -95,16 +97,13 @@ type Session struct {
 	// beginTxn): a panic rolls them back.
 	stmtTxns []*txn.Txn
 
-	// Table locks (locktables.go): the LOCK TABLES held (nil: not in
-	// LOCK TABLES mode), the global read lock, and what the running
-	// statement uses, for lockers to wait on.
-	locked     []parse.LockSpec
-	globalRead bool
-	running    atomic.Pointer[stmtUse]
-	lastUse    *stmtUse // the last published use, reused for the same statement
-	state      string   // PROCESSLIST State, guarded by mu
+	// tables is the session's side of the table locks (sql/tablelock):
+	// its LOCK TABLES and global read lock, and what its running statement
+	// and open transaction use, for lockers to wait on.
+	tables *tablelock.Holder
+	state  string // PROCESSLIST State, guarded by mu
 
-	localFiles LocalFileOpener // LOAD DATA LOCAL (loaddata.go)
+	localFiles LocalFileOpener // LOAD DATA LOCAL (sql/dataio)
 }
 
 // setState sets the PROCESSLIST State of the running statement.
@@ -122,7 +121,7 @@ func (db *Database) NewSession() *Session {
 	s.State.Triggers = triggerHost{s}
 	s.State.Virtual = &infoschema.Schema{Src: infoschemaOf{s}}
 	db.Engine.Register(s)
-	db.locks.register(s)
+	s.tables = db.locks.Register(lockHost{s})
 	return s
 }
 
@@ -173,9 +172,7 @@ func (s *Session) Close() {
 		s.txn.Rollback()
 		s.txn = nil
 	}
-	s.releaseTableLocks() // a disconnect ends LOCK TABLES and FTWRL, as in MySQL
-	s.releaseGlobalRead()
-	s.database.locks.unregister(s)
+	s.tables.Release() // a disconnect ends LOCK TABLES and FTWRL, as in MySQL
 	s.DropTempTables() // a session's temporary tables end with it
 	s.database.Engine.Unregister(s)
 }
@@ -247,67 +244,10 @@ func (s *Session) autocommit() bool { return s.varOn("autocommit") }
 // asyncPL reports whether ob_enable_pl_async_commit is on for this session.
 func (s *Session) asyncPL() bool { return s.varOn("ob_enable_pl_async_commit") }
 
-// toValues converts Go arguments to Values.
-func toValues(args []any) ([]types.Value, error) {
-	out := make([]types.Value, len(args))
-	for i, a := range args {
-		v, err := goValue(a)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v
-	}
-	return out, nil
-}
-
-func goValue(a any) (types.Value, error) {
-	switch x := a.(type) {
-	case nil:
-		return types.Null, nil
-	case types.Value:
-		return x, nil
-	case bool:
-		return expr.BoolValue(x), nil
-	case int:
-		return types.IntValue(int64(x)), nil
-	case int8:
-		return types.IntValue(int64(x)), nil
-	case int16:
-		return types.IntValue(int64(x)), nil
-	case int32:
-		return types.IntValue(int64(x)), nil
-	case int64:
-		return types.IntValue(x), nil
-	case uint:
-		return types.UintValue(uint64(x)), nil
-	case uint8:
-		return types.UintValue(uint64(x)), nil
-	case uint16:
-		return types.UintValue(uint64(x)), nil
-	case uint32:
-		return types.UintValue(uint64(x)), nil
-	case uint64:
-		return types.UintValue(x), nil
-	case float32:
-		return types.FloatValue(float64(x)), nil
-	case float64:
-		return types.FloatValue(x), nil
-	case string:
-		return types.StringValue(x), nil
-	case []byte:
-		return types.StringValue(string(x)), nil
-	case time.Time:
-		return types.TimeValue(x), nil
-	case fmt.Stringer:
-		return types.StringValue(x.String()), nil
-	}
-	return types.Null, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments: unsupported argument type %T", a)
-}
-
 // Exec runs one statement and returns once everything it committed and
 // read is durable.
 func (s *Session) Exec(ctx context.Context, query string, args []any) (*exec.Result, error) {
-	vals, err := toValues(args)
+	vals, err := callout.ToValues(args)
 	if err != nil {
 		return nil, err
 	}
@@ -335,9 +275,9 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE: the statement has %d placeholders, %d values given", p.Params, len(args))
 	}
 	nested := s.callDepth > 0
-	s.database.Counters.count(p, !nested)
+	s.database.Counters.Count(p, !nested)
 	if len(s.runningFuncs) > 0 {
-		if err := refuseInFunction(p); err != nil {
+		if err := routines.RefuseInFunction(p); err != nil {
 			return nil, err
 		}
 	}
@@ -437,7 +377,7 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 	s.command = "Query"
 	s.since = time.Now()
 	s.StmtStart = s.since
-	s.database.Counters.running.Add(1)
+	s.database.Counters.Running(1)
 	if len(query) > 1024 {
 		query = query[:1024]
 	}
@@ -459,7 +399,7 @@ func (s *Session) end(cancel context.CancelCauseFunc) {
 	s.mu.Unlock()
 	s.StmtCtx = nil
 	cancel(nil)
-	s.database.Counters.running.Add(-1)
+	s.database.Counters.Running(-1)
 	s.slowQuery(took)
 }
 
@@ -534,6 +474,7 @@ func (s *Session) finishOpen(ctx context.Context) (uint64, error) {
 	if x == nil {
 		return 0, nil
 	}
+	defer s.tables.TxnEnded() // its metadata locks end with it
 	return s.commitTxn(ctx, x)
 }
 
@@ -541,6 +482,7 @@ func (s *Session) finishOpen(ctx context.Context) (uint64, error) {
 func (s *Session) rollbackOpen() {
 	if s.txn != nil {
 		s.txn.Rollback()
+		s.tables.TxnEnded()
 	}
 	s.txn, s.explicit = nil, false
 }

@@ -14,8 +14,10 @@ func (o showOf) Catalog() *storage.Catalog { return o.s.database.Txns.Catalog() 
 func (o showOf) Procs() *procs.Catalog     { return o.s.database.Procs }
 
 // Triggers is SHOW TRIGGERS for show.Exec (its WHERE form).
-func (o showOf) Triggers(db, like string) (*exec.Result, error) { return o.s.showTriggers(db, like) }
-func (o showOf) SysVar(d *sysvar.Def, global bool) string       { return o.s.getVar(d, global) }
-func (o showOf) Status() [][2]string                            { return o.s.database.Engine.Status() }
-func (o showOf) Processlist() []SessionInfo                     { return o.s.database.Engine.Processlist() }
-func (o showOf) Warnings() []exec.Note                          { return o.s.notes }
+func (o showOf) Triggers(db, like string) (*exec.Result, error) {
+	return o.s.routines().ShowTriggers(db, like)
+}
+func (o showOf) SysVar(d *sysvar.Def, global bool) string { return o.s.getVar(d, global) }
+func (o showOf) Status() [][2]string                      { return o.s.database.Engine.Status() }
+func (o showOf) Processlist() []SessionInfo               { return o.s.database.Engine.Processlist() }
+func (o showOf) Warnings() []exec.Note                    { return o.s.notes }

@@ -16,6 +16,7 @@ const (
 	ErWrongFieldTerminators   uint16 = 1083 // ER_WRONG_FIELD_TERMINATORS
 	ErNotAllowedCommand       uint16 = 1148 // ER_NOT_ALLOWED_COMMAND (LOCAL INFILE refused)
 	ErUnknownCharacterSet     uint16 = 1115 // ER_UNKNOWN_CHARACTER_SET
+	ErNullToNotNull           uint16 = 1263 // ER_WARN_NULL_TO_NOTNULL (LOAD DATA's \N for a NOT NULL column)
 )
 
 func init() {
@@ -24,4 +25,5 @@ func init() {
 	states[ErNotAllowedCommand] = "42000"
 	states[ErTooFewFieldsInLine] = "01000"
 	states[ErTooManyFieldsInLine] = "01000"
+	states[ErNullToNotNull] = "22004"
 }

@@ -191,7 +191,10 @@ func (s *State) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args 
 	}
 	def := t.Def
 	nrows := len(pl.rows)
-	s.MultiRowWrite, s.IgnoreErrors = nrows > 1 || pl.source != nil, pl.ignore
+	// LoadingRows is this INSERT's alone, not its triggers' or functions'.
+	loading := s.LoadingRows
+	s.LoadingRows = false
+	s.MultiRowWrite, s.IgnoreErrors = nrows > 1 || pl.source != nil || loading, pl.ignore
 	defer func() { s.MultiRowWrite, s.IgnoreErrors = false, false }()
 	ec := &expr.Ctx{Env: &s.Env, Args: args, Strict: s.strictWrites(), Context: ctx, Txn: x}
 	var affected, firstID uint64
@@ -254,6 +257,10 @@ func (s *State) runInsert(ctx context.Context, x *txn.Txn, pl *insertPlan, args 
 			// child row without its parent too (counted as a duplicate, as
 			// MariaDB counts it; it failed before anything was written).
 			dups++
+			if loading {
+				s.Warn(e.Code, "%s", e.Message)
+				continue
+			}
 			warnings++
 			if len(notes) < expr.MaxNotes {
 				notes = append(notes, Note{Level: "Warning", Code: e.Code, Message: e.Message})

@@ -33,6 +33,13 @@ type State struct {
 	// have no sql layer); triggering are the tables whose triggers run.
 	Triggers   TriggerHost
 	triggering []*storage.Table
+	// LoadingRows: the running INSERT is LOAD DATA's (sql/dataio), a batch
+	// of the file's lines. As MariaDB's LOAD DATA it is a multi-row write
+	// however few lines the batch has (non-strict mode stores a NULL for
+	// a NOT NULL column as its default), and the rows IGNORE skips warn
+	// among the statement's other warnings, in row order, where LOAD DATA
+	// numbers them by line. The next INSERT run takes it and clears it.
+	LoadingRows bool
 	// SelectLimit is the sql_select_limit the session added to the
 	// statement being planned, plus one (0: none): part of the plan
 	// cache key, since the same text is planned with and without it.

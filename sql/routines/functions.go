@@ -1,4 +1,4 @@
-package sql
+package routines
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
-	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 )
@@ -19,33 +18,34 @@ import (
 // snapshot), in a namespace of their own; a change bumps the schema epoch
 // so that plans that named a function are rebuilt (funcs_call.go).
 
-func (s *Session) execCreateFunc(ctx context.Context, p *parse.Stmt) (*exec.Result, uint64, error) {
+// CreateFunc is CREATE FUNCTION.
+func (r DDL) CreateFunc(ctx context.Context, p *parse.Stmt) (*exec.Result, uint64, error) {
 	st, err := procs.ParseCreateFunction(p.Text)
 	if err != nil {
 		return nil, 0, err
 	}
-	ack, err := s.finishOpen(ctx)
+	ack, err := r.h.CommitOpen(ctx)
 	if err != nil {
 		return nil, ack, err
 	}
-	res, err := s.CreateFunction(ctx, st)
+	res, err := r.CreateFunction(ctx, st)
 	return res, ack, err
 }
 
 // CreateFunction compiles a parsed CREATE FUNCTION (a body that does not
 // compile is never logged), logs it and adds it to the catalog.
-func (s *Session) CreateFunction(ctx context.Context, st *procs.CreateStmt) (*exec.Result, error) {
-	db, name := splitProcName(st.Def.Name, s.DB)
-	db, err := s.createDB(db)
+func (r DDL) CreateFunction(ctx context.Context, st *procs.CreateStmt) (*exec.Result, error) {
+	db, name := SplitName(st.Def.Name, r.h.Statement().DB)
+	db, err := r.createDB(db)
 	if err != nil {
 		return nil, err
 	}
 	d := *st.Def
 	d.Name = name
 	f := *d.Func
-	f.SQLMode = s.getVar(sysvar.Defs["sql_mode"], false)
+	f.SQLMode = r.h.SysVar("sql_mode")
 	d.Func = &f
-	old, _, exists := s.database.Procs.GetFunction(db, name)
+	old, _, exists := r.c.Procs.GetFunction(db, name)
 	if exists && !st.OrReplace {
 		if st.IfNotExists {
 			return exec.Noted("Note", sqlerr.ErSPAlreadyExists, "FUNCTION %s already exists", name), nil
@@ -57,26 +57,20 @@ func (s *Session) CreateFunction(ctx context.Context, st *procs.CreateStmt) (*ex
 	if exists {
 		d.Created = old.Created
 	}
-	if err := s.database.Procs.CheckFunction(&d); err != nil {
+	if err := r.c.Procs.CheckFunction(&d); err != nil {
 		return nil, err
 	}
-	if _, err := s.compileFunction(db, &d, nil, false); err != nil {
+	if err := r.h.CheckFunction(db, &d); err != nil {
 		return nil, err
-	}
-	if d.Language == procs.LanguageSQL && !isCompoundBody(d.Body) { // a BEGIN body compiled above
-		mode, _ := sysvar.ParseSQLMode(f.SQLMode)
-		if _, err := parseSQLFunctionBody(&d, mode); err != nil {
-			return nil, err
-		}
 	}
 	raw, err := json.Marshal(&d)
 	if err != nil {
 		return nil, err
 	}
-	err = s.database.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "create_func", DB: db, Name: name, Proc: raw}, func() error {
-		return s.database.Procs.CreateFunctionIn(db, &d, true)
+	err = r.c.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "create_func", DB: db, Name: name, Proc: raw}, func() error {
+		return r.c.Procs.CreateFunctionIn(db, &d, true)
 	})
-	s.database.SchemaChanged()
+	r.c.SchemaChanged()
 	if err != nil {
 		return nil, err
 	}
@@ -88,32 +82,33 @@ func (s *Session) CreateFunction(ctx context.Context, st *procs.CreateStmt) (*ex
 	return &exec.Result{}, nil
 }
 
-func (s *Session) execDropFunc(ctx context.Context, p *parse.Stmt) (*exec.Result, uint64, error) {
-	db, name := splitProcName(p.Name, s.DB)
-	db, err := s.procDB(db)
+// DropFunc is DROP FUNCTION [IF EXISTS].
+func (r DDL) DropFunc(ctx context.Context, p *parse.Stmt) (*exec.Result, uint64, error) {
+	db, name := SplitName(p.Name, r.h.Statement().DB)
+	db, err := r.routineDB(db)
 	if err != nil {
 		return nil, 0, err
 	}
-	if _, _, ok := s.database.Procs.GetFunction(db, name); !ok {
+	if _, _, ok := r.c.Procs.GetFunction(db, name); !ok {
 		if p.IfExists {
 			return exec.Noted("Note", sqlerr.ErSPDoesNotExist, "FUNCTION %s.%s does not exist", db, name), 0, nil
 		}
 		return nil, 0, sqlerr.New(sqlerr.ErSPDoesNotExist, "FUNCTION %s.%s does not exist", db, name)
 	}
-	ack, err := s.finishOpen(ctx)
+	ack, err := r.h.CommitOpen(ctx)
 	if err != nil {
 		return nil, ack, err
 	}
-	err = s.database.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "drop_func", DB: db, Name: name}, func() error {
-		return s.database.Procs.DropFunction(db, name, true)
+	err = r.c.Txns.LogDDL(ctx, &txn.DDLRecord{Op: "drop_func", DB: db, Name: name}, func() error {
+		return r.c.Procs.DropFunction(db, name, true)
 	})
-	s.database.SchemaChanged()
+	r.c.SchemaChanged()
 	return &exec.Result{}, ack, err
 }
 
-// returnsText is a function's RETURNS type as SHOW CREATE FUNCTION prints
+// ReturnsText is a function's RETURNS type as SHOW CREATE FUNCTION prints
 // it (MariaDB's column type text: INT is int(11)), or as written.
-func returnsText(written string) string {
+func ReturnsText(written string) string {
 	if t, err := parse.TypeOf(written); err == nil {
 		return t.SQL()
 	}

@@ -1,4 +1,4 @@
-package sql
+package tablelock
 
 import (
 	"github.com/plrun/plrun/sql/parse"
@@ -8,8 +8,8 @@ import (
 // implicitly, the tables it reads (with the view's mode), and a statement
 // that reads or writes through a view is held back by locks on those
 // tables. A view is expanded only where locks are looked at — when a lock
-// is taken and while some session holds one — so a statement pays nothing
-// for it otherwise.
+// is taken, while some session holds one, and for what an open
+// transaction holds — so a statement pays nothing for it otherwise.
 
 // usedTable is one table a statement touches, through views resolved.
 type usedTable struct {
@@ -23,13 +23,13 @@ const maxViewDepth = 16
 // tablesOf resolves refs (unqualified names in db) to the tables they
 // touch: a view stands for itself and for the tables of its SELECT, read
 // or, when the statement writes the view, written.
-func (d *Database) tablesOf(refs []parse.TableRef, db string) []usedTable {
+func (l *Locks) tablesOf(refs []parse.TableRef, db string) []usedTable {
 	out := make([]usedTable, 0, len(refs))
-	d.appendTables(&out, refs, db, false, 0)
+	l.appendTables(&out, refs, db, false, 0)
 	return out
 }
 
-func (d *Database) appendTables(out *[]usedTable, refs []parse.TableRef, db string, forceWrite bool, depth int) {
+func (l *Locks) appendTables(out *[]usedTable, refs []parse.TableRef, db string, forceWrite bool, depth int) {
 	for _, r := range refs {
 		schema := r.Schema
 		if schema == "" {
@@ -40,41 +40,32 @@ func (d *Database) appendTables(out *[]usedTable, refs []parse.TableRef, db stri
 		if depth >= maxViewDepth {
 			continue
 		}
-		v := d.Txns.Catalog().View(schema, r.Name)
+		v := l.txns.Catalog().View(schema, r.Name)
 		if v == nil {
 			continue
 		}
-		p, err := d.plans.Get(v.Select, 0)
+		p, err := l.plans.Get(v.Select, 0)
 		if err != nil {
 			continue // a view that no longer parses fails when it is used
 		}
-		d.appendTables(out, p.TableRefs(), v.DB, write, depth+1)
+		l.appendTables(out, p.TableRefs(), v.DB, write, depth+1)
 	}
 }
 
 // viewSpecs adds to specs the tables of the views they lock, each with
 // its view's mode, marked ViaView: they hold other sessions back, and the
 // session may use them by name too, as MariaDB lets it.
-func (d *Database) viewSpecs(specs []parse.LockSpec) []parse.LockSpec {
+func (l *Locks) viewSpecs(specs []parse.LockSpec) []parse.LockSpec {
 	out := specs
 	for _, spec := range specs {
-		if d.Txns.Catalog().View(spec.Schema, spec.Name) == nil {
+		if l.txns.Catalog().View(spec.Schema, spec.Name) == nil {
 			continue
 		}
 		ref := parse.TableRef{Schema: spec.Schema, Name: spec.Name, Write: spec.Write}
-		for _, t := range d.tablesOf([]parse.TableRef{ref}, spec.Schema)[1:] {
+		for _, t := range l.tablesOf([]parse.TableRef{ref}, spec.Schema)[1:] {
 			schema, name := splitTableKey(t.key)
 			out = append(out, parse.LockSpec{Schema: schema, Name: name, Write: spec.Write, ViaView: true})
 		}
 	}
 	return out
-}
-
-func splitTableKey(k string) (db, name string) {
-	for i := 0; i < len(k); i++ {
-		if k[i] == '.' {
-			return k[:i], k[i+1:]
-		}
-	}
-	return "", k
 }

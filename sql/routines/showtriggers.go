@@ -1,4 +1,4 @@
-package sql
+package routines
 
 import (
 	"regexp"
@@ -15,17 +15,17 @@ import (
 // eventRank orders SHOW TRIGGERS' rows of a table as MariaDB does.
 var eventRank = map[string]int{"INSERT": 0, "UPDATE": 1, "DELETE": 2}
 
-// showTriggers is SHOW TRIGGERS [FROM db] [LIKE 'pattern'] (the pattern
+// ShowTriggers is SHOW TRIGGERS [FROM db] [LIKE 'pattern'] (the pattern
 // matches the table name, as in MariaDB).
-func (s *Session) showTriggers(db, like string) (*exec.Result, error) {
+func (r DDL) ShowTriggers(db, like string) (*exec.Result, error) {
 	if db == "" {
-		db = s.DB
+		db = r.h.Statement().DB
 	}
-	db, err := s.procDB(db)
+	db, err := r.routineDB(db)
 	if err != nil {
 		return nil, err
 	}
-	pc := s.database.Procs
+	pc := r.c.Procs
 	trs := pc.ListTriggersIn(db)
 	order := map[*procs.Trigger]int{}
 	for _, t := range trs {
@@ -58,15 +58,15 @@ func (s *Session) showTriggers(db, like string) (*exec.Result, error) {
 
 var reCreateHead = regexp.MustCompile(`(?is)^create\s+`)
 
-// showCreateTrigger is SHOW CREATE TRIGGER [db.]name: the statement as
+// ShowCreateTrigger is SHOW CREATE TRIGGER [db.]name: the statement as
 // written, with the definer MariaDB adds.
-func (s *Session) showCreateTrigger(name string) (*exec.Result, error) {
-	db, n := splitProcName(name, s.DB)
-	db, err := s.procDB(db)
+func (r DDL) ShowCreateTrigger(name string) (*exec.Result, error) {
+	db, n := SplitName(name, r.h.Statement().DB)
+	db, err := r.routineDB(db)
 	if err != nil {
 		return nil, err
 	}
-	t, ok := s.database.Procs.GetTrigger(db, n)
+	t, ok := r.c.Procs.GetTrigger(db, n)
 	if !ok {
 		return nil, sqlerr.New(sqlerr.ErTrgDoesNotExist, "Trigger does not exist")
 	}

@@ -1,4 +1,4 @@
-package sql
+package callout
 
 import (
 	"sync"
@@ -10,30 +10,30 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// outParamsResult is what a prepared CALL returns for its OUT and INOUT
+// OutParams is what a prepared CALL returns for its OUT and INOUT
 // arguments given as ?: as MariaDB sends it, one row whose columns are
 // those parameters, named and typed as the procedure declares them.
-func outParamsResult(db string, def *procs.Definition, args []int, outs []any) *exec.Result {
+func OutParams(db string, def *procs.Definition, args []int, outs []any) *exec.Result {
 	r := &exec.Result{OutParams: true, Rows: [][]types.Value{make([]types.Value, len(args))}}
 	for j, i := range args {
 		prm := def.Params[i]
-		r.Columns = append(r.Columns, exec.Column{Name: prm.Name, OrgName: prm.Name, Table: def.Name, OrgTable: def.Name, DB: db, Type: declaredType(prm.Type)})
+		r.Columns = append(r.Columns, exec.Column{Name: prm.Name, OrgName: prm.Name, Table: def.Name, OrgTable: def.Name, DB: db, Type: DeclaredType(prm.Type)})
 		var v types.Value
 		if i < len(outs) {
-			v, _ = goValue(outs[i])
+			v, _ = GoValue(outs[i])
 		}
 		r.Rows[0][j] = v
 	}
 	return r
 }
 
-// declaredTypes caches declaredType: a procedure's parameter types are few.
+// declaredTypes caches DeclaredType: a procedure's parameter types are few.
 var declaredTypes sync.Map // string -> types.ColType
 
-// declaredType is the column type of a parameter's declared SQL type
+// DeclaredType is the column type of a parameter's declared SQL type
 // ("INT", "DECIMAL(12,2)"), read by the same parser as CREATE TABLE; a
 // type it cannot read is a VARCHAR.
-func declaredType(sqlType string) types.ColType {
+func DeclaredType(sqlType string) types.ColType {
 	if t, ok := declaredTypes.Load(sqlType); ok {
 		return t.(types.ColType)
 	}

@@ -1,13 +1,9 @@
-package sql
+package dataio
 
 import (
 	"bufio"
 	"context"
-	"errors"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -18,22 +14,22 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// ErWarnDeprecatedSyntax is MariaDB's note on INTO after FROM.
+// errWarnDeprecatedSyntax is MariaDB's note on INTO after FROM.
 const errWarnDeprecatedSyntax uint16 = 1287
 
-// execSelectInto is SELECT ... INTO OUTFILE / INTO DUMPFILE: the rows go to
+// SelectInto is SELECT ... INTO OUTFILE / INTO DUMPFILE: the rows go to
 // a new file on the server (never an existing one: 1086), bounded by
 // secure_file_priv; the reply is an OK counting them, as in MariaDB.
-func (s *Session) execSelectInto(ctx context.Context, p *parse.Stmt, n *ast.SelectStmt, args []types.Value) (*exec.Result, uint64, error) {
+func SelectInto(ctx context.Context, h Host, p *parse.Stmt, n *ast.SelectStmt, args []types.Value) (*exec.Result, uint64, error) {
 	into := p.Into
 	if err := checkFileFormat(into.Format, into.Dump); err != nil {
 		return nil, 0, err
 	}
-	path, err := s.database.serverFilePath(into.Path, "INTO OUTFILE")
+	path, err := serverFilePath(h, into.Path, "INTO OUTFILE")
 	if err != nil {
 		return nil, 0, err
 	}
-	res, ack, err := s.runDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return s.ExecSelect(ctx, x, p, n, args) })
+	res, ack, err := h.RunDML(ctx, p, args, func(x *txn.Txn) (*exec.Result, error) { return h.Statement().ExecSelect(ctx, x, p, n, args) })
 	if err != nil {
 		return nil, ack, err
 	}
@@ -70,48 +66,6 @@ func checkFileFormat(f parse.FileFormat, dump bool) error {
 		return sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support 'fixed-size rows (FIELDS TERMINATED BY '' and ENCLOSED BY '')'")
 	}
 	return nil
-}
-
-// serverFilePath is the absolute path of a file a statement reads or
-// writes on the server, after secure_file_priv. MariaDB puts a relative
-// path in the database's directory; plrun has none, so it refuses one.
-func (db *Database) serverFilePath(path, what string) (string, error) {
-	if !filepath.IsAbs(path) {
-		return "", sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support 'a relative %s path (give an absolute one)'", what)
-	}
-	if err := db.checkFilePriv(path); err != nil {
-		return "", err
-	}
-	if _, err := os.Stat(filepath.Dir(path)); err != nil {
-		// MariaDB cannot resolve the folder, so it refuses as for
-		// secure_file_priv (1290), whatever the setting.
-		return "", errFilePriv
-	}
-	return filepath.Clean(path), nil
-}
-
-// fileError maps a file's open or write error to MariaDB's.
-func fileError(err error, path string) error {
-	var errno syscall.Errno
-	code := 0
-	msg := err.Error()
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		msg = pe.Err.Error()
-	}
-	if errors.As(err, &errno) {
-		code = int(errno)
-	}
-	switch {
-	case errors.Is(err, fs.ErrExist):
-		return sqlerr.New(sqlerr.ErFileExists, "File '%s' already exists", path)
-	case errors.Is(err, fs.ErrNotExist) && code == 0:
-		code = int(syscall.ENOENT)
-	}
-	if len(msg) > 0 {
-		msg = string(msg[0]-'a'+'A') + msg[1:]
-	}
-	return sqlerr.New(sqlerr.ErCantCreateFile, "Can't create/write to file '%s' (Errcode: %d \"%s\")", path, code, msg)
 }
 
 // fileText is a value as INTO OUTFILE writes it: the text protocol's form.

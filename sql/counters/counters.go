@@ -1,13 +1,11 @@
-package sql
+package counters
 
 import (
 	"strconv"
 	"sync/atomic"
-	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/parse"
-	"github.com/plrun/plrun/sql/sysvar"
 )
 
 // Counters are the statement counters MySQL's SHOW GLOBAL STATUS has:
@@ -200,9 +198,9 @@ var showCom = map[ast.ShowStmtType]com{
 	ast.ShowCollation: comShowCollations, ast.ShowTableStatus: comShowTableStatus,
 }
 
-// count notes one statement about to run; fromClient is false for the
+// Count notes one statement about to run; fromClient is false for the
 // statements a procedure or function runs.
-func (c *Counters) count(p *parse.Stmt, fromClient bool) {
+func (c *Counters) Count(p *parse.Stmt, fromClient bool) {
 	c.queries.Add(1)
 	if fromClient {
 		c.questions.Add(1)
@@ -211,6 +209,12 @@ func (c *Counters) count(p *parse.Stmt, fromClient bool) {
 		c.com[k].Add(1)
 	}
 }
+
+// Running counts a statement starting (+1) or ending (-1).
+func (c *Counters) Running(delta int64) { c.running.Add(delta) }
+
+// Slow counts a statement that ran longer than long_query_time.
+func (c *Counters) Slow() { c.slow.Add(1) }
 
 // Rows are the counters as SHOW GLOBAL STATUS rows (unsorted).
 func (c *Counters) Rows() [][2]string {
@@ -225,19 +229,4 @@ func (c *Counters) Rows() [][2]string {
 		rows = append(rows, [2]string{"Com_" + comNames[k], u(c.com[k].Load())})
 	}
 	return rows
-}
-
-var longQueryTime = sysvar.Defs["long_query_time"]
-
-// slowQuery counts a statement that took longer than the session's
-// long_query_time (MySQL counts whether or not the slow log is on).
-func (s *Session) slowQuery(took time.Duration) {
-	text := s.getVar(longQueryTime, false)
-	if text != s.longQueryText {
-		f, _ := strconv.ParseFloat(text, 64)
-		s.longQuery, s.longQueryText = time.Duration(f*float64(time.Second)), text
-	}
-	if took > s.longQuery {
-		s.database.Counters.slow.Add(1)
-	}
 }

@@ -1,4 +1,4 @@
-package sql
+package dataio
 
 import (
 	"bytes"
@@ -24,24 +24,37 @@ type fieldReader struct {
 	f    parse.FileFormat
 	esc  int // -1: none
 	encl int
+	// The terminators, and their first bytes (-1: none): most bytes are
+	// neither, and are passed by one comparison each.
+	fieldTerm, lineTerm   []byte
+	fieldFirst, lineFirst int
+	fields                []loadField // the line next returns, reused
 }
 
 func newFieldReader(data []byte, f parse.FileFormat) *fieldReader {
-	r := &fieldReader{data: data, f: f, esc: -1, encl: -1}
+	r := &fieldReader{data: data, f: f, esc: -1, encl: -1, fieldFirst: -1, lineFirst: -1,
+		fieldTerm: []byte(f.FieldsTerminated), lineTerm: []byte(f.LinesTerminated)}
 	if f.Escaped != "" {
 		r.esc = int(f.Escaped[0])
 	}
 	if f.Enclosed != "" {
 		r.encl = int(f.Enclosed[0])
 	}
+	if len(r.fieldTerm) > 0 {
+		r.fieldFirst = int(r.fieldTerm[0])
+	}
+	if len(r.lineTerm) > 0 {
+		r.lineFirst = int(r.lineTerm[0])
+	}
 	return r
 }
 
-func (r *fieldReader) at(s string) bool {
-	return s != "" && bytes.HasPrefix(r.data[r.pos:], []byte(s))
+func (r *fieldReader) at(term []byte) bool {
+	return len(term) > 0 && bytes.HasPrefix(r.data[r.pos:], term)
 }
 
-// next reads one line; ok is false at the end of the data.
+// next reads one line; ok is false at the end of the data. The fields
+// are good until the next call.
 func (r *fieldReader) next() (fields []loadField, ok bool) {
 	if r.f.LinesStarting != "" {
 		i := bytes.Index(r.data[r.pos:], []byte(r.f.LinesStarting))
@@ -53,10 +66,12 @@ func (r *fieldReader) next() (fields []loadField, ok bool) {
 	} else if r.pos >= len(r.data) {
 		return nil, false
 	}
+	fields = r.fields[:0]
 	for {
 		fld, endLine := r.field()
 		fields = append(fields, fld)
 		if endLine {
+			r.fields = fields
 			return fields, true
 		}
 	}
@@ -103,6 +118,16 @@ func (r *fieldReader) field() (loadField, bool) {
 		if r.fieldEndsHere() {
 			break
 		}
+		if b == nil && !enclosed {
+			// Up to the first escape, a field is the file's bytes as
+			// they are: passed over, copied once.
+			start := r.pos
+			for r.pos < len(r.data) && !(r.esc >= 0 && int(r.data[r.pos]) == r.esc) && !r.fieldEndsHere() {
+				r.pos++
+			}
+			b = append(make([]byte, 0, r.pos-start+8), r.data[start:r.pos]...)
+			continue
+		}
 		b = append(b, byte(c))
 		r.pos++
 	}
@@ -116,7 +141,11 @@ func (r *fieldReader) field() (loadField, bool) {
 
 // fieldEndsHere reports whether a terminator (or the end) is at pos.
 func (r *fieldReader) fieldEndsHere() bool {
-	return r.pos >= len(r.data) || r.at(r.f.LinesTerminated) || r.at(r.f.FieldsTerminated)
+	if r.pos >= len(r.data) {
+		return true
+	}
+	c := int(r.data[r.pos])
+	return c == r.lineFirst && r.at(r.lineTerm) || c == r.fieldFirst && r.at(r.fieldTerm)
 }
 
 // consumeTerminator steps over the terminator at pos; it reports whether
@@ -125,11 +154,11 @@ func (r *fieldReader) consumeTerminator() bool {
 	switch {
 	case r.pos >= len(r.data):
 		return true
-	case r.at(r.f.LinesTerminated):
-		r.pos += len(r.f.LinesTerminated)
+	case r.at(r.lineTerm):
+		r.pos += len(r.lineTerm)
 		return true
-	case r.at(r.f.FieldsTerminated):
-		r.pos += len(r.f.FieldsTerminated)
+	case r.at(r.fieldTerm):
+		r.pos += len(r.fieldTerm)
 		return false
 	}
 	return false
