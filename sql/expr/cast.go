@@ -2,10 +2,12 @@ package expr
 
 import (
 	"math"
+	"time"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/plrun/plrun/sql/datetime"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
@@ -17,6 +19,9 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 		return nil, err
 	}
 	ft := x.Tp
+	if ft.GetType() == mysql.TypeDuration {
+		return sc.castTime(a, ft.GetDecimal())
+	}
 	var t types.ColType
 	switch ft.GetType() {
 	case mysql.TypeLonglong, mysql.TypeLong, mysql.TypeTiny, mysql.TypeShort, mysql.TypeInt24:
@@ -199,3 +204,38 @@ func UnifyTypes(ts ...types.ColType) types.ColType { return unifyTypes(ts...) }
 
 // Conform is conform for a set operation's rows.
 func Conform(v types.Value, t types.ColType) types.Value { return conform(v, t) }
+
+// castTime is CAST(a AS TIME[(fsp)]): TIME(a) (sql/funcs' family reads
+// the clock of a DATETIME, a TIME or text) with fsp fractional digits,
+// the rest cut off, as MariaDB does.
+func (sc *Scope) castTime(a *Expr, fsp int) (*Expr, error) {
+	fsp = min(max(fsp, 0), 6)
+	var clock *Expr
+	for _, family := range funcFamilies {
+		e, err := family(&Call{X: &ast.FuncCallExpr{FnName: ast.NewCIStr("time")}, Name: "time", Args: []*Expr{a}})
+		if err != nil {
+			return nil, err
+		}
+		if e != nil {
+			clock = e
+			break
+		}
+	}
+	if clock == nil {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CAST AS TIME")
+	}
+	unit := time.Duration(math.Pow10(6-fsp)) * time.Microsecond
+	e := derived(func(c *Ctx) (types.Value, error) {
+		v, err := clock.Fn(c)
+		if err != nil || v.IsNull() {
+			return v, err
+		}
+		d, _, ok := datetime.ParseDuration(v.String())
+		if !ok {
+			return types.Null, nil
+		}
+		return types.StringValue(datetime.FormatDuration(d-d%unit, fsp)), nil
+	}, types.ColType{Base: types.TTime, Scale: fsp}, a)
+	e.NotNull = false // text that is no time casts to NULL
+	return e, nil
+}
