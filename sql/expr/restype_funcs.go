@@ -178,7 +178,7 @@ func stringFuncLength(f *Call) (int, bool) {
 			n = n / from * to
 		}
 		return n, true
-	case "insert":
+	case "insert", "insert_func":
 		if len(args) != 4 {
 			return 0, false
 		}
@@ -205,6 +205,18 @@ func stringFuncLength(f *Call) (int, bool) {
 	case "substring", "substr", "mid":
 		if n, ok := lit(2); ok {
 			return min(n, arg(0)), true
+		}
+		if pos, ok := lit(1); ok && pos >= 1 && len(args) == 2 {
+			// MariaDB takes the position off the length in bytes, and
+			// counts those as characters: SUBSTRING(VARCHAR(20), 2) is 79.
+			return max(4*arg(0)-(pos-1), 0), true
+		}
+	case "hex":
+		if len(args) == 1 && args[0].Type.IsString() {
+			return 8 * arg(0), true // two digits a byte, four bytes a character
+		}
+		if len(args) == 1 && isNumber(args[0].Type) {
+			return 16, true
 		}
 	case "lpad", "rpad":
 		return lit(1)
