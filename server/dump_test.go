@@ -35,6 +35,14 @@ var dumpSchema = []string{
 	"INSERT INTO times VALUES (1, '2024-02-29 23:59:59', '1000-01-01 00:00:00.000001', '2038-01-19 03:14:07', '9999-12-31'), " +
 		"(2, NULL, NULL, NULL, '1970-01-01')",
 	"CREATE TABLE empty_one (id INT PRIMARY KEY, v VARCHAR(10))",
+	// Byte strings with every awkward byte (mysqldump writes them escaped,
+	// or as 0x... with --hex-blob), the TEXT sizes, ENUM and SET.
+	"CREATE TABLE bytes (id INT PRIMARY KEY, bn BINARY(3) NOT NULL DEFAULT 'a', vb VARBINARY(10), bl BLOB, tb TINYBLOB, " +
+		"lb LONGBLOB, tt TINYTEXT, mt MEDIUMTEXT, e ENUM('one','Two','it''s') NOT NULL DEFAULT 'Two', s SET('x','y','z'), " +
+		"bt BIT(10) DEFAULT b'101', UNIQUE KEY u_vb (vb))",
+	"INSERT INTO bytes VALUES (1, 0x00ff, 0x000102ff, x'c328005c27220d0a1a', 0x80, unhex('DEADBEEF'), 'tiny', 'medium', 'it''s', 'z,x', b'1111111111'), " +
+		"(2, 'AB', 'ab', 'Ab', '', '', '', '', 1, '', 0), (3, 'a', 'A', NULL, NULL, NULL, NULL, NULL, 'two', NULL, NULL)",
+	"INSERT INTO bytes (id) VALUES (4)",
 	// A child that sorts (and so loads) before its parent: the dump's
 	// FOREIGN_KEY_CHECKS=0 lets it; and a CHECK constraint.
 	"CREATE TABLE a_child (id INT PRIMARY KEY, parent_code CHAR(4), " +
@@ -53,7 +61,7 @@ var dumpSchema = []string{
 	"CREATE FUNCTION greet(who VARCHAR(20)) RETURNS VARCHAR(40) DETERMINISTIC RETURN CONCAT('hi ''', who, '''')",
 }
 
-var dumpTables = []string{"nums", "texts", "times", "empty_one", "a_child", "checked", "audit"}
+var dumpTables = []string{"nums", "texts", "times", "empty_one", "bytes", "a_child", "checked", "audit"}
 
 // TestMysqldumpRoundTrip dumps a plrun database with mysqldump (default
 // options and --single-transaction, with and without --routines, and
@@ -88,7 +96,7 @@ func TestMysqldumpRoundTrip(t *testing.T) {
 	// --lock-all-tables is FLUSH TABLES WITH READ LOCK; --flush-logs and
 	// --flush-privileges send COM_REFRESH and FLUSH PRIVILEGES.
 	variants := [][]string{nil, {"--single-transaction"}, {"--routines"}, {"--single-transaction", "--routines"},
-		{"--lock-all-tables", "--flush-logs", "--flush-privileges"}}
+		{"--lock-all-tables", "--flush-logs", "--flush-privileges"}, {"--hex-blob"}}
 	for i, opts := range variants {
 		name := fmt.Sprintf("dst%d", i)
 		file := filepath.Join(dir, name+".sql")

@@ -109,14 +109,14 @@ func field(col sql.Column) *mysql.Field {
 		f.Charset = charsetUTF8MB4
 		f.ColumnLength = uint32(t.Length * 4)
 		stringDecimals(f, col)
-	case types.TText:
-		f.Type = mysql.MYSQL_TYPE_BLOB
-		f.Charset = charsetUTF8MB4
-		if !col.Expr {
-			f.Flag |= mysql.BLOB_FLAG
+	case types.TText, types.TBinary, types.TVarbinary, types.TBlob, types.TEnum, types.TSet, types.TBit:
+		lobField(f, t)
+		if col.Expr {
+			f.Flag &^= mysql.BLOB_FLAG // MariaDB flags a TEXT or BLOB column, not a computed one
 		}
-		f.ColumnLength = 65535 * 4
-		stringDecimals(f, col)
+		if t.Base == types.TText {
+			stringDecimals(f, col)
+		}
 	default: // TVarchar, and expressions without a declared type
 		f.Type = mysql.MYSQL_TYPE_VAR_STRING
 		f.Charset = charsetUTF8MB4

@@ -37,3 +37,28 @@ users autoincrement ['id']
 after drop_all []
 `, []string{"SQLALCHEMY_SILENCE_UBER_WARNING=1"}, debianPython, repoPath(t, "testdata/server/clients/sqlalchemy_schema.py"))
 }
+
+// TestSQLAlchemyColumnTypes: SQLAlchemy's Enum, LargeBinary and MySQL's
+// VARBINARY, BINARY, SET, BIT, TINYTEXT and MEDIUMTEXT are created, carry
+// their values (bytes exactly, a SET as a Python set, BIT as a number),
+// compare as MariaDB's and reflect as the types they were.
+func TestSQLAlchemyColumnTypes(t *testing.T) {
+	needPython(t, "pymysql", "sqlalchemy")
+	runScript(t, `row 1 Mood.sad large b'\x00\xff\xc3(\x00' b'Ab' b'x\x00\x00' ['read', 'write'] 5 s 70000
+row 2 Mood.happy None b'' b'ab' b'\xff\x00\x01' [] 0 None None
+by tag [] [(2,)]
+by mood [(2,)]
+by data [(1,)]
+col id INTEGER(display_width=11) not-null default=None
+col mood ENUM('sad', 'happy') not-null default='happy'
+col size ENUM('small', 'large') nullable default=None
+col data BLOB() nullable default=None
+col tag VARBINARY(length=8) nullable default=None
+col fixed BINARY(length=3) nullable default=None
+col flags SET('read', 'write', 'exec') nullable default=None
+col bits BIT(length=10) nullable default=None
+col short TINYTEXT() nullable default=None
+col long MEDIUMTEXT() nullable default=None
+after drop_all []
+`, []string{"SQLALCHEMY_SILENCE_UBER_WARNING=1"}, debianPython, repoPath(t, "testdata/server/clients/sqlalchemy_coltypes.py"))
+}

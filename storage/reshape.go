@@ -78,7 +78,7 @@ func (rs *Reshape) Convert(oldDef, newDef *TableDef, old []types.Value, report f
 			out[i] = v
 			continue
 		}
-		if v.K == types.KindString && col.Type.IsInteger() {
+		if v.K == types.KindString && !v.IsMember() && col.Type.IsInteger() {
 			if iv, exact, ok := integerPrefix(v.S); ok && !exact {
 				// MariaDB's copy takes a string's integer prefix ('3.7' is 3,
 				// '12abc' 12, 'x' 0) and says it truncated it.

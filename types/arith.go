@@ -50,10 +50,16 @@ func Arith(op Op, a, b Value) (Value, error) {
 	return intArith(op, a.I, b.I)
 }
 
+// AsNumber is v as arithmetic reads it (numeric).
+func AsNumber(v Value) Value { return numeric(v) }
+
 // numeric turns strings and times into numbers for arithmetic.
 func numeric(v Value) Value {
 	switch v.K {
 	case KindString:
+		if n, ok := v.carriedNumber(); ok {
+			return n // an ENUM's index, a SET's bitmask, a hex literal's number
+		}
 		f, _ := parseNumericPrefix(v.S)
 		return FloatValue(f)
 	case KindTime:

@@ -34,12 +34,24 @@ func CoerceLoose(v Value, t ColType) (out Value, warn uint16, err error) {
 	switch ce.Code {
 	case codeTooLong:
 		s := ce.Value
-		if t.Base == TText {
-			s = cutBytes(s, 65535)
-		} else {
+		switch {
+		case t.Base == TBit:
+			// a BIT value that does not fit is its largest, as MariaDB
+			// clamps it
+			return BitValue(bitMax(t.Length), t.Length), WarnOutOfRange, nil
+		case t.IsBinary():
+			out, err := Coerce(BytesValue(s[:t.MaxBytes()]), t)
+			return out, WarnTruncated, err
+		case t.Base == TText:
+			s = cutBytes(s, t.MaxBytes())
+		default:
 			s = cutRunes(s, t.Length)
 		}
 		return StringValue(s), WarnTruncated, nil
+	case codeTruncated:
+		// an ENUM or SET value that is not a member: '' or the members
+		// that are
+		return ce.Loose, WarnTruncated, nil
 	case codeOutOfRange:
 		return clampNumber(v, t), WarnOutOfRange, nil
 	case codeBadValue:
@@ -198,8 +210,17 @@ func ImplicitDefault(t ColType) (v Value, ok bool) {
 	case t.IsNumeric():
 		v, err := Coerce(IntValue(0), t)
 		return v, err == nil
+	case t.Base == TBit:
+		return BitValue(0, t.Length), true
+	case t.Base == TEnum:
+		// MySQL's implicit default of a NOT NULL ENUM is its first member
+		if len(t.Elems()) == 0 {
+			return Null, false
+		}
+		return EnumValue(t.Elems()[0], 1), true
 	case t.IsString():
-		return StringValue(""), true
+		v, err := Coerce(StringValue(""), t)
+		return v, err == nil
 	}
 	return Null, false
 }

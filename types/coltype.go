@@ -31,12 +31,24 @@ const (
 	// TTime is the type of TIME results (TIMEDIFF, CURTIME, TIME()): their
 	// values are the text MySQL prints; no column is declared TIME yet.
 	TTime
+	// The byte-string types (bytestr.go): values are KindString marked
+	// PBinary, compared byte by byte. Length is BINARY/VARBINARY's byte
+	// length, a BLOB's maximum (255, 65535, 16777215, 4294967295).
+	TBinary
+	TVarbinary
+	TBlob
+	// ENUM and SET (enumset.go): Members lists the members.
+	TEnum
+	TSet
+	// TBit is BIT(n) (bit.go): Length is n, values are KindUint.
+	TBit
 )
 
 var baseNames = map[Base]string{
 	TTinyInt: "tinyint", TSmallInt: "smallint", TMediumInt: "mediumint", TInt: "int", TBigInt: "bigint",
 	TDecimal: "decimal", TFloat: "float", TDouble: "double", TChar: "char", TVarchar: "varchar",
 	TText: "text", TDatetime: "datetime", TTimestamp: "timestamp", TDate: "date", TTime: "time",
+	TBinary: "binary", TVarbinary: "varbinary", TBlob: "blob", TEnum: "enum", TSet: "set", TBit: "bit",
 }
 
 // ColType is a column's declared type.
@@ -51,13 +63,22 @@ type ColType struct {
 	// JSON) or a JSON function's result: JSON_OBJECT and the like take
 	// its text as JSON, not as a string.
 	JSON bool `json:",omitempty"`
+	// Members are an ENUM's or SET's members as declared, each ended by
+	// a NUL (a string keeps ColType comparable with ==); see Elems.
+	Members string `json:",omitempty"`
 }
 
 // IsInteger reports whether t is one of the integer types.
 func (t ColType) IsInteger() bool { return t.Base >= TTinyInt && t.Base <= TBigInt }
 
 // IsString reports whether t holds characters.
-func (t ColType) IsString() bool { return t.Base == TChar || t.Base == TVarchar || t.Base == TText }
+func (t ColType) IsString() bool {
+	switch t.Base {
+	case TChar, TVarchar, TText, TBinary, TVarbinary, TBlob, TEnum, TSet:
+		return true
+	}
+	return false
+}
 
 // SQL prints the type as SHOW CREATE TABLE does.
 func (t ColType) SQL() string {
@@ -77,6 +98,8 @@ func (t ColType) SQL() string {
 		s = fmt.Sprintf("%s(%d)", name, t.Length)
 	case t.JSON:
 		s = "longtext"
+	case t.Base == TText, t.Base >= TBinary:
+		s = t.bytesSQL()
 	case t.Base == TDatetime, t.Base == TTimestamp, t.Base == TTime:
 		s = name
 		if t.Scale > 0 {
@@ -131,6 +154,9 @@ type CoerceError struct {
 	Code  uint16 // 1264 out of range, 1406 too long, 1366/1292 bad value
 	Value string
 	What  string // "integer", "decimal", "datetime" ... for 1366/1292 messages
+	// Loose is what non-strict mode stores instead, for 1265 (an ENUM or
+	// SET value that is not a member).
+	Loose Value
 }
 
 func (e *CoerceError) Error() string {
@@ -142,6 +168,7 @@ const (
 	codeTooLong    = 1406
 	codeBadValue   = 1366
 	codeBadTime    = 1292
+	codeTruncated  = 1265
 )
 
 // Coerce converts v into a value of column type t, as strict mode does.
@@ -149,6 +176,7 @@ func Coerce(v Value, t ColType) (Value, error) {
 	if v.K == KindNull {
 		return v, nil
 	}
+	v = crossKind(v, t)
 	switch {
 	case t.IsInteger():
 		return coerceInt(v, t)
@@ -168,14 +196,19 @@ func Coerce(v Value, t ColType) (Value, error) {
 			return v, &CoerceError{Code: codeOutOfRange, Value: v.String()}
 		}
 		return FloatValue(f), nil
+	case t.IsBinary():
+		return coerceBytes(v, t)
+	case t.Base == TEnum:
+		return coerceEnum(v, t)
+	case t.Base == TBit:
+		return coerceBit(v, t)
+	case t.Base == TSet:
+		return coerceSet(v, t)
 	case t.IsString():
 		s := v.String() // a DATE or DATETIME(fsp) as it prints
 		limit := t.Length
 		if t.Base == TText {
-			limit = 65535
-			if t.JSON {
-				limit = 1<<32 - 1 // LONGTEXT
-			}
+			limit = t.MaxBytes()
 			if len(s) > limit {
 				return v, &CoerceError{Code: codeTooLong, Value: s}
 			}

@@ -21,6 +21,13 @@ func Compare(a, b Value) int {
 		return 1
 	}
 	if a.K == KindString && b.K == KindString {
+		switch {
+		case a.IsBinary() || b.IsBinary():
+			// one byte string makes the comparison binary, as in MySQL
+			return compareBytes(a.S, b.S)
+		case a.isMember() && b.isMember():
+			return cmpInt(a.I, b.I)
+		}
 		return CompareStrings(a.S, b.S)
 	}
 	if a.K == KindTime || b.K == KindTime {
@@ -128,6 +135,9 @@ func KeyString(dst []byte, v Value) []byte {
 	case KindNull:
 		return append(dst, 0)
 	case KindString:
+		if v.P == PBinary {
+			return appendBytesKey(dst, v.S)
+		}
 		dst = append(dst, 's')
 		dst = append(dst, foldString(strings.TrimRight(v.S, " "))...)
 		return append(dst, 0, 0)

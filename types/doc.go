@@ -12,8 +12,14 @@
 //   - Strings compare as utf8mb4_general_ci does: case-insensitively and
 //     with trailing spaces ignored. KeyString encodes a value the same way,
 //     so two values that compare equal have equal keys.
-//   - EncodeRow/DecodeRow are the binary row codec used by the log and
-//     snapshots.
+//   - Byte strings (BINARY, VARBINARY, BLOB: bytestr.go) are KindString
+//     values marked PBinary and compare byte by byte; ENUM and SET values
+//     (enumset.go) are KindString values that carry their index or bitmask;
+//     BIT values (bit.go) are KindUint values that print as their bytes.
+//     Value.P holds those marks.
+//   - AppendRow/DecodeRow are the binary row codec used by the log and
+//     snapshots; the marked values have tags of their own, which rows of
+//     older data folders never hold.
 //
 // Values are immutable once built: a *apd.Decimal inside a Value is never
 // modified after the Value escapes, so Values may be shared between

@@ -28,6 +28,8 @@ type Value struct {
 	// P refines a KindTime value for printing and numeric use: 0-6 the
 	// fractional digits of a DATETIME, PDate a DATE. It fits in K's
 	// padding, costs no space, and is not stored (a column's type says it).
+	// On a KindString value: PBinary a byte string, PEnum/PSet an ENUM or
+	// SET value whose number is I; these are stored (codec.go).
 	P uint8
 	I int64
 	F float64
@@ -92,6 +94,9 @@ func (v Value) String() string {
 	case KindInt:
 		return strconv.FormatInt(v.I, 10)
 	case KindUint:
+		if v.IsBit() {
+			return bitBytes(v)
+		}
 		return strconv.FormatUint(uint64(v.I), 10)
 	case KindFloat:
 		return FormatFloat(v.F)
@@ -160,6 +165,9 @@ func (v Value) ToInt64() (int64, bool) {
 		i, err := r.Int64()
 		return i, err == nil
 	case KindString:
+		if n, ok := v.carriedNumber(); ok {
+			return n.ToInt64()
+		}
 		t := strings.TrimSpace(v.S)
 		if i, err := strconv.ParseInt(t, 10, 64); err == nil {
 			return i, true
@@ -197,6 +205,9 @@ func (v Value) ToFloat() float64 {
 		f, _ := v.D.Float64()
 		return f
 	case KindString:
+		if n, ok := v.carriedNumber(); ok {
+			return n.ToFloat()
+		}
 		f, _ := parseNumericPrefix(v.S)
 		return f
 	case KindTime:
@@ -222,6 +233,9 @@ func (v Value) ToDecimal() (*apd.Decimal, bool) {
 	case KindDecimal:
 		return v.D, true
 	case KindString:
+		if n, ok := v.carriedNumber(); ok {
+			return n.ToDecimal()
+		}
 		s := strings.TrimSpace(v.S)
 		d, _, err := apd.NewFromString(s)
 		if err == nil && d.Form == apd.Finite {
@@ -249,6 +263,9 @@ func (v Value) Truthy() (truth bool, known bool) {
 	case KindDecimal:
 		return !v.D.IsZero(), true
 	case KindString:
+		if n, ok := v.carriedNumber(); ok {
+			return n.I != 0, true
+		}
 		f, _ := parseNumericPrefix(v.S)
 		return f != 0, true
 	case KindTime:

@@ -83,7 +83,7 @@ type Writer struct {
 	Catalog  *storage.Catalog
 	FKChecks bool // foreign_key_checks
 	// Unique checks a cascaded update's row against t's UNIQUE indexes
-	// (package exec's check, so the rule and its error are one).
+	// (package dml's check, so the rule and its error are one).
 	Unique func(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, old, vals []types.Value) error
 
 	children map[*storage.Table][]storage.ChildFK // referencing's cache

@@ -304,9 +304,9 @@ func (l *loader) flush(ctx context.Context, x *txn.Txn, run *loadRun) error {
 	st := l.h.Statement()
 	offset := run.first - 1
 	notesBefore, warnsBefore, idBefore := len(st.StmtNotes), st.StmtWarnings, st.LastInsertID
-	st.LoadingRows = true
+	st.LoadRows(true)
 	res, err := st.ExecInsert(ctx, x, ip.p, ip.ins, run.args)
-	st.LoadingRows = false
+	st.LoadRows(false)
 	run.args, run.pending = run.args[:0], 0
 	for _, note := range st.StmtNotes[notesBefore:] {
 		note.Message = atRow(note.Message, offset)

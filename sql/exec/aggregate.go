@@ -1,20 +1,19 @@
 package exec
 
 import (
-	"math"
-
-	"github.com/cockroachdb/apd/v3"
+	"github.com/plrun/plrun/sql/aggregate"
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/types"
 )
 
 // group is one GROUP BY bucket.
 type group struct {
 	first []types.Value
-	accs  []aggAcc
+	accs  []aggregate.Acc
 }
 
-func (pl *SelectPlan) groupRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, error) {
+func (pl *SelectPlan) groupRows(ec *expr.Ctx, rows [][]types.Value) ([]query.Row, error) {
 	ctxs, err := pl.groupContexts(ec, rows)
 	if err != nil {
 		return nil, err
@@ -43,22 +42,22 @@ func (pl *SelectPlan) groupContexts(ec *expr.Ctx, rows [][]types.Value) ([]evalC
 		k := string(kb)
 		g := groups[k]
 		if g == nil {
-			if err := ec.Mem.Grow(int64(len(k)) + expr.MapKeyBytes + int64(len(pl.aggs))*2*expr.ValueBytes); err != nil {
+			if err := ec.Mem.Grow(int64(len(k)) + expr.MapKeyBytes + int64(len(pl.aggs.Specs))*2*expr.ValueBytes); err != nil {
 				return nil, err
 			}
-			g = &group{first: row, accs: make([]aggAcc, len(pl.aggs))}
+			g = &group{first: row, accs: make([]aggregate.Acc, len(pl.aggs.Specs))}
 			groups[k] = g
 			order = append(order, k)
 		}
-		for i := range pl.aggs {
-			if err := g.accs[i].add(&pl.aggs[i], ec, ec.Mem); err != nil {
+		for i := range pl.aggs.Specs {
+			if err := g.accs[i].Add(&pl.aggs.Specs[i], ec, ec.Mem); err != nil {
 				return nil, err
 			}
 		}
 	}
 	if len(groups) == 0 && len(pl.groupBy) == 0 {
 		// An aggregate over no rows still returns one row.
-		groups[""] = &group{accs: make([]aggAcc, len(pl.aggs))}
+		groups[""] = &group{accs: make([]aggregate.Acc, len(pl.aggs.Specs))}
 		order = append(order, "")
 	}
 	out := make([]evalCtx, 0, len(order))
@@ -70,9 +69,9 @@ func (pl *SelectPlan) groupContexts(ec *expr.Ctx, rows [][]types.Value) ([]evalC
 		} else if row == nil && pl.t != nil {
 			row = make([]types.Value, len(pl.t.Def.Columns))
 		}
-		aggs := make([]types.Value, len(pl.aggs))
-		for i := range pl.aggs {
-			aggs[i] = g.accs[i].result(&pl.aggs[i], ec)
+		aggs := make([]types.Value, len(pl.aggs.Specs))
+		for i := range pl.aggs.Specs {
+			aggs[i] = g.accs[i].Result(&pl.aggs.Specs[i], ec)
 		}
 		ec.Row, ec.Aggs = row, aggs
 		if pl.having != nil {
@@ -98,8 +97,8 @@ type evalCtx struct {
 }
 
 // projectContexts projects each row (or group) in order.
-func (pl *SelectPlan) projectContexts(ec *expr.Ctx, ctxs []evalCtx) ([]outRow, error) {
-	out := make([]outRow, 0, len(ctxs))
+func (pl *SelectPlan) projectContexts(ec *expr.Ctx, ctxs []evalCtx) ([]query.Row, error) {
+	out := make([]query.Row, 0, len(ctxs))
 	for _, c := range ctxs {
 		ec.Row, ec.Aggs = c.row, c.aggs
 		r, err := pl.project(ec)
@@ -110,122 +109,4 @@ func (pl *SelectPlan) projectContexts(ec *expr.Ctx, ctxs []evalCtx) ([]outRow, e
 	}
 	ec.Aggs = nil
 	return out, nil
-}
-
-// aggAcc accumulates one aggregate over a group.
-type aggAcc struct {
-	count int64
-	sum   types.Value
-	best  types.Value
-	seen  map[string]bool
-	cat   *expr.ConcatAcc // GROUP_CONCAT's rows
-}
-
-func (a *aggAcc) add(spec *expr.AggSpec, ec *expr.Ctx, mem *expr.MemAccount) error {
-	if spec.Concat != nil {
-		if a.cat == nil {
-			a.cat = &expr.ConcatAcc{}
-		}
-		return a.cat.Add(spec.Concat, spec.Distinct, ec)
-	}
-	if spec.Arg == nil {
-		a.count++
-		return nil
-	}
-	v, err := spec.Arg.Fn(ec)
-	if err != nil {
-		return err
-	}
-	return a.addValue(spec, v, mem)
-}
-
-// addValue accumulates v, the argument's value for one row.
-func (a *aggAcc) addValue(spec *expr.AggSpec, v types.Value, mem *expr.MemAccount) error {
-	var err error
-	if spec.Arg == nil {
-		a.count++
-		return nil
-	}
-	if v.IsNull() {
-		return nil
-	}
-	if spec.Distinct {
-		if a.seen == nil {
-			a.seen = map[string]bool{}
-		}
-		k := string(types.KeyString(nil, v))
-		if a.seen[k] {
-			return nil
-		}
-		if err := mem.Grow(int64(len(k)) + expr.MapKeyBytes); err != nil {
-			return err
-		}
-		a.seen[k] = true
-	}
-	a.count++
-	switch spec.Name {
-	case "sum", "avg":
-		if spec.Type.Base != types.TDouble {
-			if d, ok := v.ToDecimal(); ok {
-				v = types.DecimalValue(d)
-			}
-		} else {
-			v = types.FloatValue(v.ToFloat())
-		}
-		switch {
-		case a.sum.IsNull():
-			a.sum = v
-		case v.K == types.KindFloat:
-			// A DOUBLE sum may overflow to infinity; MariaDB then
-			// reports 0 (result), not an error.
-			a.sum = types.FloatValue(a.sum.F + v.F)
-		default:
-			if a.sum, err = types.Arith(types.OpAdd, a.sum, v); err != nil {
-				return err
-			}
-		}
-	case "min":
-		if a.best.IsNull() || types.Compare(v, a.best) < 0 {
-			a.best = v
-		}
-	case "max":
-		if a.best.IsNull() || types.Compare(v, a.best) > 0 {
-			a.best = v
-		}
-	}
-	return nil
-}
-
-func (a *aggAcc) result(spec *expr.AggSpec, ec *expr.Ctx) types.Value {
-	if spec.Concat != nil {
-		if a.cat == nil {
-			return types.Null
-		}
-		return a.cat.Result(spec.Concat, ec)
-	}
-	switch spec.Name {
-	case "count":
-		return types.IntValue(a.count)
-	case "sum":
-		if a.sum.K == types.KindFloat && math.IsInf(a.sum.F, 0) {
-			return types.FloatValue(0)
-		}
-		return a.sum
-	case "avg":
-		if a.count == 0 {
-			return types.Null
-		}
-		if spec.Type.Base == types.TDouble {
-			if f := a.sum.ToFloat() / float64(a.count); !math.IsInf(f, 0) {
-				return types.FloatValue(f)
-			}
-			return types.FloatValue(0)
-		}
-		d, _ := a.sum.ToDecimal()
-		r := new(apd.Decimal)
-		types.DecimalContext.Quo(r, d, apd.New(a.count, 0))
-		types.DecimalContext.Quantize(r, r, -int32(spec.Type.Scale))
-		return types.DecimalValue(r)
-	}
-	return a.best
 }

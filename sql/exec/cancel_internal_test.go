@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/plrun/plrun/sql/expr"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/types"
 )
 
@@ -16,38 +17,13 @@ func cancelledCtx() *expr.Ctx {
 	return &expr.Ctx{Context: ctx}
 }
 
-func intRows(n int) []outRow {
-	out := make([]outRow, n)
+func intRows(n int) []query.Row {
+	out := make([]query.Row, n)
 	for i := range out {
 		v := types.IntValue(int64((i * 7919) % n))
-		out[i] = outRow{vals: []types.Value{v}, keys: []types.Value{v}}
+		out[i] = query.Row{Vals: []types.Value{v}, Keys: []types.Value{v}}
 	}
 	return out
-}
-
-func byKey(a, b outRow) bool { return types.Compare(a.keys[0], b.keys[0]) < 0 }
-
-// TestSortStopsWhenCancelled: ORDER BY's sort looks at the statement's
-// context as it goes (sort.SliceStable, used before, could not be
-// stopped), and still sorts stably when it is not cancelled.
-func TestSortStopsWhenCancelled(t *testing.T) {
-	if err := sortRowsStable(cancelledCtx(), intRows(100000), byKey); !errors.Is(err, context.Canceled) {
-		t.Fatalf("sort of a cancelled statement: %v, want context.Canceled", err)
-	}
-	rows := intRows(10007)
-	for i := range rows {
-		rows[i].vals = []types.Value{types.IntValue(int64(i))} // original position
-		rows[i].keys = []types.Value{types.IntValue(int64(i % 13))}
-	}
-	if err := sortRowsStable(&expr.Ctx{Context: context.Background()}, rows, byKey); err != nil {
-		t.Fatal(err)
-	}
-	for i := 1; i < len(rows); i++ {
-		a, b := rows[i-1], rows[i]
-		if c := types.Compare(a.keys[0], b.keys[0]); c > 0 || (c == 0 && a.vals[0].I > b.vals[0].I) {
-			t.Fatalf("rows %d and %d out of (stable) order: %v %v", i-1, i, a, b)
-		}
-	}
 }
 
 // TestRowLoopsStopWhenCancelled: DISTINCT, GROUP BY and projection stop

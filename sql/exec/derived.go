@@ -1,33 +1,15 @@
 package exec
 
 import (
-	"strings"
-
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/compose"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
-	"github.com/plrun/plrun/types"
 )
 
-// Derived tables (FROM (SELECT ...) AS d) and CTEs reach the rest of the
-// SELECT machinery as ordinary tables. At plan time each gets a
-// placeholder: a *storage.Table holding only the definition of its
-// result columns, never in the catalog, which the access path and join
-// planner (sql/plan) resolve names against. Each execution of the
-// statement runs the query once, loads its rows into a fresh transient
-// table (storage.NewTable, rows applied at LSN 0, visible to any
-// snapshot) and binds it to the placeholder in the expr.Ctx the query
-// runs in (expr.TableBinding; plan reads through Ctx.TableOf). The plan,
-// cached per statement text and shared by sessions, therefore never
-// holds one execution's rows; nested and concurrent executions each have
-// their own.
-
-// derivedTable is a FROM item computed by a query.
-type derivedTable struct {
-	placeholder *storage.Table
-	q           queryPlan
-}
+// FROM items: stored tables, CTEs, derived tables and views (their
+// placeholders and materialization are sql/compose's, derived.go).
 
 // fromItem resolves a FROM item for pl: a CTE in scope, a stored table,
 // or a derived table (planned here, materialized when pl runs).
@@ -40,7 +22,7 @@ func (s *State) fromItem(pl *SelectPlan, ts *ast.TableSource) (*storage.Table, s
 		pl.transient = true
 		if pl.keys != nil {
 			// Still planning: no execution has loaded this definition.
-			pl.keys.addKeys(t.Def, alias)
+			pl.keys.AddKeys(t.Def, alias)
 			t.SyncIndexes()
 		}
 	}
@@ -57,8 +39,8 @@ func (s *State) resolveFromItem(pl *SelectPlan, ts *ast.TableSource) (t *storage
 			alias = ts.AsName.O
 		}
 		if src.Schema.L == "" {
-			if c := s.lookupCTE(src.Name.L); c != nil {
-				t, err := c.reference()
+			if c := s.with.Lookup(src.Name.L); c != nil {
+				t, err := c.Reference()
 				return t, alias, true, err
 			}
 		}
@@ -82,68 +64,19 @@ func (s *State) resolveFromItem(pl *SelectPlan, ts *ast.TableSource) (t *storage
 		if err != nil {
 			return nil, "", false, err
 		}
-		def, err := placeholderDef(q.Columns(), nil, ts.AsName.O)
+		def, err := compose.PlaceholderDef(q.Columns(), nil, ts.AsName.O)
 		if err != nil {
 			return nil, "", false, err
 		}
 		ph := storage.NewTable(def)
-		pl.derived = append(pl.derived, &derivedTable{placeholder: ph, q: q})
+		pl.derived = append(pl.derived, &compose.Derived{Placeholder: ph, Query: q})
 		return ph, ts.AsName.O, true, nil
 	}
 	return nil, "", false, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this FROM clause")
 }
 
-// placeholderDef is the definition of a derived table's or CTE's
-// columns, named by names when given; 1060 for a name used twice.
-func placeholderDef(cols []Column, names []string, table string) (*storage.TableDef, error) {
-	def := resultDef(cols, table)
-	for i := range def.Columns {
-		if names != nil {
-			def.Columns[i].Name = names[i]
-		}
-		if def.Columns[i].Type.Base == 0 {
-			def.Columns[i].Type = expr.TVarchar // a ? or @var: typed by its value
-		}
-		for j := 0; j < i; j++ {
-			if strings.EqualFold(def.Columns[j].Name, def.Columns[i].Name) {
-				return nil, sqlerr.New(sqlerr.ErDupFieldName, "Duplicate column name '%s'", def.Columns[i].Name)
-			}
-		}
-	}
-	return def, nil
-}
-
-// fillTable loads rows into a new transient table of def.
-func fillTable(ec *expr.Ctx, def *storage.TableDef, rows [][]types.Value) (*storage.Table, error) {
-	if err := ec.Mem.Grow(rowsBytes(rows)); err != nil {
-		return nil, err
-	}
-	t := storage.NewTable(def)
-	for _, r := range rows {
-		slot := t.NewHiddenSlot()
-		t.Apply(slot.Key, slot.PK, r, 0)
-	}
-	return t, nil
-}
-
 // materialize runs pl's CTEs, then its derived tables (which may read
 // them), binding each one's rows in ec.
 func (pl *SelectPlan) materialize(ec *expr.Ctx) error {
-	if err := materializeCTEs(ec, pl.ctes); err != nil {
-		return err
-	}
-	for _, d := range pl.derived {
-		rc := runCtx{ctx: ec.Context, x: ec.Txn, env: ec.Env, args: ec.Args, strict: ec.Strict, binds: ec.Tables}
-		res, err := d.q.run(rc)
-		if err != nil {
-			return err
-		}
-		*ec.Notes = append(*ec.Notes, res.Notes...)
-		t, err := fillTable(ec, d.placeholder.Def, res.Rows)
-		if err != nil {
-			return err
-		}
-		ec.Tables = ec.Tables.Bind(d.placeholder, t)
-	}
-	return nil
+	return compose.Materialize(ec, pl.ctes, pl.derived)
 }

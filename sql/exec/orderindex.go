@@ -9,13 +9,13 @@ func (pl *SelectPlan) serveOrderByIndex() {
 	if pl.acc == nil || pl.t == nil || pl.grouped || pl.distinct || pl.having != nil || pl.forUpdate || pl.calcFoundRows || pl.limit == nil || len(pl.order) == 0 {
 		return
 	}
-	desc := pl.order[0].desc
+	desc := pl.order[0].Desc
 	cols := make([]int, 0, len(pl.order))
 	for _, o := range pl.order {
-		if o.e.Col < 0 || o.e.Source != nil || o.e.HasAgg || o.desc != desc {
+		if o.E.Col < 0 || o.E.Source != nil || o.E.HasAgg || o.Desc != desc {
 			return
 		}
-		cols = append(cols, o.e.Col)
+		cols = append(cols, o.E.Col)
 	}
 	pl.acc.ServeOrder(cols, desc, pl.limit, pl.offset)
 }

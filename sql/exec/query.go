@@ -4,58 +4,61 @@ import (
 	"context"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/sql/compose"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
 )
 
-// queryPlan is a planned query expression: a SELECT (SelectPlan) or a set
-// operation over query expressions (setOpPlan). Both are expr.Subquery,
-// so either serves IN (...), EXISTS, a scalar subquery, a derived table, a
-// CTE or INSERT ... SELECT.
-type queryPlan interface {
-	expr.Subquery
-	Columns() []Column
-	run(rc runCtx) (*Result, error)
-}
-
-// runCtx is one execution of a query expression: the statement it runs
-// in, its arguments, the enclosing query's row (a correlated subquery),
-// strict conversions (it feeds an INSERT), and the derived tables and CTEs
-// materialized around it.
-type runCtx struct {
-	ctx    context.Context
-	x      *txn.Txn
-	env    *expr.Env
-	args   []types.Value
-	outer  []types.Value
-	strict bool
-	binds  *expr.TableBinding
-	up     *expr.Ctx // the enclosing query's context, for columns named more than one level out
-}
-
-// runCtxOf is the execution of a subquery inside the statement c runs.
-func runCtxOf(c *expr.Ctx, outer []types.Value) runCtx {
-	return runCtx{ctx: c.Context, x: c.Txn, env: c.Env, args: c.Args, outer: outer, strict: c.Strict, binds: c.Tables, up: c}
-}
-
 // buildQuery plans any query expression; outer is the enclosing query's
 // scope, for a subquery.
-func (s *State) buildQuery(n ast.Node, outer *expr.Scope) (queryPlan, error) {
+func (s *State) buildQuery(n ast.Node, outer *expr.Scope) (query.Plan, error) {
 	switch q := n.(type) {
 	case *ast.SelectStmt:
 		return s.buildSubSelect(q, outer)
 	case *ast.SetOprStmt:
-		return s.buildSetOp(q, outer)
+		return s.with.BuildSetOp(s, q, outer)
 	case *ast.SetOprSelectList:
-		return s.buildSetOpList(q, outer)
+		return compose.BuildSetOpList(s, q, outer)
 	case *ast.SubqueryExpr:
 		return s.buildQuery(q.Query, outer)
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this query form")
 }
+
+// PlanQuery plans any query expression (compose.Planner: the operands
+// of a set operation, a CTE's body).
+func (s *State) PlanQuery(n ast.Node, outer *expr.Scope) (query.Plan, error) {
+	return s.buildQuery(n, outer)
+}
+
+// BaseScope is an expression scope of the session's database and
+// functions (compose.Planner).
+func (s *State) BaseScope() *expr.Scope { return &expr.Scope{DB: s.DB, Funcs: s.Functions()} }
+
+// ReadsDirectly reports whether the SELECT's own FROM reads t, and not as
+// the optional side of a LEFT JOIN (compose.Select).
+func (pl *SelectPlan) ReadsDirectly(t *storage.Table) bool {
+	if pl.t == t {
+		return true
+	}
+	if pl.join != nil {
+		for _, jt := range pl.join.Tables {
+			if jt.Table == t {
+				return !jt.Left
+			}
+		}
+	}
+	return false
+}
+
+// Aggregates reports whether the SELECT groups, aggregates or is DISTINCT
+// (compose.Select).
+func (pl *SelectPlan) Aggregates() bool { return pl.grouped || pl.distinct }
 
 // PlanSubquery plans a subquery (SubqueryPlanner).
 func (s *State) PlanSubquery(q ast.ResultSetNode, outer *expr.Scope) (expr.Subquery, error) {
@@ -88,9 +91,9 @@ func (s *State) ExecQuery(ctx context.Context, x *txn.Txn, p *parse.Stmt, n ast.
 	if err != nil {
 		return nil, err
 	}
-	res, err := pi.(queryPlan).run(runCtx{ctx: ctx, x: x, env: &s.Env, args: args})
+	res, err := pi.(query.Plan).Exec(query.RunCtx{Ctx: ctx, Txn: x, Env: &s.Env, Args: args})
 	if err == nil {
-		s.FoundRows = res.foundRows
+		s.FoundRows = res.FoundRows
 		s.RowCount = -1
 	}
 	return res, err

@@ -5,46 +5,46 @@ import (
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/test_driver"
+	"github.com/plrun/plrun/sql/aggregate"
+	"github.com/plrun/plrun/sql/compose"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/plan"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/sql/sysvar"
+	"github.com/plrun/plrun/sql/view"
+	"github.com/plrun/plrun/sql/window"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/storage"
 )
-
-type orderItem struct {
-	e    *expr.Expr
-	desc bool
-}
 
 type SelectPlan struct {
 	t         *storage.Table
 	acc       *plan.Access
 	outs      []expr.OutputCol
 	Cols      []Column
-	aggs      []expr.AggSpec
+	aggs      aggregate.Set
 	grouped   bool
 	groupBy   []*expr.Expr
 	having    *expr.Expr
-	order     []orderItem
+	order     []query.OrderItem
 	limit     *expr.Expr
 	offset    *expr.Expr
 	forUpdate bool
 	distinct  bool
 	join      *plan.Join // FROM with joins (t is nil then)
 	// ctes (its WITH clause) and derived (its FROM's derived tables) are
-	// materialized, in that order, when it runs (derived.go).
-	ctes    []*cteDef
-	derived []*derivedTable
+	// materialized, in that order, when it runs (compose.Materialize).
+	ctes    []*compose.CTE
+	derived []*compose.Derived
 	// windows are the window functions of the select list and ORDER BY.
-	windows *expr.WindowSet
+	windows *window.Set
 	// transient: the FROM reads a derived table, a view or a CTE.
 	transient bool
-	// keys are the columns its joins compare (derivedkeys.go).
-	keys joinKeys
+	// keys are the columns its joins compare (compose.JoinKeys).
+	keys compose.JoinKeys
 	// merged is the view its FROM names, merged into it (t is the view's
 	// base table then).
-	merged *viewTarget
+	merged *view.Target
 	// correlated: the plan names columns of an enclosing query, read from
 	// Ctx.Outer; it runs once per outer row.
 	correlated bool
@@ -81,7 +81,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	}
 	pl := &SelectPlan{distinct: n.Distinct}
 	if n.With != nil {
-		pop, err := s.pushWith(n.With, &pl.ctes)
+		pop, err := s.with.PushWith(s, n.With, &pl.ctes)
 		defer pop()
 		if err != nil {
 			return nil, err
@@ -95,7 +95,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	var err error
 	from := func(ts *ast.TableSource) (*storage.Table, string, error) { return s.fromItem(pl, ts) }
 	if plan.IsJoin(n.From) {
-		pl.keys = collectJoinKeys(n.From, n.Where)
+		pl.keys = compose.CollectJoinKeys(n.From, n.Where)
 		if n.LockInfo != nil && n.LockInfo.LockType != ast.SelectLockNone {
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support locking reads of joins")
 		}
@@ -111,10 +111,10 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			s.buildEq = s.equalities(n.Where, tn, ts.AsName.O)
 			defer func() { s.buildEq = nil }()
 		}
-		if vt := s.mergeableView(ts); vt != nil {
-			// The view's SELECT merges into this one (view.go).
-			pl.t, alias, pl.merged = vt.base, vt.cols.Name, vt
-			sc.Table, sc.Alias, sc.View = vt.base, vt.alias, vt.cols
+		if vt := view.Mergeable(s, ts); vt != nil {
+			// The view's SELECT merges into this one (view.Mergeable).
+			pl.t, alias, pl.merged = vt.Base, vt.Cols.Name, vt
+			sc.Table, sc.Alias, sc.View = vt.Base, vt.Alias, vt.Cols
 		} else if pl.t, alias, err = from(ts); err != nil {
 			return nil, err
 		} else {
@@ -126,7 +126,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	sc.Aggs = &pl.aggs
 	sc.ImplicitGroup = n.GroupBy == nil && selectAggregates(n)
 	sc.Clause = "SELECT"
-	if pl.windows, err = expr.NewWindowSet(n.WindowSpecs); err != nil {
+	if pl.windows, err = window.NewSet(n.WindowSpecs); err != nil {
 		return nil, err
 	}
 	sc.Windows = pl.windows
@@ -185,7 +185,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 	} else if pl.t != nil {
 		where := n.Where
 		if pl.merged != nil {
-			where = pl.merged.and(n.Where) // only the rows the view shows
+			where = pl.merged.And(n.Where) // only the rows the view shows
 		}
 		if pl.acc, err = plan.ChooseAccess(sc, pl.t, where); err != nil {
 			return nil, err
@@ -223,11 +223,11 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			if err != nil {
 				return nil, err
 			}
-			pl.order = append(pl.order, orderItem{e: ce, desc: o.Desc})
+			pl.order = append(pl.order, query.OrderItem{E: ce, Desc: o.Desc})
 		}
 	}
 	sc.Windows = nil
-	pl.grouped = len(pl.aggs) > 0 || len(pl.groupBy) > 0
+	pl.grouped = len(pl.aggs.Specs) > 0 || len(pl.groupBy) > 0
 	if pl.grouped && s.SQLMode()&sysvar.ModeOnlyFullGroup != 0 {
 		if err := s.checkFullGroupBy(n, pl, alias); err != nil {
 			return nil, err

@@ -6,7 +6,7 @@ import (
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
-	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/sql/query"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
 )
@@ -16,29 +16,15 @@ import (
 func (pl *SelectPlan) Correlated() bool { return pl.correlated }
 
 // ColumnTypes are the types of the select list (Subquery).
-func (pl *SelectPlan) ColumnTypes() []types.ColType { return columnTypes(pl.Cols) }
-
-func columnTypes(cols []Column) []types.ColType {
-	out := make([]types.ColType, len(cols))
-	for i, c := range cols {
-		out[i] = c.Type
-	}
-	return out
-}
+func (pl *SelectPlan) ColumnTypes() []types.ColType { return query.ColumnTypes(pl.Cols) }
 
 // Run executes the subquery in the enclosing statement (Subquery).
 func (pl *SelectPlan) Run(c *expr.Ctx, outer []types.Value) ([][]types.Value, error) {
-	res, err := pl.run(runCtxOf(c, outer))
+	res, err := pl.Exec(query.RunCtxOf(c, outer))
 	if err != nil {
 		return nil, err
 	}
 	return res.Rows, nil
-}
-
-// outRow is a result row and the context its ORDER BY keys evaluate in.
-type outRow struct {
-	vals []types.Value
-	keys []types.Value
 }
 
 func (s *State) ExecSelect(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *ast.SelectStmt, args []types.Value) (*Result, error) {
@@ -46,10 +32,10 @@ func (s *State) ExecSelect(ctx context.Context, x *txn.Txn, p *parse.Stmt, n *as
 }
 
 // run executes a (sub)query in rc.
-func (pl *SelectPlan) run(rc runCtx) (*Result, error) {
+func (pl *SelectPlan) Exec(rc query.RunCtx) (*Result, error) {
 	var err error
-	ctx, x := rc.ctx, rc.x
-	ec := &expr.Ctx{Env: rc.env, Args: rc.args, Context: ctx, Txn: x, Outer: rc.outer, Up: rc.up, Strict: rc.strict, Mem: expr.NewMemAccount(ctx), Notes: new([]Note), Tables: rc.binds}
+	ctx, x := rc.Ctx, rc.Txn
+	ec := rc.NewCtx()
 	// What this execution buffers is charged while it runs; the rows it
 	// returns are the caller's to account for.
 	defer ec.Mem.Close()
@@ -88,7 +74,7 @@ func (pl *SelectPlan) run(rc runCtx) (*Result, error) {
 			rows = [][]types.Value{nil}
 		}
 	}
-	var out []outRow
+	var out []query.Row
 	if len(pl.windows.Funcs) > 0 {
 		out, err = pl.runWindows(ec, rows)
 	} else if pl.grouped {
@@ -105,7 +91,7 @@ func (pl *SelectPlan) run(rc runCtx) (*Result, error) {
 		}
 	}
 	if len(pl.order) > 0 {
-		if err := sortRowsStable(ec, out, orderLess(pl.order)); err != nil {
+		if err := query.SortStable(ec, out, query.OrderLess(pl.order)); err != nil {
 			return nil, err
 		}
 	}
@@ -115,77 +101,45 @@ func (pl *SelectPlan) run(rc runCtx) (*Result, error) {
 	}
 	res := &Result{Columns: append([]Column(nil), pl.Cols...), Rows: make([][]types.Value, len(out))}
 	for i, r := range out {
-		res.Rows[i] = r.vals
+		res.Rows[i] = r.Vals
 	}
-	fixColumnTypes(res)
+	query.FixColumnTypes(res)
 	res.Notes = *ec.Notes
 	res.Warnings = uint16(len(res.Notes))
 	// FOUND_ROWS(): the rows before LIMIT under SQL_CALC_FOUND_ROWS, else
 	// the rows returned, as MySQL counts them.
-	res.foundRows = int64(len(res.Rows))
+	res.FoundRows = int64(len(res.Rows))
 	if pl.calcFoundRows {
-		res.foundRows = int64(found)
+		res.FoundRows = int64(found)
 	}
 	return res, nil
 }
 
 // applyLimit cuts out to LIMIT [offset,] count.
-func (pl *SelectPlan) applyLimit(ec *expr.Ctx, out []outRow) ([]outRow, error) {
-	return limitRows(ec, pl.limit, pl.offset, out)
+func (pl *SelectPlan) applyLimit(ec *expr.Ctx, out []query.Row) ([]query.Row, error) {
+	return query.Limit(ec, pl.limit, pl.offset, out)
 }
 
-// limitRows cuts out to LIMIT [offset,] count. Counts are unsigned and
-// saturate (LIMIT 18446744073709551615, 1 is an empty set, not a panic).
-func limitRows(ec *expr.Ctx, limitE, offsetE *expr.Expr, out []outRow) ([]outRow, error) {
-	if limitE == nil {
-		return out, nil
-	}
-	lv, err := limitE.Fn(ec)
-	if err != nil {
-		return nil, err
-	}
-	limit, ok := expr.RowCountArg(lv)
-	offset := 0
-	if ok && offsetE != nil {
-		ov, err := offsetE.Fn(ec)
-		if err != nil {
-			return nil, err
-		}
-		offset, ok = expr.RowCountArg(ov)
-	}
-	if !ok {
-		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE")
-	}
-	if offset > len(out) {
-		offset = len(out)
-	}
-	out = out[offset:]
-	if limit < len(out) {
-		out = out[:limit]
-	}
-	return out, nil
-}
-
-func (pl *SelectPlan) project(ec *expr.Ctx) (outRow, error) {
+func (pl *SelectPlan) project(ec *expr.Ctx) (query.Row, error) {
 	if err := ec.Poll(); err != nil {
-		return outRow{}, err
+		return query.Row{}, err
 	}
-	r := outRow{vals: make([]types.Value, len(pl.outs))}
+	r := query.Row{Vals: make([]types.Value, len(pl.outs))}
 	for i, o := range pl.outs {
 		v, err := o.Expr.Fn(ec)
 		if err != nil {
 			return r, err
 		}
-		r.vals[i] = v
+		r.Vals[i] = v
 	}
 	if len(pl.order) > 0 {
-		r.keys = make([]types.Value, len(pl.order))
+		r.Keys = make([]types.Value, len(pl.order))
 		for i, o := range pl.order {
-			v, err := o.e.Fn(ec)
+			v, err := o.E.Fn(ec)
 			if err != nil {
 				return r, err
 			}
-			r.keys[i] = v
+			r.Keys[i] = v
 		}
 	}
 	if err := ec.Mem.Grow(pl.projectedBytes(r)); err != nil {
@@ -196,23 +150,23 @@ func (pl *SelectPlan) project(ec *expr.Ctx) (outRow, error) {
 
 // projectedBytes is what a result row adds to memory: its values, and the
 // strings computed for it (a bare column's string is the table's own).
-func (pl *SelectPlan) projectedBytes(r outRow) int64 {
-	n := int64(2*expr.RowBytes + expr.ValueBytes*(len(r.vals)+len(r.keys)))
+func (pl *SelectPlan) projectedBytes(r query.Row) int64 {
+	n := int64(2*expr.RowBytes + expr.ValueBytes*(len(r.Vals)+len(r.Keys)))
 	for i, o := range pl.outs {
 		if o.Expr.Col < 0 {
-			n += expr.ValuePayload(r.vals[i])
+			n += expr.ValuePayload(r.Vals[i])
 		}
 	}
 	for i, o := range pl.order {
-		if o.e.Col < 0 {
-			n += expr.ValuePayload(r.keys[i])
+		if o.E.Col < 0 {
+			n += expr.ValuePayload(r.Keys[i])
 		}
 	}
 	return n
 }
 
-func (pl *SelectPlan) projectRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow, error) {
-	out := make([]outRow, 0, len(rows))
+func (pl *SelectPlan) projectRows(ec *expr.Ctx, rows [][]types.Value) ([]query.Row, error) {
+	out := make([]query.Row, 0, len(rows))
 	for _, row := range rows {
 		ec.Row = row
 		r, err := pl.project(ec)
@@ -224,7 +178,7 @@ func (pl *SelectPlan) projectRows(ec *expr.Ctx, rows [][]types.Value) ([]outRow,
 	return out, nil
 }
 
-func distinctRows(ec *expr.Ctx, in []outRow) ([]outRow, error) {
+func distinctRows(ec *expr.Ctx, in []query.Row) ([]query.Row, error) {
 	seen := map[string]bool{}
 	out := in[:0]
 	for _, r := range in {
@@ -232,7 +186,7 @@ func distinctRows(ec *expr.Ctx, in []outRow) ([]outRow, error) {
 			return nil, err
 		}
 		var kb []byte
-		for _, v := range r.vals {
+		for _, v := range r.Vals {
 			kb = types.KeyString(kb, v)
 		}
 		if seen[string(kb)] {
@@ -245,22 +199,4 @@ func distinctRows(ec *expr.Ctx, in []outRow) ([]outRow, error) {
 		out = append(out, r)
 	}
 	return out, nil
-}
-
-// fixColumnTypes gives columns whose type could not be inferred at plan
-// time (placeholders, user variables) the type of their first value.
-func fixColumnTypes(r *Result) {
-	for i := range r.Columns {
-		if r.Columns[i].Type.Base != 0 {
-			continue
-		}
-		t := expr.TVarchar
-		for _, row := range r.Rows {
-			if !row[i].IsNull() {
-				t = expr.TypeOfValue(row[i])
-				break
-			}
-		}
-		r.Columns[i].Type = t
-	}
 }

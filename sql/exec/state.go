@@ -4,7 +4,8 @@ import (
 	"sync/atomic"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
-	"github.com/plrun/plrun/sql/constraint"
+	"github.com/plrun/plrun/sql/compose"
+	"github.com/plrun/plrun/sql/dml"
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/sysvar"
@@ -21,25 +22,20 @@ type State struct {
 	expr.Env
 	txns  *txn.Manager
 	epoch *atomic.Uint64
-	// ctes are the WITH clauses around the query being planned.
-	ctes *cteScope
+	// with holds the WITH clauses around the query being planned.
+	with compose.Builder
 	// viewDepth counts the views being expanded into the query planned;
 	// definingView is set while CREATE VIEW plans its SELECT.
 	viewDepth    int
 	definingView bool
 	temps        map[string]*storage.Table // the session's temporary tables (temptables.go)
-	fkw          *constraint.Writer        // the running statement's (constraints.go)
+	// writes is what the writing statements (sql/dml) keep between them;
+	// w is the session's writer over it (writes.go).
+	writes dml.Writes
+	w      *dml.Session
 	// Triggers runs tables' triggers (nil: none fire, as in tools that
-	// have no sql layer); triggering are the tables whose triggers run.
-	Triggers   TriggerHost
-	triggering []*storage.Table
-	// LoadingRows: the running INSERT is LOAD DATA's (sql/dataio), a batch
-	// of the file's lines. As MariaDB's LOAD DATA it is a multi-row write
-	// however few lines the batch has (non-strict mode stores a NULL for
-	// a NOT NULL column as its default), and the rows IGNORE skips warn
-	// among the statement's other warnings, in row order, where LOAD DATA
-	// numbers them by line. The next INSERT run takes it and clears it.
-	LoadingRows bool
+	// have no sql layer).
+	Triggers TriggerHost
 	// SelectLimit is the sql_select_limit the session added to the
 	// statement being planned, plus one (0: none): part of the plan
 	// cache key, since the same text is planned with and without it.

@@ -22,6 +22,9 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 	if ft.GetType() == mysql.TypeDuration {
 		return sc.castTime(a, ft.GetDecimal())
 	}
+	if isBinaryCast(ft) {
+		return binaryCast(a, ft), nil
+	}
 	var t types.ColType
 	switch ft.GetType() {
 	case mysql.TypeLonglong, mysql.TypeLong, mysql.TypeTiny, mysql.TypeShort, mysql.TypeInt24:
@@ -164,6 +167,8 @@ func conform(v types.Value, t types.ColType) types.Value {
 		}
 	case t.Base == types.TDouble && v.IsNumeric():
 		return types.FloatValue(v.ToFloat())
+	case t.IsBinary() && !v.IsBinary():
+		return types.BytesValue(v.String())
 	case t.IsString() && v.K != types.KindString:
 		return types.StringValue(v.String())
 	}

@@ -3,10 +3,9 @@
 // name resolution against one table, joined tables or an enclosing query
 // (resolve.go; a column of a query any number of levels out reads that
 // query's row through Ctx.Up), CASE, variables, CAST, ANY/ALL subqueries
-// (anyall.go), aggregates' specs (GROUP_CONCAT and the JSON aggregates in
-// aggconcat.go), and the built-in function families: session, control
-// and math here (funcs_*.go), the rest in sql/funcs, which registers them
-// with RegisterFamily (a new function is one case in one family).
+// (anyall.go), and calls of the built-in functions, whose families
+// sql/funcs and sql/jsonfuncs register with RegisterFamily (a new
+// function is one case in one family).
 //
 // Compiled expressions are shared by every session running the same
 // statement: all per-execution state lives in the Ctx (parameters, the
@@ -20,10 +19,14 @@
 // compile time through FunctionHost (part of Host, implemented by the
 // session; Scope.Funcs) and calls it per row through the same interface.
 //
-// Window functions compile like aggregates, into the query's WindowSet
-// (window.go), and read their per-row values from Ctx.Wins. A derived
-// table, CTE or view is planned against a placeholder table; the rows an
-// execution materialized for it are bound in Ctx.Tables (binding.go).
+// Aggregates and window functions are not compiled here: a call compiles
+// through the query's Scope.Aggs (AggScope, sql/aggregate's Set) or
+// Scope.Windows (WindowScope, sql/window's Set); this package only
+// refuses one where none is given or inside another (1111, 4015, 4008),
+// and the call reads its value for the current group or row from
+// Ctx.Aggs / Ctx.Wins (agg.go, window.go). A derived table, CTE or view
+// is planned against a placeholder table; the rows an execution
+// materialized for it are bound in Ctx.Tables (binding.go).
 // A write through a view resolves the view's columns to expressions over
 // its base table (Scope.View).
 //

@@ -102,3 +102,7 @@ func (s *Env) GroupConcatMaxLen() int64 {
 	n, _ := strconv.ParseInt(s.owner.SysVar(sysvar.Defs["group_concat_max_len"], false), 10, 64)
 	return n
 }
+
+// Host is the session the Env is the state of (who is connected, its
+// system variables).
+func (s *Env) Host() Host { return s.owner }

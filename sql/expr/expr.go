@@ -78,30 +78,19 @@ type Expr struct {
 	Source     *Source // the joined table a bare column belongs to (joins only)
 }
 
-// AggSpec is one aggregate function found while compiling a grouped query.
-type AggSpec struct {
-	Name     string // count, sum, avg, min, max
-	Arg      *Expr  // nil for COUNT(*)
-	Distinct bool
-	Type     types.ColType
-	// GROUP_CONCAT (aggconcat.go): its arguments, run together per row,
-	// its ORDER BY and SEPARATOR.
-	Concat *ConcatSpec
-}
-
 // Scope resolves names while compiling.
 type Scope struct {
 	Table *storage.Table
 	Alias string // table name or alias used to qualify columns
 	DB    string
-	Aggs  *[]AggSpec // where aggregates go; nil = aggregates not allowed here
+	Aggs  AggScope // where aggregates go; nil = aggregates not allowed here
 	// Outputs lets ORDER BY / HAVING name select-list aliases.
 	Outputs []OutputCol
 	inAgg   bool
 	// Windows is where window functions go (the select list and ORDER BY
 	// of a SELECT); nil elsewhere (4015). inWindow is set while a window
 	// function's arguments compile.
-	Windows  *WindowSet
+	Windows  WindowScope
 	inWindow bool
 	// View is set for a write through a view: its columns, as
 	// expressions over the base table (Table), named bare or qualified by
@@ -215,7 +204,7 @@ func datumValue(d *test_driver.Datum) (types.Value, error) {
 		}
 		return types.DecimalValue(dd), nil
 	case test_driver.KindBinaryLiteral:
-		return types.StringValue(string(d.GetBytes())), nil
+		return types.HexValue(string(d.GetBytes())), nil
 	}
 	return types.Null, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this literal")
 }

@@ -78,13 +78,13 @@ func AnyNull(vs []types.Value) bool {
 // nil for a name it does not have.
 type Family func(f *Call) (*Expr, error)
 
-// funcFamilies compile the built-in functions, a family to a file: here
-// (funcs_session.go, funcs_math.go, funcs_control.go)
-// and in sql/funcs, which adds its families with RegisterFamily.
-var funcFamilies = []Family{sessionFunc, mathFunc, controlFunc}
+// funcFamilies compile the built-in functions, a family to a file, in
+// the order sql/funcs and sql/jsonfuncs add them with RegisterFamily.
+var funcFamilies []Family
 
 // RegisterFamily adds a family of built-in functions; called from the
-// init of the package that has it (sql/funcs), before any statement.
+// init of the package that has it (sql/funcs, sql/jsonfuncs), before any
+// statement.
 func RegisterFamily(f Family) { funcFamilies = append(funcFamilies, f) }
 
 func (sc *Scope) compileFunc(x *ast.FuncCallExpr) (*Expr, error) {
@@ -146,3 +146,7 @@ var (
 // DivisionByZero is what x/0 gives besides its NULL (divzero.go); LN(0)
 // and LOG of a number not above 0 give the same in MariaDB.
 func (c *Ctx) DivisionByZero() error { return c.divisionByZero() }
+
+// ArithResult is the result type of a op b, for functions that compute
+// as an operator does (MOD).
+func ArithResult(op types.Op, a, b *Expr) types.ColType { return arithResult(op, a, b) }

@@ -46,7 +46,8 @@ const (
 	MapKeyBytes = 48
 )
 
-func valuesBytes(vs []types.Value) int64 {
+// ValuesBytes is what a row of vs holds in memory.
+func ValuesBytes(vs []types.Value) int64 {
 	n := int64(RowBytes + ValueBytes*len(vs))
 	for i := range vs {
 		n += ValuePayload(vs[i])

@@ -67,6 +67,9 @@ func precision(e *Expr) int {
 	return typePrecision(e.Type)
 }
 
+// Precision is precision for the aggregates (sql/aggregate).
+func Precision(e *Expr) int { return precision(e) }
+
 // constValue is the value of a literal, signed or not.
 func constValue(e *Expr) (types.Value, bool) {
 	if !e.literal && !e.negLiteral {
@@ -118,7 +121,8 @@ func boolInt(b bool) int {
 func arithResult(op types.Op, a, b *Expr) types.ColType {
 	at, bt := a.Type, b.Type
 	approx := func(t types.ColType) bool {
-		return t.Base == types.TDouble || t.Base == types.TFloat || t.IsString()
+		// an ENUM or SET is its number: integer arithmetic
+		return t.Base == types.TDouble || t.Base == types.TFloat || t.IsString() && t.Base != types.TEnum && t.Base != types.TSet
 	}
 	if op == types.OpIntDiv {
 		// The integer part of the dividend, no room for a sign.
@@ -227,6 +231,9 @@ func digitCount(u uint64) int {
 	}
 	return n
 }
+
+// UnifyExprs is unifyExprs for the control functions (sql/funcs).
+func UnifyExprs(es ...*Expr) types.ColType { return unifyExprs(es...) }
 
 // unifyExprs is unifyTypes over expressions: a literal integer counts
 // its own digits.

@@ -64,7 +64,7 @@ func subqueryRows(c *Ctx, pl Subquery) ([][]types.Value, error) {
 	// to its budget until it ends.
 	var held int64
 	for _, r := range rows {
-		held += valuesBytes(r)
+		held += ValuesBytes(r)
 	}
 	if err := c.Mem.Grow(held); err != nil {
 		return nil, err

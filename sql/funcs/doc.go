@@ -1,25 +1,23 @@
 // Package funcs is most of the built-in SQL functions, a family to a
-// file: date and time (time.go, datepart.go, datecalc.go over
-// sql/datetime), strings (string.go, text.go, list.go), REGEXP
-// (regexp.go), UUID (uuid.go) and JSON (json.go, jsonedit.go over
-// sql/jsondoc). Each family is an expr.Family,
-// registered with expr.RegisterFamily in this package's init; a new
-// function is one case in one family. sql/exec imports the package, so
-// every statement compiled sees them. The families that read the session
-// or decide control flow (DATABASE(), IF, COALESCE...), math, and
-// stored functions stay in sql/expr.
+// file: the session's (session.go: DATABASE(), USER(), CONNECTION_ID(),
+// LAST_INSERT_ID(), SLEEP() ...), control flow (control.go: IF, IFNULL,
+// COALESCE, NULLIF, GREATEST, LEAST), math (math.go: ABS, ROUND,
+// TRUNCATE, FLOOR, CEIL, MOD, RAND; numeric.go the rest), date and time (time.go, datepart.go, datecalc.go
+// over sql/datetime), strings (string.go, text.go, list.go), REGEXP
+// (regexp.go) and UUID (uuid.go); the JSON functions are sql/jsonfuncs'.
+// Each family is an expr.Family, registered with expr.RegisterFamily in
+// this package's init; a new function is one case in one family. sql/exec imports the package, so
+// every statement compiled sees them. Stored functions are called by
+// sql/expr (funcs_stored.go).
 package funcs
 
 import (
 	"github.com/plrun/plrun/sql/expr"
-	"github.com/plrun/plrun/types"
 )
 
 func init() {
-	for _, f := range []expr.Family{timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, jsonFunc, jsonMergeFunc, timeCalcFunc, numericFunc, miscFunc} {
+	for _, f := range []expr.Family{sessionFunc, mathFunc, controlFunc, timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, timeCalcFunc, numericFunc, miscFunc} {
 		expr.RegisterFamily(f)
 	}
 	expr.RegexpOp = regexpOp
-	expr.JSONComparable = jsonComparable
-	expr.JSONText = func(v types.Value, t types.ColType) string { return sqlToJSON(v, t).String() }
 }

@@ -12,7 +12,7 @@ import (
 
 var tDouble = types.ColType{Base: types.TDouble}
 
-// numericFunc compiles the numeric functions beyond sql/expr's ABS,
+// numericFunc compiles the numeric functions beyond math.go's ABS,
 // ROUND, FLOOR, MOD and RAND: SIGN, powers and logarithms, trigonometry,
 // CRC32 and base conversion. A result that is no real number (SQRT(-1),
 // ASIN(2)) is NULL; LN and LOG of a number not above 0 are NULL with
@@ -172,6 +172,9 @@ func convFunc(f *expr.Call) (*expr.Expr, error) {
 			return types.Null, nil
 		}
 		s := strings.TrimSpace(vs[0].String())
+		if vs[0].IsBit() {
+			s = strconv.FormatUint(vs[0].Uint(), 10) // its number, not its bytes
+		}
 		neg := strings.HasPrefix(s, "-")
 		s = strings.TrimPrefix(s, "-")
 		var n uint64

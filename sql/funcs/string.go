@@ -30,8 +30,14 @@ func stringFunc(f *expr.Call) (*expr.Expr, error) {
 			}
 			var b strings.Builder
 			b.Grow(int(n))
+			binary := false
 			for _, v := range vs {
 				b.WriteString(v.String())
+				binary = binary || v.IsBinary()
+			}
+			if binary {
+				// one byte string makes CONCAT's result one
+				return types.BytesValue(b.String()), nil
 			}
 			return types.StringValue(b.String()), nil
 		}), nil
@@ -85,7 +91,7 @@ func stringFunc(f *expr.Call) (*expr.Expr, error) {
 				return types.Null, nil
 			}
 			s := vs[0].String()
-			if chars {
+			if chars && !vs[0].IsBinary() {
 				return types.IntValue(int64(utf8.RuneCountInString(s))), nil
 			}
 			return types.IntValue(int64(len(s))), nil
@@ -96,8 +102,8 @@ func stringFunc(f *expr.Call) (*expr.Expr, error) {
 		}
 		up := name == "upper" || name == "ucase"
 		return mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
-			if vs[0].IsNull() {
-				return types.Null, nil
+			if vs[0].IsNull() || vs[0].IsBinary() {
+				return vs[0], nil // bytes have no case: MySQL leaves them
 			}
 			if up {
 				return types.StringValue(strings.ToUpper(vs[0].String())), nil
@@ -112,20 +118,20 @@ func stringFunc(f *expr.Call) (*expr.Expr, error) {
 			if expr.AnyNull(vs) {
 				return types.Null, nil
 			}
-			r := []rune(vs[0].String())
+			r, bin := unitsOf(vs[0])
 			pos := expr.SaturatingInt(vs[1])
 			l := int64(len(r))
 			if len(vs) == 3 {
 				l = expr.SaturatingInt(vs[2])
 			}
 			if pos < -int64(len(r)) {
-				return types.StringValue(""), nil
+				return fromUnits(nil, bin), nil
 			}
 			if pos < 0 {
 				pos = int64(len(r)) + pos + 1
 			}
 			if pos < 1 || pos > int64(len(r)) || l <= 0 {
-				return types.StringValue(""), nil
+				return fromUnits(nil, bin), nil
 			}
 			end := int64(len(r))
 			if l < end-(pos-1) {
@@ -134,7 +140,7 @@ func stringFunc(f *expr.Call) (*expr.Expr, error) {
 			if end > int64(len(r)) {
 				end = int64(len(r))
 			}
-			return types.StringValue(string(r[pos-1 : end])), nil
+			return fromUnits(r[pos-1:end], bin), nil
 		}), nil
 	case "trim", "ltrim", "rtrim":
 		if err := nargs(1, 3); err != nil {

@@ -108,11 +108,11 @@ func textFunc(f *expr.Call) (*expr.Expr, error) {
 		})
 	case "reverse":
 		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
-			r := []rune(vs[0].String())
+			r, bin := unitsOf(vs[0])
 			for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 				r[i], r[j] = r[j], r[i]
 			}
-			return str(string(r))
+			return fromUnits(r, bin)
 		})
 	case "space":
 		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
@@ -127,18 +127,18 @@ func textFunc(f *expr.Call) (*expr.Expr, error) {
 		})
 	case "left", "right":
 		return strict(2, 2, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
-			r := []rune(vs[0].String())
+			r, bin := unitsOf(vs[0])
 			n := expr.SaturatingInt(vs[1])
 			if n <= 0 {
-				return str("")
+				return fromUnits(nil, bin)
 			}
 			if n >= int64(len(r)) {
-				return str(string(r))
+				return fromUnits(r, bin)
 			}
 			if f.Name == "left" {
-				return str(string(r[:n]))
+				return fromUnits(r[:n], bin)
 			}
-			return str(string(r[int64(len(r))-n:]))
+			return fromUnits(r[int64(len(r))-n:], bin)
 		})
 	case "insert_func", "insert":
 		return strict(4, 4, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
@@ -179,6 +179,10 @@ func textFunc(f *expr.Call) (*expr.Expr, error) {
 	case "hex":
 		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			v := vs[0]
+			if v.K == types.KindInt || v.K == types.KindUint {
+				// exact: a float would round BIGINT UNSIGNED and BIT(64)
+				return str(strings.ToUpper(strconv.FormatUint(uint64(v.I), 16)))
+			}
 			if v.IsNumeric() {
 				u, _ := types.FloatValue(roundHalf(v.ToFloat())).ToInt64()
 				return str(strings.ToUpper(strconv.FormatUint(uint64(u), 16)))
@@ -195,7 +199,7 @@ func textFunc(f *expr.Call) (*expr.Expr, error) {
 			if err != nil {
 				return types.Null
 			}
-			return str(string(b))
+			return types.BytesValue(string(b))
 		})
 	case "to_base64":
 		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {

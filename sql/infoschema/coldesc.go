@@ -3,6 +3,7 @@ package infoschema
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/types"
@@ -61,6 +62,9 @@ func ShowDefault(c *storage.Column) types.Value {
 // digits.
 func defaultText(c *storage.Column) string {
 	v := c.Default
+	if v.IsBit() {
+		return types.BitLiteral(v)
+	}
 	if v.K != types.KindTime {
 		return v.String()
 	}
@@ -87,7 +91,7 @@ func ColumnDefault(c *storage.Column) types.Value {
 		return null
 	case c.HasDefault && !c.Default.IsNull():
 		if c.Type.IsString() || !c.Default.IsNumeric() {
-			return str(quote(defaultText(c)))
+			return str(quote(asText(defaultText(c))))
 		}
 		return str(defaultText(c))
 	case c.NotNull:
@@ -100,7 +104,7 @@ func ColumnDefault(c *storage.Column) types.Value {
 // \ escaped.
 func quote(s string) string { return "'" + quoteEscapes.Replace(s) + "'" }
 
-var quoteEscapes = strings.NewReplacer(`\`, `\\`, `'`, `''`)
+var quoteEscapes = strings.NewReplacer(`\`, `\\`, `'`, `''`, "\x00", `\0`, "\n", `\n`, "\r", `\r`)
 
 // dataType is COLUMNS.DATA_TYPE: the type's name (its SQL text s)
 // without its length.
@@ -127,8 +131,13 @@ func lengths(t types.ColType) (charMax, octets, precision, scale, dtPrecision ty
 	switch t.Base {
 	case types.TChar, types.TVarchar:
 		charMax, octets = u64(uint64(t.Length)), u64(uint64(t.Length*bytesPerChar))
-	case types.TText:
-		charMax, octets = u64(65535), u64(65535)
+	case types.TText, types.TBlob, types.TBinary, types.TVarbinary:
+		// TEXT's are in bytes too, as MariaDB prints them
+		n := uint64(t.MaxBytes())
+		charMax, octets = u64(n), u64(n)
+	case types.TEnum, types.TSet:
+		n := uint64(t.MaxMemberLen())
+		charMax, octets = u64(n), u64(n*bytesPerChar)
 	case types.TTinyInt, types.TSmallInt, types.TMediumInt, types.TInt, types.TBigInt:
 		p := map[types.Base]uint64{types.TTinyInt: 3, types.TSmallInt: 5, types.TMediumInt: 7, types.TInt: 10, types.TBigInt: 19}[t.Base]
 		if t.Base == types.TBigInt && t.Unsigned {
@@ -137,6 +146,8 @@ func lengths(t types.ColType) (charMax, octets, precision, scale, dtPrecision ty
 		precision, scale = u64(p), u64(0)
 	case types.TDecimal:
 		precision, scale = u64(uint64(t.Length)), u64(uint64(t.Scale))
+	case types.TBit:
+		precision = u64(uint64(t.Length))
 	case types.TDouble:
 		precision = u64(22)
 	case types.TFloat:
@@ -145,4 +156,23 @@ func lengths(t types.ColType) (charMax, octets, precision, scale, dtPrecision ty
 		dtPrecision = u64(uint64(t.Scale))
 	}
 	return
+}
+
+// asText is a byte string as a utf8mb4 column holds it, as MariaDB
+// converts one: each byte that starts no valid character becomes '?'.
+func asText(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		r, n := utf8.DecodeRuneInString(s)
+		if r == utf8.RuneError && n == 1 {
+			b.WriteByte('?')
+		} else {
+			b.WriteString(s[:n])
+		}
+		s = s[n:]
+	}
+	return b.String()
 }

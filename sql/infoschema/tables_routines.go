@@ -87,7 +87,7 @@ func typeCols(written string) (dataTyp types.Value, ls []types.Value, dtd types.
 	}
 	cm, oc, p, s, dp := lengths(t)
 	cs, co := null, null
-	if t.IsString() {
+	if t.IsString() && !t.IsBinary() {
 		cs, co = str("utf8mb4"), str("utf8mb4_general_ci")
 	}
 	typ := t.SQL()

@@ -207,7 +207,7 @@ func columnRowsOf(out [][]types.Value, def *storage.TableDef) [][]types.Value {
 		}
 		charMax, octets, prec, scale, dtPrec := lengths(c.Type)
 		charset, collation := null, null
-		if c.Type.IsString() {
+		if c.Type.IsString() && !c.Type.IsBinary() {
 			charset, collation = str(def.Charset), str(def.Collate)
 		}
 		typ := c.Type.SQL()

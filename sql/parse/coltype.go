@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/plrun/plrun/sqlerr"
@@ -13,6 +15,9 @@ func ColType(cd *ast.ColumnDef) (types.ColType, error) {
 	flen, dec := ft.GetFlen(), ft.GetDecimal()
 	unsigned := mysql.HasUnsignedFlag(ft.GetFlag())
 	t := types.ColType{Unsigned: unsigned}
+	if st, ok, err := stringColType(cd); ok {
+		return st, err
+	}
 	switch ft.GetType() {
 	case mysql.TypeTiny:
 		t.Base = types.TTinyInt
@@ -63,14 +68,9 @@ func ColType(cd *ast.ColumnDef) (types.ColType, error) {
 		}
 		t.Length = flen
 		return t, nil
-	case mysql.TypeBlob, mysql.TypeTinyBlob, mysql.TypeMediumBlob, mysql.TypeLongBlob:
-		t.Base = types.TText
-		// MariaDB's JSON, as SHOW CREATE TABLE and mysqldump write it
-		t.JSON = ft.GetType() == mysql.TypeLongBlob && checksJSONValid(cd)
-		return t, nil
 	case mysql.TypeJSON:
 		// MariaDB's JSON is LONGTEXT checked by JSON_VALID
-		t.Base, t.JSON = types.TText, true
+		t.Base, t.JSON, t.Length = types.TText, true, types.LongMax
 		return t, nil
 	case mysql.TypeDatetime:
 		t.Base = types.TDatetime
@@ -88,7 +88,7 @@ func ColType(cd *ast.ColumnDef) (types.ColType, error) {
 		t.Base = types.TDate
 		return t, nil
 	default:
-		return t, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the type of column '%s'", cd.Name.Name.O)
+		return t, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the type %s of column '%s'", strings.ToUpper(strings.TrimSuffix(ft.CompactStr(), "(-1)")), cd.Name.Name.O)
 	}
 	// The integer types: a display width as written (INT(11)).
 	if flen > 0 && flen <= 255 {

@@ -35,6 +35,8 @@ func assign(v types.Value, t types.ColType, name string) (types.Value, error) {
 				return types.Null, newErr(1264, "22003", "Out of range value for column '%s' at row 0", name)
 			case 1406:
 				return types.Null, newErr(1406, "22001", "Data too long for column '%s' at row 0", name)
+			case 1265: // no ENUM or SET member
+				return types.Null, newErr(1265, "01000", "Data truncated for column '%s' at row 1", name) // MariaDB says row 1 here
 			}
 		}
 		if e, ok := sqlerr.As(err); ok {
@@ -65,11 +67,20 @@ func hostArg(v types.Value) any {
 	case types.KindInt:
 		return v.I
 	case types.KindUint:
+		if v.IsBit() {
+			return v // a BIT keeps printing as its bytes
+		}
 		return v.Uint()
 	case types.KindFloat:
 		return v.F
 	case types.KindTime:
 		return types.FormatTime(v.Time(), 6)
+	case types.KindString:
+		if v.P != 0 {
+			// a byte string, ENUM or SET keeps its mark and number: the
+			// host takes a types.Value as it is
+			return v
+		}
 	}
 	return v.String()
 }
@@ -101,7 +112,15 @@ func fromHost(x any) types.Value {
 }
 
 // goValue is a Value as procs.Program.Call returns OUT parameters.
-func goValue(v types.Value) any { return hostArg(v) }
+func goValue(v types.Value) any {
+	switch {
+	case v.K == types.KindString:
+		return v.String()
+	case v.IsBit():
+		return v.Uint()
+	}
+	return hostArg(v)
+}
 
 // fromGo is a CALL argument (already converted to its parameter's type by
 // procs) as a Value.

@@ -325,6 +325,8 @@ func keyLength(def *storage.TableDef, cols []int) int {
 			n += col.Type.Length * charBytes(def)
 		case types.TVarchar, types.TText:
 			n += col.Type.Length*charBytes(def) + 2
+		default:
+			n += otherKeyLength(col.Type)
 		}
 		if !col.NotNull {
 			n++
@@ -491,3 +493,25 @@ func (v *nested) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (v *nested) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// otherKeyLength is key_len's part for the byte-string, ENUM, SET and BIT
+// columns, as MariaDB counts it: bytes (VARBINARY with its 2-byte length),
+// an ENUM's or SET's stored number, BIT(n)'s (n+7)/8 bytes.
+func otherKeyLength(t types.ColType) int {
+	switch t.Base {
+	case types.TBinary:
+		return t.Length
+	case types.TVarbinary:
+		return t.Length + 2
+	case types.TEnum:
+		if len(t.Elems()) > 255 {
+			return 2
+		}
+		return 1
+	case types.TSet:
+		return (len(t.Elems()) + 7) / 8
+	case types.TBit:
+		return (t.Length + 7) / 8
+	}
+	return 0
+}

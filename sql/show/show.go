@@ -278,8 +278,12 @@ func nullable(c *storage.Column) string {
 func quoteName(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
 
 func quoteString(s string) string {
-	return "'" + strings.NewReplacer(`\`, `\\`, `'`, `''`).Replace(s) + "'"
+	return "'" + defaultEscapes.Replace(s) + "'"
 }
+
+// defaultEscapes are the escapes MariaDB writes in a default's literal
+// (a BINARY(n) default's 0x00 padding is \0).
+var defaultEscapes = strings.NewReplacer(`\`, `\\`, `'`, `''`, "\x00", `\0`, "\n", `\n`, "\r", `\r`)
 
 func showCreateTable(t *storage.Table) string {
 	def := t.Def
@@ -307,6 +311,8 @@ func showCreateTable(t *storage.Table) string {
 			l += " DEFAULT current_timestamp()"
 		case c.HasDefault && c.Default.IsNull():
 			l += " DEFAULT NULL"
+		case c.HasDefault && c.Default.IsBit():
+			l += " DEFAULT " + types.BitLiteral(c.Default)
 		case c.HasDefault:
 			if c.Default.IsNumeric() {
 				l += " DEFAULT " + c.Default.String()

@@ -82,7 +82,7 @@ func describeFull(t *storage.Table, match func(string) bool) *exec.Result {
 			continue
 		}
 		collation := types.Null
-		if c.Type.IsString() {
+		if c.Type.IsString() && !c.Type.IsBinary() {
 			collation = types.StringValue(t.Def.Collate)
 		}
 		r.Rows = append(r.Rows, []types.Value{types.StringValue(c.Name), types.StringValue(c.Type.SQL()), collation,

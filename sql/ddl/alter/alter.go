@@ -198,13 +198,16 @@ func convertError(oldDef, def *storage.TableDef, c storage.ConvertIssue, row int
 		return sqlerr.New(sqlerr.ErUnknown, "%v", c.Err)
 	}
 	switch {
-	case c.Value.K == types.KindString && col.Type.IsNumeric() && c.Code != types.WarnOutOfRange:
+	case c.Value.K == types.KindString && !c.Value.IsMember() && col.Type.IsNumeric() && c.Code != types.WarnOutOfRange:
 		return sqlerr.New(sqlerr.ErTruncatedWrongValue, "Truncated incorrect %s value: '%s'", numberWord(col.Type), c.Value.S)
 	case c.Code == types.WarnOutOfRange:
 		return sqlerr.New(sqlerr.ErWarnDataOutOfRange, "Out of range value for column '%s' at row %d", col.Name, row)
-	case strict && !c.Value.IsNull() && col.Type.IsString() && (c.Value.K != types.KindString || col.Type.Base == types.TChar):
-		// MariaDB's words for a value cut to fit: 1406 into CHAR or from a
-		// number or date, 1265 from a string into VARCHAR.
+	case strict && !c.Value.IsNull() && col.Type.IsString() && col.Type.Base != types.TEnum && col.Type.Base != types.TSet &&
+		(c.Value.K != types.KindString || col.Type.Base == types.TChar || col.Type.IsBinary() || c.Value.P != 0):
+		// MariaDB's words for a value cut to fit: 1406 into CHAR or a byte
+		// string, or from a number, date, byte string, ENUM or SET; 1265
+		// from a character string into VARCHAR or TEXT, and for anything
+		// that is no member of a new ENUM or SET.
 		return sqlerr.New(sqlerr.ErDataTooLong, "Data too long for column '%s' at row %d", col.Name, row)
 	}
 	return sqlerr.New(sqlerr.ErWarnDataTruncated, "Data truncated for column '%s' at row %d", col.Name, row)

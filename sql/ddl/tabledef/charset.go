@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/plrun/plrun/sqlerr"
 )
 
@@ -41,6 +42,11 @@ func CheckColumnCharset(cd *ast.ColumnDef, json bool) error {
 		if err := CheckStoredCharset(cd.Tp.GetCharset(), cd.Tp.GetCollate()); err != nil {
 			return err
 		}
+		if binaryCollation(cd) {
+			// CHAR(n) BINARY is the character set's _bin collation, not a
+			// byte string
+			return CheckStoredCharset("", "utf8mb4_bin")
+		}
 	}
 	for _, o := range cd.Options {
 		if o.Tp == ast.ColumnOptionCollate {
@@ -50,4 +56,20 @@ func CheckColumnCharset(cd *ast.ColumnDef, json bool) error {
 		}
 	}
 	return nil
+}
+
+// binaryCollation reports a character type declared with the BINARY
+// attribute (CHAR(3) BINARY, TEXT BINARY): MySQL's shorthand for the
+// _bin collation.
+func binaryCollation(cd *ast.ColumnDef) bool {
+	ft := cd.Tp
+	if ft.GetCharset() == "binary" || !mysql.HasBinaryFlag(ft.GetFlag()) {
+		return false
+	}
+	switch ft.GetType() {
+	case mysql.TypeString, mysql.TypeVarchar, mysql.TypeVarString, mysql.TypeTinyBlob, mysql.TypeBlob,
+		mysql.TypeMediumBlob, mysql.TypeLongBlob, mysql.TypeEnum, mysql.TypeSet:
+		return true
+	}
+	return false
 }

@@ -243,7 +243,9 @@ func dupConstraint(def *storage.TableDef) error {
 
 func SameKeyType(a, b storage.Column) bool {
 	if a.Type.IsString() && b.Type.IsString() {
-		return (a.Type.Base == types.TText) == (b.Type.Base == types.TText)
+		// character strings pair with character strings, bytes with bytes
+		return (a.Type.Base == types.TText) == (b.Type.Base == types.TText) && a.Type.IsBinary() == b.Type.IsBinary() &&
+			(a.Type.Base == types.TEnum || a.Type.Base == types.TSet) == (b.Type.Base == types.TEnum || b.Type.Base == types.TSet)
 	}
 	return a.Type.Base == b.Type.Base && a.Type.Unsigned == b.Type.Unsigned && a.Type.Scale == b.Type.Scale &&
 		(a.Type.Base != types.TDecimal || a.Type.Length == b.Type.Length)

@@ -1,0 +1,95 @@
+package dml
+
+import (
+	"context"
+	"strings"
+
+	"github.com/plrun/plrun/sql/coerce"
+	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage"
+	"github.com/plrun/plrun/txn"
+	"github.com/plrun/plrun/types"
+)
+
+func dupError(t *storage.Table, idx int, vals []types.Value) error {
+	var parts []string
+	var name string
+	if idx < 0 || idx >= len(t.Def.Indexes) {
+		name = "PRIMARY"
+		for _, c := range t.Def.PrimaryKey() {
+			parts = append(parts, vals[c].String())
+		}
+	} else {
+		ix := t.Def.Indexes[idx]
+		name = ix.Name
+		if ix.Primary {
+			name = "PRIMARY"
+		}
+		for _, c := range ix.Cols {
+			parts = append(parts, vals[c].String())
+		}
+	}
+	return sqlerr.New(sqlerr.ErDupEntry, "Duplicate entry '%s' for key '%s'", strings.Join(parts, "-"), name)
+}
+
+// pkOf extracts the primary-key values of a full row.
+func pkOf(def *storage.TableDef, vals []types.Value) []types.Value {
+	pk := def.PrimaryKey()
+	out := make([]types.Value, len(pk))
+	for i, c := range pk {
+		out[i] = vals[c]
+	}
+	return out
+}
+
+// checkUnique verifies vals collide with no other row on any UNIQUE
+// index, locking each unique value so concurrent inserts serialize.
+func checkUnique(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value, only func(idx int) bool) error {
+	for i, ix := range t.Def.Indexes {
+		if !ix.Unique || ix.Primary || (only != nil && !only(i)) {
+			continue
+		}
+		key, ok := t.IndexKey(i, vals)
+		if !ok {
+			continue
+		}
+		if err := x.LockKey(ctx, txn.UniqueLockKey(t, i, key)); err != nil {
+			return err
+		}
+		for _, r := range t.IndexCandidates(i, key) {
+			if r == self {
+				continue
+			}
+			v := x.Read(t, r)
+			if v.Vals == nil {
+				continue
+			}
+			if k, ok := t.IndexKey(i, v.Vals); ok && k == key {
+				return dupError(t, i, vals)
+			}
+		}
+	}
+	return nil
+}
+
+func rowsEqual(a, b []types.Value) bool {
+	for i := range a {
+		if a[i].IsNull() != b[i].IsNull() {
+			return false
+		}
+		if !a[i].IsNull() && (a[i].K != b[i].K || types.Compare(a[i], b[i]) != 0 || a[i].String() != b[i].String()) {
+			return false
+		}
+	}
+	return true
+}
+
+// coerceColumn stores v into column c of def as MySQL does, strictly or
+// not (sql/coerce).
+func (s *Session) coerceColumn(def *storage.TableDef, c int, v types.Value, rowNum int) (types.Value, error) {
+	return coerce.Column(s.Env, def, c, v, rowNum)
+}
+
+// strictWrites reports whether the running INSERT or UPDATE converts
+// values strictly (sql/coerce).
+func (s *Session) strictWrites() bool { return coerce.Strict(s.Env) }
