@@ -421,7 +421,7 @@ func (r *rows) ColumnTypeScanType(i int) reflect.Type {
 	switch {
 	case t.IsInteger() && t.Unsigned && t.Base == types.TBigInt:
 		return pick(uint64(0), sql.Null[uint64]{})
-	case t.IsInteger():
+	case t.IsInteger(), t.Base == types.TYear:
 		return pick(int64(0), sql.NullInt64{})
 	case t.Base == types.TFloat || t.Base == types.TDouble:
 		return pick(float64(0), sql.NullFloat64{})

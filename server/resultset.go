@@ -85,6 +85,7 @@ func field(col sql.Column) *mysql.Field {
 		f.Type = mysql.MYSQL_TYPE_DATETIME
 		if t.Base == types.TTimestamp {
 			f.Type = mysql.MYSQL_TYPE_TIMESTAMP
+			f.Flag |= mysql.UNSIGNED_FLAG // as MariaDB flags a TIMESTAMP
 		}
 		f.Flag |= mysql.BINARY_FLAG
 		f.ColumnLength = 19
@@ -92,6 +93,11 @@ func field(col sql.Column) *mysql.Field {
 			f.ColumnLength += uint32(1 + t.Scale)
 		}
 		f.Decimal = uint8(t.Scale)
+	case types.TYear:
+		// as MariaDB describes YEAR: UNSIGNED ZEROFILL, 4 wide
+		f.Type = mysql.MYSQL_TYPE_YEAR
+		f.Flag |= mysql.UNSIGNED_FLAG | mysql.ZEROFILL_FLAG
+		f.ColumnLength = 4
 	case types.TDate:
 		f.Type = mysql.MYSQL_TYPE_DATE
 		f.Flag |= mysql.BINARY_FLAG
@@ -244,7 +250,7 @@ func appendBinaryValue(b []byte, t types.ColType, typ uint8, v types.Value) []by
 	switch typ {
 	case mysql.MYSQL_TYPE_TINY:
 		return append(b, byte(intBits(v)))
-	case mysql.MYSQL_TYPE_SHORT:
+	case mysql.MYSQL_TYPE_SHORT, mysql.MYSQL_TYPE_YEAR:
 		return binary.LittleEndian.AppendUint16(b, uint16(intBits(v)))
 	case mysql.MYSQL_TYPE_INT24, mysql.MYSQL_TYPE_LONG:
 		return binary.LittleEndian.AppendUint32(b, uint32(intBits(v)))
@@ -259,6 +265,9 @@ func appendBinaryValue(b []byte, t types.ColType, typ uint8, v types.Value) []by
 			return appendBinaryTime(b, v.Time(), typ == mysql.MYSQL_TYPE_DATE)
 		}
 	case mysql.MYSQL_TYPE_TIME:
+		if v.K == types.KindDuration { // a TIME column's value
+			return appendBinaryDuration(b, time.Duration(v.I)*time.Microsecond)
+		}
 		if d, _, ok := datetime.ParseDuration(v.String()); ok {
 			return appendBinaryDuration(b, d)
 		}

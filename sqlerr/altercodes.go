@@ -15,6 +15,7 @@ const (
 	ErTableDefChanged         uint16 = 1412 // a read view older than the table's definition
 	ErErrorOnRename           uint16 = 1025
 	ErUnknownCharacterSetName uint16 = 1115
+	ErWrongSubKey             uint16 = 1089 // a key prefix on a non-string or past the column
 )
 
 func init() {
@@ -24,4 +25,5 @@ func init() {
 	states[ErKeyDoesNotExist] = "42000"
 	states[ErAlterOperationNotSupp] = "0A000"
 	states[ErUnknownCharacterSetName] = "42000"
+	states[ErWrongSubKey] = "HY000"
 }

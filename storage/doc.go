@@ -36,6 +36,11 @@
 // RENAME TABLE makes a new Table over the same rows and marks the old one
 // dropped.
 //
+// A TableDef says where its TIMESTAMPs are kept (TimestampZone,
+// timestamps.go: UTC, or SYSTEM for a table written before plrun kept
+// instants); the sql layer converts on read and write, storage never does
+// except in an ALTER's Reshape (reshape_zone.go).
+//
 // A TableDef also carries the table's FOREIGN KEYs and CHECKs
 // (constraints.go; enforced by sql/constraint): definitions only, kept in
 // DDL records and snapshots with the rest. Catalog.ReferencingFKs finds a

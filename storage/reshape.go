@@ -19,6 +19,9 @@ type Reshape struct {
 	// 0 if none.
 	Number     int   `json:"number,omitempty"`
 	NumberFrom int64 `json:"number_from,omitempty"` // the first number (0: 1)
+	// Zone is the ALTER's session time_zone, for a column turned into or
+	// out of a TIMESTAMP (reshape_zone.go); "" in older records.
+	Zone string `json:"zone,omitempty"`
 	// Order is ALTER TABLE ... ORDER BY of a table kept in insertion order
 	// (no clustered key): the rows get new hidden row ids in the order of
 	// their old values (ties in the old order), so scans return them so.
@@ -88,7 +91,16 @@ func (rs *Reshape) Convert(oldDef, newDef *TableDef, old []types.Value, report f
 				v = iv
 			}
 		}
+		if src >= 0 {
+			v = rs.fromTimestamp(oldDef, newDef, src, i, v)
+		}
 		cv, warn, err := types.CoerceLoose(v, col.Type)
+		if err == nil {
+			var fits bool
+			if cv, fits = rs.toTimestamp(oldDef, newDef, src, i, cv); !fits {
+				err = &types.CoerceError{Code: 1292, Value: v.String(), What: "datetime"}
+			}
+		}
 		if err != nil {
 			if rerr := issue(report, ConvertIssue{Col: i, Value: v, Err: err}); rerr != nil {
 				return nil, rerr

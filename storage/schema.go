@@ -8,13 +8,16 @@ import (
 
 // Column is one column of a table.
 type Column struct {
-	Name          string
-	Type          types.ColType
-	NotNull       bool
-	HasDefault    bool
-	Default       types.Value // when HasDefault; NULL allowed
-	DefaultNow    bool        // DEFAULT CURRENT_TIMESTAMP
-	OnUpdateNow   bool        // ON UPDATE CURRENT_TIMESTAMP
+	Name        string
+	Type        types.ColType
+	NotNull     bool
+	HasDefault  bool
+	Default     types.Value // when HasDefault; NULL allowed
+	DefaultNow  bool        // DEFAULT CURRENT_TIMESTAMP
+	OnUpdateNow bool        // ON UPDATE CURRENT_TIMESTAMP
+	// NowFsp is n of DEFAULT / ON UPDATE CURRENT_TIMESTAMP(n): the
+	// fractional digits the clock is read with (one for both, as MariaDB).
+	NowFsp        int `json:",omitempty"`
 	AutoIncrement bool
 	Comment       string
 }
@@ -53,6 +56,10 @@ type TableDef struct {
 	// seconds: information_schema.TABLES.CREATE_TIME. 0 for a table
 	// created before plrun kept it.
 	Created int64 `json:",omitempty"`
+	// TimestampZone is where the table keeps its TIMESTAMP values
+	// (timestamps.go): UTC, SYSTEM for a table of an older version, ""
+	// for a transient table.
+	TimestampZone string `json:",omitempty"`
 }
 
 // ColumnIndex returns the position of the named column (case-insensitive).

@@ -65,6 +65,13 @@ func numeric(v Value) Value {
 	case KindTime:
 		n, _ := v.ToInt64()
 		return IntValue(n)
+	case KindDuration:
+		if v.P == 0 {
+			n, _ := v.ToInt64()
+			return IntValue(n)
+		}
+		d, _ := v.ToDecimal()
+		return DecimalValue(d)
 	}
 	return v
 }

@@ -38,7 +38,7 @@ func AppendValue(dst []byte, v Value) []byte {
 	}
 	dst = append(dst, byte(v.K))
 	switch v.K {
-	case KindInt, KindUint, KindTime:
+	case KindInt, KindUint, KindTime, KindDuration:
 		dst = binary.AppendVarint(dst, v.I)
 	case KindFloat:
 		dst = binary.LittleEndian.AppendUint64(dst, math.Float64bits(v.F))
@@ -86,7 +86,7 @@ func DecodeValue(buf []byte) (Value, []byte, error) {
 		return Value{K: KindString, S: s, I: i, P: p}, rest, err
 	case KindNull:
 		return Null, buf, nil
-	case KindInt, KindUint, KindTime:
+	case KindInt, KindUint, KindTime, KindDuration:
 		i, n := binary.Varint(buf)
 		if n <= 0 {
 			return Null, nil, ErrBadEncoding

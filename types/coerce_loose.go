@@ -31,6 +31,13 @@ func CoerceLoose(v Value, t ColType) (out Value, warn uint16, err error) {
 	if !ok {
 		return v, 0, err
 	}
+	if t.Base == TTime {
+		out, w := clampDuration(v, t)
+		return out, w, nil
+	}
+	if t.Base == TYear {
+		return looseYear(v, ce)
+	}
 	switch ce.Code {
 	case codeTooLong:
 		s := ce.Value
@@ -221,6 +228,10 @@ func ImplicitDefault(t ColType) (v Value, ok bool) {
 	case t.IsString():
 		v, err := Coerce(StringValue(""), t)
 		return v, err == nil
+	case t.Base == TYear:
+		return IntValue(0), true
+	case t.Base == TTime:
+		return DurationValue(0, t.Scale), true
 	}
 	return Null, false
 }

@@ -28,8 +28,9 @@ const (
 	TDatetime
 	TTimestamp
 	TDate
-	// TTime is the type of TIME results (TIMEDIFF, CURTIME, TIME()): their
-	// values are the text MySQL prints; no column is declared TIME yet.
+	// TTime is a TIME column (KindDuration values, duration.go) and
+	// the type of TIME results (TIMEDIFF, CURTIME, TIME()), whose values are
+	// the text MySQL prints.
 	TTime
 	// The byte-string types (bytestr.go): values are KindString marked
 	// PBinary, compared byte by byte. Length is BINARY/VARBINARY's byte
@@ -42,6 +43,8 @@ const (
 	TSet
 	// TBit is BIT(n) (bit.go): Length is n, values are KindUint.
 	TBit
+	// TYear is YEAR (YEAR(4)): KindInt values, year.go.
+	TYear
 )
 
 var baseNames = map[Base]string{
@@ -49,6 +52,7 @@ var baseNames = map[Base]string{
 	TDecimal: "decimal", TFloat: "float", TDouble: "double", TChar: "char", TVarchar: "varchar",
 	TText: "text", TDatetime: "datetime", TTimestamp: "timestamp", TDate: "date", TTime: "time",
 	TBinary: "binary", TVarbinary: "varbinary", TBlob: "blob", TEnum: "enum", TSet: "set", TBit: "bit",
+	TYear: "year",
 }
 
 // ColType is a column's declared type.
@@ -98,7 +102,9 @@ func (t ColType) SQL() string {
 		s = fmt.Sprintf("%s(%d)", name, t.Length)
 	case t.JSON:
 		s = "longtext"
-	case t.Base == TText, t.Base >= TBinary:
+	case t.Base == TYear:
+		s = "year(4)"
+	case t.Base == TText, t.Base >= TBinary && t.Base <= TBit:
 		s = t.bytesSQL()
 	case t.Base == TDatetime, t.Base == TTimestamp, t.Base == TTime:
 		s = name
@@ -224,7 +230,9 @@ func Coerce(v Value, t ColType) (Value, error) {
 	case t.Base == TDatetime, t.Base == TTimestamp, t.Base == TDate:
 		return coerceTime(v, t)
 	case t.Base == TTime:
-		return StringValue(v.String()), nil
+		return coerceDuration(v, t)
+	case t.Base == TYear:
+		return coerceYear(v)
 	}
 	return v, &CoerceError{Code: codeBadValue, Value: v.String()}
 }
@@ -240,7 +248,7 @@ func coerceInt(v Value, t ColType) (Value, error) {
 		if t.Unsigned {
 			return UintValue(uint64(v.I)), nil
 		}
-		return v, nil
+		return IntValue(v.I), nil // not a YEAR's P
 	case KindUint:
 		if uint64(v.I) > max {
 			return v, &CoerceError{Code: codeOutOfRange, Value: v.String()}

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/cockroachdb/apd/v3"
@@ -29,6 +30,13 @@ func Compare(a, b Value) int {
 			return cmpInt(a.I, b.I)
 		}
 		return CompareStrings(a.S, b.S)
+	}
+	if a.K == KindDuration || b.K == KindDuration {
+		if da, dok := asDuration(a); dok {
+			if db, dok := asDuration(b); dok {
+				return cmpInt(da, db)
+			}
+		}
 	}
 	if a.K == KindTime || b.K == KindTime {
 		ta, oka := asTime(a)
@@ -66,6 +74,26 @@ func Compare(a, b Value) int {
 	da, _ := a.ToDecimal()
 	db, _ := b.ToDecimal()
 	return da.Cmp(db)
+}
+
+// asDuration reads a TIME, or text or a number compared with one, as
+// microseconds.
+func asDuration(v Value) (int64, bool) {
+	switch v.K {
+	case KindDuration:
+		return v.I, true
+	case KindString:
+		if d, ok := ParseDuration(v.S); ok {
+			return d, true
+		}
+		// out of range: as the nearest end, as MariaDB compares it
+		d, ok := parseDurationUnbounded(v.S)
+		return clampMicros(d, 6), ok
+	case KindInt, KindUint, KindDecimal, KindFloat:
+		d, err := coerceDuration(v, ColType{Base: TTime, Scale: 6})
+		return d.I, err == nil
+	}
+	return 0, false
 }
 
 func asTime(v Value) (int64, bool) {
@@ -141,6 +169,9 @@ func KeyString(dst []byte, v Value) []byte {
 		dst = append(dst, 's')
 		dst = append(dst, foldString(strings.TrimRight(v.S, " "))...)
 		return append(dst, 0, 0)
+	case KindInt:
+		dst = append(dst, 'n') // as any number, whatever P says
+		return append(strconv.AppendInt(dst, v.I, 10), 0)
 	case KindDecimal:
 		var r apd.Decimal
 		r.Reduce(v.D)

@@ -20,6 +20,11 @@
 //   - AppendRow/DecodeRow are the binary row codec used by the log and
 //     snapshots; the marked values have tags of their own, which rows of
 //     older data folders never hold.
+//   - Date and time: KindTime is a DATE or DATETIME/TIMESTAMP wall time
+//     (ShiftZone moves a TIMESTAMP's between zones, timestamp.go);
+//     KindDuration a TIME (duration.go); a YEAR is a KindInt (year.go).
+//     New kinds and Bases are only ever appended: the codec stores kinds,
+//     table definitions store Bases.
 //
 // Values are immutable once built: a *apd.Decimal inside a Value is never
 // modified after the Value escapes, so Values may be shared between

@@ -1,6 +1,7 @@
 package types
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -20,16 +21,22 @@ const (
 	KindDecimal
 	KindString
 	KindTime // DATETIME/TIMESTAMP: I holds microseconds since 0001-01-01 UTC-naive (see TimeValue)
+	// KindDuration is a TIME: I holds signed microseconds, P the
+	// fractional digits it prints (duration.go). Appended: the row codec
+	// stores kinds.
+	KindDuration
 )
 
 // Value is one SQL value.
 type Value struct {
 	K Kind
 	// P refines a KindTime value for printing and numeric use: 0-6 the
-	// fractional digits of a DATETIME, PDate a DATE. It fits in K's
-	// padding, costs no space, and is not stored (a column's type says it).
-	// On a KindString value: PBinary a byte string, PEnum/PSet an ENUM or
-	// SET value whose number is I; these are stored (codec.go).
+	// fractional digits of a DATETIME, PDate a DATE; a KindDuration's
+	// fractional digits; PYear a YEAR column's KindInt (printed 0000). It
+	// fits in K's padding, costs no space, and is not stored (a column's
+	// type says it). On a KindString value: PBinary a byte string,
+	// PEnum/PSet an ENUM or SET value whose number is I; these are stored
+	// (codec.go).
 	P uint8
 	I int64
 	F float64
@@ -92,6 +99,9 @@ func (v Value) String() string {
 	case KindNull:
 		return "NULL"
 	case KindInt:
+		if v.P == PYear && v.I >= 0 && v.I < 10000 {
+			return fmt.Sprintf("%04d", v.I)
+		}
 		return strconv.FormatInt(v.I, 10)
 	case KindUint:
 		if v.IsBit() {
@@ -109,6 +119,8 @@ func (v Value) String() string {
 			return v.Time().Format(time.DateOnly)
 		}
 		return FormatTime(v.Time(), int(v.P))
+	case KindDuration:
+		return formatDuration(v.I, int(v.P))
 	}
 	return "?"
 }
@@ -188,6 +200,14 @@ func (v Value) ToInt64() (int64, bool) {
 		}
 		n, _ := strconv.ParseInt(t.Format(layout), 10, 64)
 		return n, true
+	case KindDuration:
+		whole, frac := durationNumber(v.I)
+		if frac*2 >= 1_000_000 {
+			whole++
+		} else if frac*2 <= -1_000_000 {
+			whole--
+		}
+		return whole, true
 	}
 	return 0, false
 }
@@ -213,6 +233,9 @@ func (v Value) ToFloat() float64 {
 	case KindTime:
 		n, _ := v.ToInt64()
 		return float64(n)
+	case KindDuration:
+		whole, frac := durationNumber(v.I)
+		return float64(whole) + float64(frac)/1e6
 	}
 	return 0
 }
@@ -247,6 +270,14 @@ func (v Value) ToDecimal() (*apd.Decimal, bool) {
 	case KindTime:
 		n, _ := v.ToInt64()
 		return apd.New(n, 0), true
+	case KindDuration:
+		// [-]HHMMSS.ffff with the value's digits, as TIME(n) + 0 shows
+		whole, frac := durationNumber(v.I)
+		d := apd.New(whole*1_000_000+frac, -6)
+		if _, err := roundCtx.Quantize(d, d, -int32(v.P)); err != nil {
+			return nil, false
+		}
+		return d, true
 	}
 	return nil, false
 }
@@ -270,6 +301,8 @@ func (v Value) Truthy() (truth bool, known bool) {
 		return f != 0, true
 	case KindTime:
 		return true, true
+	case KindDuration:
+		return v.I != 0, true
 	}
 	return false, false
 }

@@ -79,6 +79,11 @@ var dumpFooter = `/*!40103 SET TIME_ZONE=@OLD_TIME_ZONE */;
 const dumpInsertBytes = 1 << 20
 
 func dumpDatabases(ctx context.Context, s *plrun.Session, names []string, routines bool, w *bufio.Writer) error {
+	// TIMESTAMPs are read in UTC, as the dump's header says they are
+	// written (mysqldump's --tz-utc), whatever the global time_zone.
+	if _, err := s.Exec(ctx, "SET time_zone = '+00:00'"); err != nil {
+		return err
+	}
 	if _, err := s.Exec(ctx, "START TRANSACTION WITH CONSISTENT SNAPSHOT"); err != nil {
 		return err
 	}

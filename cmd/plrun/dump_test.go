@@ -56,3 +56,34 @@ func TestDumpRoundTrip(t *testing.T) {
 		t.Fatalf("loaded copy prints:\n%s\n%s\nwant:\n%s", got, errOut, want)
 	}
 }
+
+// TestDumpTimeTypes: TIMESTAMPs are dumped in UTC (the dump's header sets
+// TIME_ZONE='+00:00') whatever the source's time_zone, so they load back
+// as the same instants; TIME(n) and YEAR come back as they were (YEAR
+// bare, 0000, as mysqldump writes it).
+func TestDumpTimeTypes(t *testing.T) {
+	src, dst := t.TempDir(), t.TempDir()
+	setup := "SET GLOBAL time_zone = '+05:00'; SET time_zone = '+05:00'; CREATE DATABASE tz; USE tz;\n" +
+		"CREATE TABLE ev (id INT PRIMARY KEY, ts TIMESTAMP NULL, t TIME(2), y YEAR);\n" +
+		"INSERT INTO ev VALUES (1, '2026-01-02 00:00:00', '-100:00:00.5', 0), (2, NULL, '00:00:01', 2155);\n"
+	if status, _, errOut := plrunCLI(t, setup, "--data", src, "--create"); status != 0 {
+		t.Fatalf("setup: %d %s", status, errOut)
+	}
+	status, dump, errOut := plrunCLI(t, "", "--data", src, "dump")
+	if status != 0 {
+		t.Fatalf("dump: %d %s", status, errOut)
+	}
+	if !strings.Contains(dump, "(1,'2026-01-01 19:00:00','-100:00:00.50',0000)") {
+		t.Fatalf("dump does not hold the UTC instant:\n%s", dump)
+	}
+	if status, _, errOut := plrunCLI(t, dump, "--data", dst, "--create"); status != 0 {
+		t.Fatalf("load: %d %s\n%s", status, errOut, dump)
+	}
+	check := "SET time_zone = '+05:00'; SELECT * FROM tz.ev ORDER BY id"
+	want := "id\tts\tt\ty\n1\t2026-01-02 00:00:00\t-100:00:00.50\t0000\n2\tNULL\t00:00:01.00\t2155\n"
+	for _, dir := range []string{src, dst} {
+		if _, got, errOut := plrunCLI(t, "", "--data", dir, "-e", check); got != want || errOut != "" {
+			t.Errorf("%s prints:\n%s%s\nwant:\n%s", dir, got, errOut, want)
+		}
+	}
+}

@@ -27,10 +27,33 @@ func Column(s *expr.Env, def *storage.TableDef, c int, v types.Value, rowNum int
 	if err := checkJSON(def, col, v); err != nil {
 		return v, err
 	}
+	var cv types.Value
+	var err error
 	if !Strict(s) {
-		return coerceLoose(s, def, c, v, rowNum)
+		cv, err = coerceLoose(s, def, c, v, rowNum)
+	} else {
+		cv, err = coerceStrict(s, def, c, v, rowNum)
 	}
-	return coerceStrict(s, def, c, v, rowNum)
+	if err != nil {
+		return cv, err
+	}
+	return storeTimestamp(s, def, c, v, cv, rowNum)
+}
+
+// storeTimestamp turns cv, the value given (v) converted to column c's
+// type, into what the table stores: a TIMESTAMP is read in the session's
+// time_zone and kept in the table's storage zone (storage/timestamps.go).
+// Outside TIMESTAMP's range it is 1292, as in MariaDB's strict mode.
+// MariaDB's non-strict mode stores the zero date with warning 1264;
+// plrun cannot hold a zero date (sql/datetime), so it refuses the value
+// with the same 1292 rather than store another.
+func storeTimestamp(s *expr.Env, def *storage.TableDef, c int, v, cv types.Value, rowNum int) (types.Value, error) {
+	out, ok := s.StoredTimestamp(def, c, cv)
+	if ok {
+		return out, nil
+	}
+	col := &def.Columns[c]
+	return v, sqlerr.New(sqlerr.ErTruncatedWrongValue, "Incorrect datetime value: '%s' for column `%s`.`%s`.`%s` at row %d", v.String(), def.DB, def.Name, col.Name, rowNum)
 }
 
 // coerceStrict is Column's conversion of a non-NULL value in strict

@@ -40,7 +40,7 @@ func coerceStrictError(s *expr.Env, def *storage.TableDef, c int, err error, row
 // typeWord is the type's name in MariaDB's 1366 message.
 func typeWord(t types.ColType) string {
 	switch {
-	case t.IsInteger():
+	case t.IsInteger(), t.Base == types.TYear:
 		return "integer"
 	case t.Base == types.TDecimal:
 		return "decimal"

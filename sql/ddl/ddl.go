@@ -196,6 +196,9 @@ func createTable(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.C
 		}
 	} else if def, autoStart, err = tabledef.BuildTableDef(db, x); err == nil {
 		err = tabledef.BuildChecks(def, x, s.Functions())
+		if err == nil {
+			err = s.StoreTimestampDefaults(def)
+		}
 	}
 	if err != nil {
 		return nil, err
@@ -231,6 +234,9 @@ func createTempTable(s *exec.State, cat *storage.Catalog, db string, x *ast.Crea
 		def, err = likeDef(s, cat, db, x)
 	} else if def, autoStart, err = tabledef.BuildTableDef(db, x); err == nil {
 		err = tabledef.BuildChecks(def, x, s.Functions())
+		if err == nil {
+			err = s.StoreTimestampDefaults(def)
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package dml
 
 import (
 	"math"
-	"time"
 
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -40,9 +39,9 @@ func (s *Session) fillRow(t *storage.Table, vals []types.Value, given []bool, ro
 		}
 		switch {
 		case col.DefaultNow:
-			vals[c] = types.TimeValue(s.Now().Truncate(time.Second))
+			vals[c] = types.TimeValue(col.Now(s.Now()))
 		case col.HasDefault:
-			vals[c] = col.Default
+			vals[c] = s.SessionTimestamp(def, c, col.Default) // coerced back below
 		case col.NotNull && col.Type.Base == types.TEnum:
 			// a NOT NULL ENUM's default is its first member, in every mode
 			vals[c], _ = types.ImplicitDefault(col.Type)

@@ -35,6 +35,7 @@ func (s *Session) onDuplicate(ctx context.Context, x *txn.Txn, t *storage.Table,
 		_, err := s.fire(ctx, x, t, "AFTER", "UPDATE", old, nv)
 		return 0, err
 	}
+	s.touchOnUpdate(t.Def, nv, pl.onDup)
 	if err := pl.rules.Check(ec, nv); err != nil {
 		return 0, err
 	}

@@ -31,7 +31,9 @@ func (s *Session) fire(ctx context.Context, x *txn.Txn, t *storage.Table, timing
 	}
 	fkw, multi, ignore, rows := s.fkw, s.MultiRowWrite, s.IgnoreErrors, s.RowCount
 	s.triggering = append(s.triggering, t)
-	out, err := s.Triggers.FireTriggers(ctx, x, t, timing, event, old, nw)
+	// OLD and NEW are what the session reads (its time_zone's TIMESTAMPs);
+	// a NEW a BEFORE trigger returns is stored again by fireBefore.
+	out, err := s.Triggers.FireTriggers(ctx, x, t, timing, event, s.sessionRow(t.Def, old), s.sessionRow(t.Def, nw))
 	s.triggering = s.triggering[:len(s.triggering)-1]
 	s.fkw, s.MultiRowWrite, s.IgnoreErrors, s.RowCount = fkw, multi, ignore, rows
 	if err != nil {

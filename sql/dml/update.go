@@ -5,7 +5,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/constraint"
@@ -189,7 +188,7 @@ func (s *Session) RunUpdate(ctx context.Context, x *txn.Txn, pl *UpdatePlan, n *
 			continue
 		}
 		for _, c := range pl.onNow {
-			nv[c] = types.TimeValue(s.Now().Truncate(time.Second))
+			nv[c], _ = s.StoredTimestamp(t.Def, c, types.TimeValue(t.Def.Columns[c].Now(s.Now())))
 		}
 		mark := x.Mark()
 		if err := s.checkUpdatedRow(ctx, x, pl.rules, ec, r.Vals, nv); err != nil {

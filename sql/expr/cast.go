@@ -42,8 +42,11 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 		t = tDouble
 	case mysql.TypeDatetime, mysql.TypeTimestamp:
 		t = tDatetime
+		t.Scale = max(ft.GetDecimal(), 0)
 	case mysql.TypeDate:
 		t = types.ColType{Base: types.TDate}
+	case mysql.TypeDuration:
+		t = types.ColType{Base: types.TTime, Scale: max(ft.GetDecimal(), 0)}
 	default:
 		t = types.ColType{Base: types.TText}
 	}
@@ -92,6 +95,9 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 			r, err = types.Coerce(types.FloatValue(v.ToFloat()), t)
 		}
 		if err != nil {
+			if t.Base == types.TTime {
+				c.Warn(sqlerr.Note{Level: "Warning", Code: sqlerr.ErTruncatedWrongValue, Message: "Incorrect time value: '" + v.String() + "'"})
+			}
 			return types.Null, nil
 		}
 		return r, nil

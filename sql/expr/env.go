@@ -43,6 +43,8 @@ type Env struct {
 	mode       sysvar.SQLMode
 	modeText   string
 	modeParsed bool
+	// time_zone as a zone, for the text it was parsed from (Location)
+	zone zoneCache
 
 	// StmtNotes are warnings raised while the statement ran (division by
 	// zero, non-strict conversions); they join its Result's notes.

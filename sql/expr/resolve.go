@@ -152,11 +152,21 @@ func (sc *Scope) resolveLocal(cn *ast.ColumnName) (*Expr, error) {
 func ColumnExpr(def *storage.TableDef, idx, pos int, jt *Source) *Expr {
 	col := def.Columns[idx]
 	fn := func(c *Ctx) (types.Value, error) { return c.Row[pos], nil }
-	if p, ok := timePrecision(col.Type); ok {
+	if ts := timestampColumn(def, idx, pos); ts != nil {
+		fn = ts
+	} else if col.Type.Base == types.TYear {
+		fn = func(c *Ctx) (types.Value, error) {
+			v := c.Row[pos]
+			if v.K == types.KindInt {
+				v.P = types.PYear // prints 0000
+			}
+			return v, nil
+		}
+	} else if p, ok := timePrecision(col.Type); ok {
 		// Stored times do not keep how they print: the column's type says.
 		fn = func(c *Ctx) (types.Value, error) {
 			v := c.Row[pos]
-			if v.K == types.KindTime {
+			if v.K == types.KindTime || v.K == types.KindDuration {
 				v.P = p
 			}
 			return v, nil
@@ -184,12 +194,13 @@ func Qualified(cn *ast.ColumnName) string {
 	return s
 }
 
-// timePrecision is Value.P for a DATE or DATETIME(fsp) column's values.
+// timePrecision is Value.P for a DATE, DATETIME(fsp) or TIME(fsp)
+// column's values.
 func timePrecision(t types.ColType) (uint8, bool) {
 	switch t.Base {
 	case types.TDate:
 		return types.PDate, true
-	case types.TDatetime, types.TTimestamp:
+	case types.TDatetime, types.TTimestamp, types.TTime:
 		return uint8(t.Scale), t.Scale > 0
 	}
 	return 0, false

@@ -1,9 +1,12 @@
 package funcs
 
 import (
-	"github.com/plrun/plrun/sql/expr"
+	"math"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/plrun/plrun/sql/expr"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/datetime"
@@ -131,7 +134,7 @@ func dateCalcFunc(f *expr.Call) (*expr.Expr, error) {
 			if vs[0].IsNull() {
 				return types.Null, nil
 			}
-			return timeText(time.Duration(expr.SaturatingInt(vs[0])%(1<<33))*time.Second, 0), nil
+			return secToTime(vs[0]), nil
 		}), nil
 	case "date_format":
 		if err := f.NArgs(2, 2); err != nil {
@@ -237,4 +240,41 @@ func strToDate(f *expr.Call) (*expr.Expr, error) {
 		}
 		return types.TimeValueFsp(tm, fsp), nil
 	}), nil
+}
+
+// secToTime is SEC_TO_TIME(v): a DECIMAL's fraction keeps its digits (up
+// to six, cut), a DOUBLE's or text's prints all six; past TIME's range
+// it is the nearest end.
+func secToTime(v types.Value) types.Value {
+	fsp := 0
+	switch v.K {
+	case types.KindDecimal:
+		if e := -int(v.D.Exponent); e > 0 {
+			fsp = min(e, 6)
+		}
+	case types.KindFloat, types.KindString:
+		if f := v.ToFloat(); f != math.Trunc(f) {
+			fsp = 6
+		}
+	}
+	limit := int64(datetime.MaxTime / time.Microsecond)
+	micros := max(-limit/1e6, min(limit/1e6, expr.SaturatingInt(v))) * 1e6
+	if fsp > 0 {
+		// the exact decimal digits: 0.3 is 300000 us, not 299999
+		d, ok := v.ToDecimal()
+		if !ok {
+			return types.Null
+		}
+		whole, frac, _ := strings.Cut(strings.TrimPrefix(d.Text('f'), "-"), ".")
+		w, err := strconv.ParseInt(whole, 10, 64)
+		if err != nil || w > limit/1e6 {
+			w, frac = limit/1e6, "999999"
+		}
+		us, _ := strconv.ParseInt((frac + "000000")[:6], 10, 64)
+		micros = min(w*1e6+us, limit)
+		if d.Negative {
+			micros = -micros
+		}
+	}
+	return timeText(time.Duration(micros)*time.Microsecond, fsp)
 }

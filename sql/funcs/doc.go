@@ -16,7 +16,7 @@ import (
 )
 
 func init() {
-	for _, f := range []expr.Family{sessionFunc, mathFunc, controlFunc, timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, timeCalcFunc, numericFunc, miscFunc} {
+	for _, f := range []expr.Family{sessionFunc, mathFunc, controlFunc, timeFunc, stringFunc, textFunc, regexpFunc, uuidFunc, timeCalcFunc, numericFunc, miscFunc, zoneFunc} {
 		expr.RegisterFamily(f)
 	}
 	expr.RegexpOp = regexpOp

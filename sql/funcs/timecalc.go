@@ -2,6 +2,7 @@ package funcs
 
 import (
 	"strings"
+	"time"
 
 	"github.com/plrun/plrun/sql/datetime"
 	"github.com/plrun/plrun/sql/expr"
@@ -49,6 +50,10 @@ func timeCalcFunc(f *expr.Call) (*expr.Expr, error) {
 			}
 			if sub {
 				d = -d
+			}
+			if vs[0].K == types.KindDuration {
+				// a TIME column's value: its own digits and the text's
+				return timeText(time.Duration(vs[0].I)*time.Microsecond+d, max(int(vs[0].P), fsp)), nil
 			}
 			if fsp > 0 {
 				fsp = 6 // text arguments: MariaDB prints all six digits

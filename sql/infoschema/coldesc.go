@@ -40,7 +40,7 @@ func Extra(c *storage.Column) string {
 	case c.AutoIncrement:
 		return "auto_increment"
 	case c.OnUpdateNow:
-		return "on update current_timestamp()"
+		return "on update " + c.NowText()
 	}
 	return ""
 }
@@ -50,7 +50,7 @@ func Extra(c *storage.Column) string {
 func ShowDefault(c *storage.Column) types.Value {
 	switch {
 	case c.DefaultNow:
-		return str("current_timestamp()")
+		return str(c.NowText())
 	case c.HasDefault && !c.Default.IsNull():
 		return str(defaultText(c))
 	}
@@ -86,7 +86,7 @@ func defaultText(c *storage.Column) string {
 func ColumnDefault(c *storage.Column) types.Value {
 	switch {
 	case c.DefaultNow:
-		return str("current_timestamp()")
+		return str(c.NowText())
 	case c.AutoIncrement:
 		return null
 	case c.HasDefault && !c.Default.IsNull():
@@ -152,7 +152,7 @@ func lengths(t types.ColType) (charMax, octets, precision, scale, dtPrecision ty
 		precision = u64(22)
 	case types.TFloat:
 		precision = u64(12)
-	case types.TDatetime, types.TTimestamp:
+	case types.TDatetime, types.TTimestamp, types.TTime:
 		dtPrecision = u64(uint64(t.Scale))
 	}
 	return

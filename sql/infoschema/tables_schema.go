@@ -193,7 +193,7 @@ func columnsRows(src Source, f filter) [][]types.Value {
 			out = columnRowsOf(out, tables[name].def)
 		}
 	}
-	eachTable(src.Catalog(), f, func(t *storage.Table) { out = columnRowsOf(out, t.Def) })
+	eachTable(src.Catalog(), f, func(t *storage.Table) { out = columnRowsOf(out, sessionDef(src, t.Def)) })
 	return viewColumnRows(out, src, f)
 }
 

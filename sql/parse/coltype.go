@@ -87,6 +87,16 @@ func ColType(cd *ast.ColumnDef) (types.ColType, error) {
 	case mysql.TypeDate:
 		t.Base = types.TDate
 		return t, nil
+	case mysql.TypeYear:
+		// YEAR(2), which MariaDB keeps deprecated, the parser refuses
+		t.Base = types.TYear
+		return t, nil
+	case mysql.TypeDuration:
+		t.Base = types.TTime
+		if dec > 0 {
+			t.Scale = dec
+		}
+		return t, nil
 	default:
 		return t, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the type %s of column '%s'", strings.ToUpper(strings.TrimSuffix(ft.CompactStr(), "(-1)")), cd.Name.Name.O)
 	}

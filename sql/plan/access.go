@@ -343,6 +343,11 @@ func KeyValues(ec *expr.Ctx, t *storage.Table, cols []int, exprs []*expr.Expr) (
 			}
 			return nil, false, nil
 		}
+		// a TIMESTAMP key is looked up as the table stores it
+		var fits bool
+		if cv, fits = ec.Env.StoredTimestamp(t.Def, c, cv); !fits {
+			return nil, false, nil // outside TIMESTAMP's range: no row has it
+		}
 		vals[i] = cv
 	}
 	return vals, true, nil
@@ -504,12 +509,14 @@ func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 // value is exactly a value of the column (others are left to the filter).
 // empty reports a NULL bound: no row can match.
 func (a *Access) bounds(ec *expr.Ctx) (lo, hi *types.Value, empty bool, err error) {
-	return boundsOf(ec, a.t.Def.Columns[a.t.Def.PrimaryKey()[0]].Type, a.Lo, a.Hi)
+	return boundsOf(ec, a.t.Def, a.t.Def.PrimaryKey()[0], a.Lo, a.Hi)
 }
 
 // boundsOf evaluates the tightest of lower and upper bound expressions for
-// a column of type ct; empty when one is NULL (nothing can match).
-func boundsOf(ec *expr.Ctx, ct types.ColType, los, his []*expr.Expr) (lo, hi *types.Value, empty bool, err error) {
+// column col of def; empty when one is NULL (nothing can match). A
+// TIMESTAMP's bounds are in the zone the table stores it in.
+func boundsOf(ec *expr.Ctx, def *storage.TableDef, col int, los, his []*expr.Expr) (lo, hi *types.Value, empty bool, err error) {
+	ct := def.Columns[col].Type
 	pick := func(exprs []*expr.Expr, better func(c int) bool) (*types.Value, bool, error) {
 		var best *types.Value
 		for _, e := range exprs {
@@ -523,6 +530,10 @@ func boundsOf(ec *expr.Ctx, ct types.ColType, los, his []*expr.Expr) (lo, hi *ty
 			cv, err := types.Coerce(v, ct)
 			if err != nil || types.Compare(cv, v) != 0 {
 				continue
+			}
+			var fits bool
+			if cv, fits = ec.Env.StoredTimestamp(def, col, cv); !fits {
+				continue // outside TIMESTAMP's range: the filter decides
 			}
 			if best == nil || better(types.Compare(cv, *best)) {
 				b := cv
@@ -657,7 +668,7 @@ func (a *Access) indexRange(ec *expr.Ctx, check func(*storage.Row) error) (bool,
 	var lo, hi *types.Value
 	if len(a.IdxEq) < len(cols) {
 		var empty bool
-		if lo, hi, empty, err = boundsOf(ec, t.Def.Columns[cols[len(a.IdxEq)]].Type, a.IdxLo, a.IdxHi); err != nil || empty {
+		if lo, hi, empty, err = boundsOf(ec, t.Def, cols[len(a.IdxEq)], a.IdxLo, a.IdxHi); err != nil || empty {
 			return true, err
 		}
 	}

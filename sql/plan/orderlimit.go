@@ -140,7 +140,7 @@ func (a *Access) findOrdered(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*st
 		var lo, hi *types.Value
 		if len(a.IdxEq) < len(cols) {
 			var empty bool
-			if lo, hi, empty, err = boundsOf(ec, t.Def.Columns[cols[len(a.IdxEq)]].Type, a.IdxLo, a.IdxHi); err != nil || empty {
+			if lo, hi, empty, err = boundsOf(ec, t.Def, cols[len(a.IdxEq)], a.IdxLo, a.IdxHi); err != nil || empty {
 				return true, err
 			}
 		}

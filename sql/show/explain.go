@@ -44,7 +44,7 @@ func Explain(s *exec.State, n *ast.ExplainStmt) (*exec.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		return describe(t, func(string) bool { return true }), nil
+		return describe(s.SessionDef(t.Def), func(string) bool { return true }), nil
 	}
 	format := strings.ToLower(n.Format)
 	if format != "" && format != "row" && format != "traditional" && format != "json" {
@@ -313,12 +313,15 @@ func keyLength(def *storage.TableDef, cols []int) int {
 			n += 2
 		case types.TMediumInt, types.TDate:
 			n += 3
-		case types.TInt, types.TFloat, types.TTimestamp:
+		case types.TInt, types.TFloat:
 			n += 4
 		case types.TBigInt, types.TDouble:
 			n += 8
-		case types.TDatetime:
-			n += 5
+		case types.TYear:
+			n++
+		case types.TTime, types.TTimestamp, types.TDatetime:
+			// 3, 4 and 5 bytes, and the fraction's (fsp+1)/2, as MariaDB packs them
+			n += map[types.Base]int{types.TTime: 3, types.TTimestamp: 4, types.TDatetime: 5}[col.Type.Base] + (col.Type.Scale+1)/2
 		case types.TDecimal:
 			n += decimalBytes(col.Type.Length, col.Type.Scale)
 		case types.TChar:

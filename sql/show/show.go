@@ -129,9 +129,9 @@ func rows(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 			return nil, err
 		}
 		if n.Full {
-			return describeFull(t, match), nil
+			return describeFull(s.SessionDef(t.Def), match), nil
 		}
-		return describe(t, match), nil
+		return describe(s.SessionDef(t.Def), match), nil
 	case ast.ShowProcedureStatus:
 		// the LIKE form is parse.KindShowProcStatus; this is the WHERE one
 		return ProcStatus(cat, src.Procs(), ""), nil
@@ -153,7 +153,7 @@ func rows(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 			}
 			return nil, err
 		}
-		return StringRows([]string{"Table", "Create Table"}, [][]string{{t.Def.Name, showCreateTable(t)}}), nil
+		return StringRows([]string{"Table", "Create Table"}, [][]string{{t.Def.Name, showCreateTable(t, s.SessionDef(t.Def))}}), nil
 	case ast.ShowIndex:
 		t, err := s.ResolveTable(n.Table)
 		if err != nil {
@@ -252,18 +252,19 @@ func filterFirst(rows [][]string, match func(string) bool) [][]string {
 	return out
 }
 
-func describe(t *storage.Table, match func(string) bool) *exec.Result {
+// describe is SHOW COLUMNS of def (as the session sees it: SessionDef).
+func describe(def *storage.TableDef, match func(string) bool) *exec.Result {
 	r := &exec.Result{}
 	for _, c := range []string{"Field", "Type", "Null", "Key", "Default", "Extra"} {
 		r.Columns = append(r.Columns, exec.Column{Name: c, Type: expr.TVarchar})
 	}
-	for i := range t.Def.Columns {
-		c := &t.Def.Columns[i]
+	for i := range def.Columns {
+		c := &def.Columns[i]
 		if !match(c.Name) {
 			continue
 		}
 		r.Rows = append(r.Rows, []types.Value{types.StringValue(c.Name), types.StringValue(c.Type.SQL()), types.StringValue(nullable(c)),
-			types.StringValue(infoschema.ColumnKey(t.Def, i)), infoschema.ShowDefault(c), types.StringValue(infoschema.Extra(c))})
+			types.StringValue(infoschema.ColumnKey(def, i)), infoschema.ShowDefault(c), types.StringValue(infoschema.Extra(c))})
 	}
 	return r
 }
@@ -285,8 +286,9 @@ func quoteString(s string) string {
 // (a BINARY(n) default's 0x00 padding is \0).
 var defaultEscapes = strings.NewReplacer(`\`, `\\`, `'`, `''`, "\x00", `\0`, "\n", `\n`, "\r", `\r`)
 
-func showCreateTable(t *storage.Table) string {
-	def := t.Def
+// showCreateTable is SHOW CREATE TABLE of t, whose definition as the
+// session sees it (SessionDef) is def.
+func showCreateTable(t *storage.Table, def *storage.TableDef) string {
 	var b strings.Builder
 	kind := "TABLE"
 	if def.Temporary {
@@ -308,7 +310,7 @@ func showCreateTable(t *storage.Table) string {
 		case c.AutoIncrement:
 			l += " AUTO_INCREMENT"
 		case c.DefaultNow:
-			l += " DEFAULT current_timestamp()"
+			l += " DEFAULT " + c.NowText()
 		case c.HasDefault && c.Default.IsNull():
 			l += " DEFAULT NULL"
 		case c.HasDefault && c.Default.IsBit():
@@ -323,7 +325,7 @@ func showCreateTable(t *storage.Table) string {
 			l += " DEFAULT NULL"
 		}
 		if c.OnUpdateNow {
-			l += " ON UPDATE current_timestamp()"
+			l += " ON UPDATE " + c.NowText()
 		}
 		if c.Comment != "" {
 			l += " COMMENT " + quoteString(c.Comment)

@@ -71,22 +71,22 @@ func createDatabase(s *exec.State, cat *storage.Catalog, n *ast.ShowStmt) (*exec
 
 // describeFull is SHOW FULL COLUMNS: SHOW COLUMNS with Collation,
 // Privileges and Comment.
-func describeFull(t *storage.Table, match func(string) bool) *exec.Result {
+func describeFull(def *storage.TableDef, match func(string) bool) *exec.Result {
 	r := &exec.Result{}
 	for _, c := range []string{"Field", "Type", "Collation", "Null", "Key", "Default", "Extra", "Privileges", "Comment"} {
 		r.Columns = append(r.Columns, exec.Column{Name: c, Type: expr.TVarchar})
 	}
-	for i := range t.Def.Columns {
-		c := &t.Def.Columns[i]
+	for i := range def.Columns {
+		c := &def.Columns[i]
 		if !match(c.Name) {
 			continue
 		}
 		collation := types.Null
 		if c.Type.IsString() && !c.Type.IsBinary() {
-			collation = types.StringValue(t.Def.Collate)
+			collation = types.StringValue(def.Collate)
 		}
 		r.Rows = append(r.Rows, []types.Value{types.StringValue(c.Name), types.StringValue(c.Type.SQL()), collation,
-			types.StringValue(nullable(c)), types.StringValue(infoschema.ColumnKey(t.Def, i)), infoschema.ShowDefault(c),
+			types.StringValue(nullable(c)), types.StringValue(infoschema.ColumnKey(def, i)), infoschema.ShowDefault(c),
 			types.StringValue(infoschema.Extra(c)), types.StringValue("select,insert,update,references"), types.StringValue(c.Comment)})
 	}
 	return r

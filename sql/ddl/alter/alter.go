@@ -190,7 +190,7 @@ func convertError(oldDef, def *storage.TableDef, c storage.ConvertIssue, row int
 	if c.Err != nil {
 		if ce, ok := c.Err.(*types.CoerceError); ok {
 			code := sqlerr.ErTruncatedWrongField
-			if ce.What == "datetime" || ce.What == "date" {
+			if ce.What == "datetime" || ce.What == "date" || ce.What == "time" {
 				code = sqlerr.ErTruncatedWrongValue
 			}
 			return sqlerr.New(code, "Incorrect %s value: '%s' for column `%s`.`%s`.`%s` at row %d", ce.What, ce.Value, oldDef.DB, oldDef.Name, col.Name, row)

@@ -95,10 +95,6 @@ func (p *alterPlan) addKeyParts(name string, parts []*ast.IndexPartSpecification
 		prefix = append(prefix, max(k.Length, 0))
 		hasPrefix = hasPrefix || k.Length > 0
 	}
-	if hasPrefix && unique {
-		// Uniqueness of a prefix is another constraint than of the value.
-		return notYet("UNIQUE or PRIMARY KEY on a column prefix")
-	}
 	if err := p.addKey(name, names, desc, primary, unique); err != nil {
 		return err
 	}
@@ -157,19 +153,48 @@ func (p *alterPlan) checkKeys() error {
 		if k.orig {
 			continue
 		}
-		for _, n := range k.names {
-			if p.colIndex(n) < 0 {
+		keep := false
+		for j, n := range k.names {
+			c := p.colIndex(n)
+			if c < 0 {
 				return sqlerr.New(sqlerr.ErKeyColumnDoesNotExit, "Key column '%s' doesn't exist in table", n)
 			}
+			if j < len(k.Prefix) {
+				n, err := tabledef.KeyPrefix(&p.cols[c].Column, k.Prefix[j], k.Unique || k.Primary)
+				if err != nil {
+					return err
+				}
+				k.Prefix[j], keep = n, keep || n > 0
+			}
+		}
+		if !keep {
+			p.keys[i].Prefix = nil
 		}
 		for _, x := range p.keys[:i] {
-			if !x.Primary && !k.Primary && x.Unique == k.Unique && x.Using == k.Using && sameNames(x.names, k.names) {
+			if !x.Primary && !k.Primary && x.Unique == k.Unique && x.Using == k.Using && sameNames(x.names, k.names) && samePrefixes(x.Prefix, k.Prefix) {
 				p.note(sqlerr.ErDuplicatedIndex, "Duplicate index `%s`. This is deprecated and will be disallowed in a future release", k.Name)
 				break
 			}
 		}
 	}
 	return nil
+}
+
+// samePrefixes reports whether two keys' parts have the same prefix
+// lengths (0 or missing: the whole value).
+func samePrefixes(a, b []int) bool {
+	at := func(p []int, i int) int {
+		if i < len(p) {
+			return p[i]
+		}
+		return 0
+	}
+	for i := range max(len(a), len(b)) {
+		if at(a, i) != at(b, i) {
+			return false
+		}
+	}
+	return true
 }
 
 func sameNames(a, b []string) bool {
@@ -339,8 +364,8 @@ func (p *alterPlan) resolve(rows bool) (*storage.TableDef, *storage.Reshape, err
 	}
 	def := p.def
 	def.Columns = nil
-	shape := &storage.Reshape{}
-	now := types.TimeValue(time.Now().Truncate(time.Second))
+	shape := &storage.Reshape{Zone: storage.ZoneName(p.s.Location())}
+	clock := time.Now()
 	for _, c := range p.cols {
 		def.Columns = append(def.Columns, c.Column)
 		shape.Source = append(shape.Source, c.src)
@@ -352,7 +377,12 @@ func (p *alterPlan) resolve(rows bool) (*storage.TableDef, *storage.Reshape, err
 				shape.Number = len(def.Columns)
 				shape.NumberFrom = int64(p.autoInc) // AUTO_INCREMENT = n in the same ALTER: from n
 			case c.DefaultNow:
-				fill = now
+				// a DATETIME's now is the session's wall clock; a
+				// TIMESTAMP's the instant, in the table's zone
+				fill = types.TimeValue(c.Now(clock).In(p.s.Location()))
+				if store := p.def.TimestampStore(); store != nil && c.Type.Base == types.TTimestamp {
+					fill = types.TimeValue(c.Now(clock).In(store))
+				}
 			case c.HasDefault:
 				fill = c.Default
 			case c.NotNull:

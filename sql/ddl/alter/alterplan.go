@@ -304,6 +304,9 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 			if err := tabledef.SetDefault(&col, o.Expr); err != nil {
 				return col, err
 			}
+			if err := p.s.StoreTimestampDefault(&p.def, &col); err != nil {
+				return col, err
+			}
 		case ast.ColumnOptionOnUpdate:
 			col.OnUpdateNow = true
 		case ast.ColumnOptionComment:
@@ -320,7 +323,7 @@ func (p *alterPlan) columnFrom(cd *ast.ColumnDef) (storage.Column, error) {
 			}
 		}
 	}
-	return col, nil
+	return col, tabledef.NowDigits(&col, cd)
 }
 
 func (p *alterPlan) dropColumn(sp *ast.AlterTableSpec) error {
@@ -439,6 +442,9 @@ func (p *alterPlan) alterDefault(cd *ast.ColumnDef) error {
 	for _, o := range cd.Options { // the parser leaves SET DEFAULT's option untyped
 		if o.Expr != nil {
 			if err := tabledef.SetDefault(col, o.Expr); err != nil {
+				return err
+			}
+			if err := p.s.StoreTimestampDefault(&p.def, col); err != nil {
 				return err
 			}
 		}

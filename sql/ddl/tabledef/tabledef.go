@@ -2,6 +2,7 @@ package tabledef
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -24,7 +25,7 @@ func BuildTableDef(db string, x *ast.CreateTableStmt) (*storage.TableDef, uint64
 // not have (an explicit column of the same name is the one kept), so the
 // statement's keys may name either.
 func BuildTableDefWith(db string, x *ast.CreateTableStmt, selected []storage.Column) (*storage.TableDef, uint64, error) {
-	def := &storage.TableDef{DB: db, Name: x.Table.Name.O, Engine: "InnoDB", Charset: "utf8mb4", Collate: "utf8mb4_general_ci"}
+	def := &storage.TableDef{DB: db, Name: x.Table.Name.O, Engine: "InnoDB", Charset: "utf8mb4", Collate: "utf8mb4_general_ci", TimestampZone: storage.TimestampsUTC}
 	var pk *storage.IndexDef
 	var others []storage.IndexDef
 	var autoStart uint64
@@ -39,7 +40,20 @@ func BuildTableDefWith(db string, x *ast.CreateTableStmt, selected []storage.Col
 			if c < 0 {
 				return sqlerr.New(sqlerr.ErKeyColumnDoesNotExit, "Key column '%s' doesn't exist in table", k.Column.Name.O)
 			}
+			prefix, err := KeyPrefix(&def.Columns[c], k.Length, unique || primary)
+			if err != nil {
+				return err
+			}
 			ix.Cols = append(ix.Cols, c)
+			ix.Desc = append(ix.Desc, k.Desc)
+			ix.Prefix = append(ix.Prefix, prefix)
+		}
+		// Kept only when one part says so, as ALTER's keys keep them.
+		if !slices.Contains(ix.Desc, true) {
+			ix.Desc = nil
+		}
+		if !slices.ContainsFunc(ix.Prefix, func(n int) bool { return n > 0 }) {
+			ix.Prefix = nil
 		}
 		if primary {
 			if pk != nil {
@@ -130,6 +144,9 @@ func BuildTableDefWith(db string, x *ast.CreateTableStmt, selected []storage.Col
 			case ast.ColumnOptionComment:
 				col.Comment = expr.RestoreString(o.Expr)
 			}
+		}
+		if err := NowDigits(col, cd); err != nil {
+			return nil, 0, err
 		}
 	}
 	for _, c := range x.Constraints {
