@@ -19,7 +19,17 @@ const (
 	charsetUTF8MB4 = 45 // utf8mb4_general_ci: every string plrun has
 )
 
-// field builds the column definition a MySQL server sends for col.
+// notFixedDec is the decimals of a DOUBLE or FLOAT, and MariaDB's of a
+// computed string: the digits after the point are not fixed.
+const (
+	notFixedDec       = 31
+	notFixedDecString = 39
+)
+
+// field builds the column definition MariaDB sends for col. A table
+// column read bare and a computed value are described apart, as MariaDB
+// does: only a computed number carries BINARY, a computed string has
+// decimals 39 and no BLOB flag, a computed DOUBLE is 23 characters long.
 func field(col sql.Column) *mysql.Field {
 	f := &mysql.Field{
 		Schema:   []byte(col.DB),
@@ -28,6 +38,7 @@ func field(col sql.Column) *mysql.Field {
 		Name:     []byte(col.Name),
 		OrgName:  []byte(col.OrgName),
 		Charset:  charsetBinary,
+		Flag:     col.Flags,
 	}
 	t := col.Type
 	if col.NotNull {
@@ -38,7 +49,9 @@ func field(col sql.Column) *mysql.Field {
 	}
 	numeric := func(typ uint8, width int) {
 		f.Type = typ
-		f.Flag |= mysql.BINARY_FLAG | mysql.NUM_FLAG
+		if col.Expr {
+			f.Flag |= mysql.BINARY_FLAG
+		}
 		f.ColumnLength = uint32(width)
 	}
 	switch t.Base {
@@ -63,11 +76,11 @@ func field(col sql.Column) *mysql.Field {
 		numeric(mysql.MYSQL_TYPE_NEWDECIMAL, width)
 		f.Decimal = uint8(t.Scale)
 	case types.TFloat:
-		numeric(mysql.MYSQL_TYPE_FLOAT, 12)
-		f.Decimal = 31 // NOT_FIXED_DEC
+		numeric(mysql.MYSQL_TYPE_FLOAT, approxWidth(col, 12))
+		f.Decimal = approxDecimals(t)
 	case types.TDouble:
-		numeric(mysql.MYSQL_TYPE_DOUBLE, 22)
-		f.Decimal = 31
+		numeric(mysql.MYSQL_TYPE_DOUBLE, approxWidth(col, 22))
+		f.Decimal = approxDecimals(t)
 	case types.TDatetime, types.TTimestamp:
 		f.Type = mysql.MYSQL_TYPE_DATETIME
 		if t.Base == types.TTimestamp {
@@ -101,18 +114,60 @@ func field(col sql.Column) *mysql.Field {
 		f.Type = mysql.MYSQL_TYPE_STRING
 		f.Charset = charsetUTF8MB4
 		f.ColumnLength = uint32(t.Length * 4)
+		stringDecimals(f, col)
 	case types.TText, types.TBinary, types.TVarbinary, types.TBlob, types.TEnum, types.TSet, types.TBit:
 		lobField(f, t)
+		if col.Expr {
+			f.Flag &^= mysql.BLOB_FLAG // MariaDB flags a TEXT or BLOB column, not a computed one
+		}
+		if t.Base == types.TText {
+			stringDecimals(f, col)
+		}
 	default: // TVarchar, and expressions without a declared type
 		f.Type = mysql.MYSQL_TYPE_VAR_STRING
 		f.Charset = charsetUTF8MB4
-		f.ColumnLength = uint32(max(t.Length, 1) * 4)
+		f.ColumnLength = uint32(max(t.Length, 0) * 4)
+		if t.Base == 0 && !col.Expr {
+			f.ColumnLength = 4
+		}
+		stringDecimals(f, col)
+	}
+	if col.NullLiteral {
+		f.Type, f.Charset, f.ColumnLength, f.Decimal = mysql.MYSQL_TYPE_NULL, charsetBinary, 0, 0
+		f.Flag |= mysql.BINARY_FLAG
 	}
 	if col.Binary && t.IsString() {
 		f.Charset = charsetBinary
 		f.Flag |= mysql.BINARY_FLAG
 	}
 	return f
+}
+
+// approxWidth is a FLOAT or DOUBLE column's length: its own as a table
+// column, 23 computed.
+func approxWidth(col sql.Column, own int) int {
+	if col.Expr && col.Type.Length == 0 {
+		return 23
+	}
+	if col.Type.Length > 0 {
+		return col.Type.Length
+	}
+	return own
+}
+
+// approxDecimals: a FLOAT or DOUBLE given a length has the decimals its
+// Scale says (ROUND(x, 1) has 1); else they are not fixed.
+func approxDecimals(t types.ColType) uint8 {
+	if t.Length > 0 {
+		return uint8(t.Scale)
+	}
+	return notFixedDec
+}
+
+func stringDecimals(f *mysql.Field, col sql.Column) {
+	if col.Expr && !col.FixedDecimals {
+		f.Decimal = notFixedDecString
+	}
 }
 
 func intWidth(t types.ColType, def int) int {
@@ -148,6 +203,9 @@ func toMySQLResult(r *sql.Result, binaryRows bool) *mysql.Result {
 	rs := &mysql.Resultset{Fields: make([]*mysql.Field, len(r.Columns))}
 	for i, c := range r.Columns {
 		rs.Fields[i] = field(c)
+		if binaryRows {
+			widenForValues(rs.Fields[i], c, i, r.Rows)
+		}
 	}
 	rs.RowDatas = make([]mysql.RowData, 0, len(r.Rows))
 	for _, row := range r.Rows {
@@ -284,4 +342,37 @@ func appendBinaryDuration(b []byte, d time.Duration) []byte {
 func appendLenEnc(b []byte, s string) []byte {
 	b = append(b, mysql.PutLengthEncodedInt(uint64(len(s)))...)
 	return append(b, s...)
+}
+
+// widenForValues makes a computed integer column BIGINT when one of its
+// values does not fit the narrower type its length chose: the binary
+// protocol writes a value in its column's type's width, and a length is
+// derived from declared display widths (INT(1) holds 10 digits), which
+// do not bound the values.
+func widenForValues(f *mysql.Field, col sql.Column, i int, rows [][]types.Value) {
+	var lo, hi int64
+	switch f.Type {
+	case mysql.MYSQL_TYPE_TINY:
+		lo, hi = math.MinInt8, math.MaxInt8
+	case mysql.MYSQL_TYPE_SHORT:
+		lo, hi = math.MinInt16, math.MaxInt16
+	case mysql.MYSQL_TYPE_INT24, mysql.MYSQL_TYPE_LONG:
+		lo, hi = math.MinInt32, math.MaxInt32
+	default:
+		return
+	}
+	if col.Type.Unsigned {
+		lo, hi = 0, 2*hi+1
+	}
+	for _, row := range rows {
+		if i >= len(row) || row[i].IsNull() {
+			continue
+		}
+		v := row[i]
+		n, ok := v.ToInt64()
+		if !ok || n < lo || n > hi || (v.K == types.KindUint && uint64(v.I) > uint64(hi)) {
+			f.Type = mysql.MYSQL_TYPE_LONGLONG
+			return
+		}
+	}
 }

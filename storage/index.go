@@ -7,11 +7,17 @@ import "github.com/plrun/plrun/types"
 // collide in MySQL and are not indexed).
 func (t *Table) IndexKey(idx int, vals []types.Value) (key string, ok bool) {
 	var b []byte
-	for _, c := range t.Def.Indexes[idx].Cols {
+	ix := &t.Def.Indexes[idx]
+	cut := ix.UniquePrefix()
+	for j, c := range ix.Cols {
 		if vals[c].IsNull() {
 			return "", false
 		}
-		b = types.KeyString(b, vals[c])
+		v := vals[c]
+		if cut {
+			v = ix.KeyPart(j, v) // UNIQUE (a(2)): unique by the first two characters
+		}
+		b = types.KeyString(b, v)
 	}
 	return string(b), true
 }

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/plrun/plrun/types"
@@ -31,6 +32,30 @@ type IndexDef struct {
 	Using   string `json:",omitempty"` // USING BTREE / HASH as declared (shown, as MariaDB shows it)
 	Primary bool
 	Unique  bool
+}
+
+// PrefixAt is the prefix length of part j (0: the whole value).
+func (ix *IndexDef) PrefixAt(j int) int {
+	if j < len(ix.Prefix) {
+		return ix.Prefix[j]
+	}
+	return 0
+}
+
+// UniquePrefix reports a UNIQUE key with a prefix part: its uniqueness is
+// of the prefixes (IndexKey cuts the values), so its hash keys are not
+// those of the values and the planner does not look rows up by it.
+func (ix *IndexDef) UniquePrefix() bool {
+	return ix.Unique && slices.ContainsFunc(ix.Prefix, func(n int) bool { return n > 0 })
+}
+
+// KeyPart is value v of part j as the key holds it: cut to the part's
+// prefix (characters of a string, bytes of a byte string) when it has one.
+func (ix *IndexDef) KeyPart(j int, v types.Value) types.Value {
+	if n := ix.PrefixAt(j); n > 0 {
+		return types.PrefixOf(v, n)
+	}
+	return v
 }
 
 // TableDef is a table's schema: what DDL records and snapshots carry.

@@ -172,3 +172,26 @@ func appendBytesKey(dst []byte, s string) []byte {
 	dst = append(dst, s...)
 	return append(dst, 0, 0)
 }
+
+// PrefixOf is v cut to its first n characters (n bytes of a byte
+// string), as a key on a column prefix holds it; other values unchanged.
+func PrefixOf(v Value, n int) Value {
+	if v.K != KindString {
+		return v
+	}
+	if v.IsBinary() {
+		if len(v.S) > n {
+			v.S = v.S[:n]
+		}
+		return v
+	}
+	i := 0
+	for k := range v.S {
+		if i == n {
+			v.S = v.S[:k]
+			break
+		}
+		i++
+	}
+	return v
+}

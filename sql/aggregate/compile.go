@@ -79,7 +79,9 @@ func (s *Set) CompileAggregate(sc *expr.Scope, x *ast.AggregateFuncExpr) (*expr.
 // slot registers spec and returns the reference to its result.
 func (s *Set) slot(spec Spec) *expr.Expr {
 	s.Specs = append(s.Specs, spec)
-	return expr.AggValue(len(s.Specs)-1, spec.Type)
+	e := expr.AggValue(len(s.Specs)-1, spec.Type)
+	e.NotNull = spec.Name == "count" // the rest are NULL over no rows
+	return e
 }
 
 // Type is the result type of aggregate name over arg (nil: COUNT(*)).
@@ -90,10 +92,10 @@ func Type(name string, arg *expr.Expr) types.ColType {
 	case "bit_and", "bit_or", "bit_xor":
 		return expr.TBitResult
 	case "sum", "avg":
-		if arg.Type.Base == types.TDouble || arg.Type.Base == types.TFloat {
-			return types.ColType{Base: types.TDouble}
+		if arg.Type.Base == types.TDouble || arg.Type.Base == types.TFloat || arg.Type.IsString() {
+			return types.ColType{Base: types.TDouble} // a string sums as a DOUBLE, as in MariaDB
 		}
-		return sumAvgType(name, arg.Type)
+		return sumAvgType(name, arg)
 	}
 	return arg.Type
 }
@@ -102,10 +104,11 @@ func Type(name string, arg *expr.Expr) types.ColType {
 // (what CREATE TABLE ... SELECT gives the column): SUM widens the
 // precision by 22 digits, AVG by 4 with div_precision_increment more
 // scale, both capped at DECIMAL's 65 digits and 38 of scale.
-func sumAvgType(name string, arg types.ColType) types.ColType {
+func sumAvgType(name string, e *expr.Expr) types.ColType {
+	arg := e.Type
 	prec, scale := arg.Length, arg.Scale
 	if arg.IsInteger() {
-		prec, scale = expr.IntDigits(arg), 0
+		prec, scale = expr.Precision(e), 0 // SUM(1) counts the literal's one digit
 	} else if arg.Base != types.TDecimal || prec <= 0 {
 		prec = 65
 	}

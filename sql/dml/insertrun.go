@@ -187,6 +187,18 @@ func (s *Session) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, v
 			return 0, dupError(t, -1, vals)
 		}
 	}
+	if pl != nil && len(pl.onDup) > 0 {
+		// ON DUPLICATE KEY UPDATE meets a UNIQUE key's row as it meets the
+		// primary key's: that row is updated instead.
+		r, old, err := uniqueConflict(ctx, x, t, slot, vals)
+		if err != nil {
+			return 0, err
+		}
+		if r != nil {
+			t.ForgetIfEmpty(slot) // the new row's slot, held by this row lock
+			return s.onDuplicate(ctx, x, t, r, old, pl, ec)
+		}
+	}
 	if err := pl.rules.Check(ec, vals); err != nil {
 		return 0, err
 	}

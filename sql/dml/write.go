@@ -25,8 +25,8 @@ func dupError(t *storage.Table, idx int, vals []types.Value) error {
 		if ix.Primary {
 			name = "PRIMARY"
 		}
-		for _, c := range ix.Cols {
-			parts = append(parts, vals[c].String())
+		for j, c := range ix.Cols {
+			parts = append(parts, ix.KeyPart(j, vals[c]).String())
 		}
 	}
 	return sqlerr.New(sqlerr.ErDupEntry, "Duplicate entry '%s' for key '%s'", strings.Join(parts, "-"), name)
@@ -70,6 +70,45 @@ func checkUnique(ctx context.Context, x *txn.Txn, t *storage.Table, self *storag
 		}
 	}
 	return nil
+}
+
+// uniqueConflict finds the row an INSERT ... ON DUPLICATE KEY UPDATE of
+// vals meets on a UNIQUE secondary index (the first, in index order, as
+// MySQL takes them), locks it and returns it with its values as this
+// transaction reads them under the lock; nil when none.
+func uniqueConflict(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value) (*storage.Row, []types.Value, error) {
+	for i, ix := range t.Def.Indexes {
+		if !ix.Unique || ix.Primary {
+			continue
+		}
+		key, ok := t.IndexKey(i, vals)
+		if !ok {
+			continue
+		}
+		if err := x.LockKey(ctx, txn.UniqueLockKey(t, i, key)); err != nil {
+			return nil, nil, err
+		}
+		for _, r := range t.IndexCandidates(i, key) {
+			if r == self {
+				continue
+			}
+			if v := x.Read(t, r); v.Vals == nil {
+				continue
+			}
+			if err := x.Lock(ctx, t, r.Key); err != nil {
+				return nil, nil, err
+			}
+			// Read again under the row lock: the row may have changed.
+			v := x.Read(t, r)
+			if v.Vals == nil {
+				continue
+			}
+			if k, ok := t.IndexKey(i, v.Vals); ok && k == key {
+				return r, v.Vals, nil
+			}
+		}
+	}
+	return nil, nil, nil
 }
 
 func rowsEqual(a, b []types.Value) bool {

@@ -15,6 +15,10 @@
 // run after grouping, before projection (window.go). INSERT, UPDATE and
 // DELETE are sql/dml's (writes.go is the session's door to them).
 //
+// A result set's Columns describe each column as MariaDB does
+// (coldef.go): a table column read bare with its key and default flags,
+// a computed one with its Expr's type and nullability (Column.Expr).
+//
 // State is a session's statement-side state: its expr.Env, the
 // transaction manager whose catalog names resolve in, and the schema epoch
 // plans are valid for (PlanFor caches a plan in the parse.Stmt). It is

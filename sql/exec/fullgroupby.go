@@ -138,3 +138,40 @@ func (w *groupWalker) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (w *groupWalker) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// selectAggregates reports whether n's select list, HAVING or ORDER BY
+// has an aggregate of its own (not one of a subquery's).
+func selectAggregates(n *ast.SelectStmt) bool {
+	f := &aggFinder{}
+	if n.Fields != nil {
+		for _, fl := range n.Fields.Fields {
+			if fl.Expr != nil {
+				fl.Expr.Accept(f)
+			}
+		}
+	}
+	if n.Having != nil && n.Having.Expr != nil {
+		n.Having.Expr.Accept(f)
+	}
+	if n.OrderBy != nil {
+		for _, it := range n.OrderBy.Items {
+			it.Expr.Accept(f)
+		}
+	}
+	return f.found
+}
+
+type aggFinder struct{ found bool }
+
+func (f *aggFinder) Enter(n ast.Node) (ast.Node, bool) {
+	switch n.(type) {
+	case *ast.AggregateFuncExpr:
+		f.found = true
+		return n, true
+	case *ast.SubqueryExpr, *ast.WindowFuncExpr:
+		return n, true
+	}
+	return n, f.found
+}
+
+func (f *aggFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }

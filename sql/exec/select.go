@@ -63,7 +63,7 @@ func (pl *SelectPlan) expandJoinWildcard(only string) error {
 		i, c := sc.Col, jt.Table.Def.Columns[sc.Col]
 		ce := expr.ColumnExpr(jt.Table.Def, i, jt.Off+i, &jt.Source)
 		pl.outs = append(pl.outs, expr.OutputCol{Name: c.Name, Expr: ce})
-		pl.Cols = append(pl.Cols, Column{Name: c.Name, OrgName: c.Name, Table: jt.Alias, OrgTable: jt.Table.Def.Name, DB: jt.Table.Def.DB, Type: c.Type, NotNull: c.NotNull && !jt.Left})
+		pl.Cols = append(pl.Cols, fieldColumn(jt.Table.Def, i, c.Name, jt.Alias, jt.Left))
 	}
 	return nil
 }
@@ -124,6 +124,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 		return nil, err
 	}
 	sc.Aggs = &pl.aggs
+	sc.ImplicitGroup = n.GroupBy == nil && selectAggregates(n)
 	sc.Clause = "SELECT"
 	if pl.windows, err = window.NewSet(n.WindowSpecs); err != nil {
 		return nil, err
@@ -151,7 +152,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 				for i, c := range pl.t.Def.Columns {
 					ce, _ := sc.ResolveColumn(&ast.ColumnName{Name: ast.NewCIStr(c.Name)})
 					pl.outs = append(pl.outs, expr.OutputCol{Name: c.Name, Expr: ce})
-					pl.Cols = append(pl.Cols, Column{Name: c.Name, OrgName: c.Name, Table: alias, OrgTable: pl.t.Def.Name, DB: pl.t.Def.DB, Type: c.Type, NotNull: pl.t.Def.Columns[i].NotNull})
+					pl.Cols = append(pl.Cols, fieldColumn(pl.t.Def, i, c.Name, alias, false))
 				}
 				continue
 			}
@@ -160,21 +161,19 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 				return nil, err
 			}
 			name := f.AsName.O
-			if cn, ok := f.Expr.(*ast.ColumnNameExpr); ok && name == "" {
+			if cn, ok := unparen(f.Expr).(*ast.ColumnNameExpr); ok && name == "" {
 				name = cn.Name.Name.O // t.id is labelled id, as MySQL does
 			}
 			if name == "" {
 				name = selectLabel(f)
 			}
-			col := Column{Name: name, Type: ce.Type}
+			col := exprColumn(name, ce)
 			if ce.Source != nil {
-				c := ce.Source.Table.Def.Columns[ce.Col]
-				col.OrgName, col.Table, col.OrgTable, col.DB = c.Name, ce.Source.Alias, ce.Source.Table.Def.Name, ce.Source.Table.Def.DB
-				col.NotNull = c.NotNull && !ce.Source.Left
+				col = fieldColumn(ce.Source.Table.Def, ce.Col, name, ce.Source.Alias, ce.Source.Left)
 			} else if ce.Col >= 0 && pl.t != nil {
-				c := pl.t.Def.Columns[ce.Col]
-				col.OrgName, col.Table, col.OrgTable, col.DB, col.NotNull = c.Name, alias, pl.t.Def.Name, pl.t.Def.DB, c.NotNull
+				col = fieldColumn(pl.t.Def, ce.Col, name, alias, false)
 			}
+			col.NotNull = col.NotNull && ce.NotNull // NULL over no rows in an implicit group
 			pl.outs = append(pl.outs, expr.OutputCol{Name: name, Expr: ce})
 			pl.Cols = append(pl.Cols, col)
 		}
@@ -302,4 +301,15 @@ func selectLabel(f *ast.SelectField) string {
 		return t
 	}
 	return expr.ColumnLabel(f.Expr)
+}
+
+// unparen is e without the parentheses around it: (t.a) is labelled a.
+func unparen(e ast.ExprNode) ast.ExprNode {
+	for {
+		p, ok := e.(*ast.ParenthesesExpr)
+		if !ok {
+			return e
+		}
+		e = p.Expr
+	}
 }

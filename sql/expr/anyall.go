@@ -55,8 +55,12 @@ func (sc *Scope) compileAnyAll(x *ast.CompareSubqueryExpr) (*Expr, error) {
 			return types.Null, nil
 		}
 		return BoolValue(all), nil
-	}, TBigInt, a)
+	}, TBool, a)
 	e.IsConst = e.IsConst && !pl.Correlated()
+	e.NotNull = false // a NULL among the rows makes it NULL
+	if !all && x.Op == opcode.EQ {
+		e.Type = tInSubquery // = ANY is IN
+	}
 	return e, nil
 }
 

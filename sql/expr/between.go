@@ -38,5 +38,5 @@ func betweenExpr(parts []*Expr, not bool) *Expr {
 			return BoolValue(in.I == 0), nil
 		}
 		return in, nil
-	}, TBigInt, parts...)
+	}, TBool, parts...)
 }

@@ -2,10 +2,12 @@ package expr
 
 import (
 	"math"
+	"time"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/plrun/plrun/sql/datetime"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/types"
 )
@@ -17,6 +19,9 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 		return nil, err
 	}
 	ft := x.Tp
+	if ft.GetType() == mysql.TypeDuration {
+		return sc.castTime(a, ft.GetDecimal())
+	}
 	if isBinaryCast(ft) {
 		return binaryCast(a, ft), nil
 	}
@@ -49,7 +54,8 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 	if t.Base == types.TText && ft.GetFlen() > 0 {
 		charLen = ft.GetFlen()
 	}
-	return derived(func(c *Ctx) (types.Value, error) {
+	t, canBeNull := castResult(ft, t, a, charLen)
+	e := derived(func(c *Ctx) (types.Value, error) {
 		v, err := a.Fn(c)
 		if err != nil || v.IsNull() {
 			return v, err
@@ -95,7 +101,48 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 			return types.Null, nil
 		}
 		return r, nil
-	}, t, a), nil
+	}, t, a)
+	e.NotNull = e.NotNull && !canBeNull
+	e.FixedDecimals = true
+	return e, nil
+}
+
+// castResult is the type MariaDB describes CAST(a AS ft) by (t is the
+// type the value is converted to): a signed or unsigned integer as long
+// as a's value prints, a string as long as N or a's value printed,
+// DATETIME(n) with its digits. canBeNull: the cast may give NULL though
+// its argument is not (a value that is not a date; a number the target
+// cannot hold, which plrun casts to NULL where MariaDB clamps it): only an
+// integer cast to an integer never does.
+func castResult(ft interface {
+	GetType() byte
+	GetDecimal() int
+}, t types.ColType, a *Expr, charLen int) (_ types.ColType, canBeNull bool) {
+	switch {
+	case t.IsInteger():
+		at := a.Type
+		switch {
+		case at.Base == types.TDecimal:
+			return intOfLength(charLength(at), t.Unsigned), true
+		case at.IsInteger() && at.Unsigned == t.Unsigned:
+			return intOfLength(precision(a)+boolInt(!t.Unsigned), t.Unsigned), false
+		}
+		t.Length = 20
+		return t, !at.IsInteger()
+	case t.Base == types.TDouble:
+		t.Length, t.Scale = 22, notFixedDec // as long as a DOUBLE column, its decimals not fixed
+		return t, true
+	case t.Base == types.TDatetime:
+		t.Scale = max(ft.GetDecimal(), 0)
+		return t, true
+	case t.Base == types.TDate:
+		return t, true
+	case t.Base == types.TText && charLen >= 0:
+		return types.ColType{Base: types.TVarchar, Length: charLen}, true
+	case t.Base == types.TText && a.Type.Base != 0 && a.Type.Base != types.TText && !a.Type.JSON:
+		return types.ColType{Base: types.TVarchar, Length: charLength(a.Type)}, true
+	}
+	return t, true
 }
 
 // unifyTypes is the result type of IFNULL, COALESCE, IF and CASE: the
@@ -103,25 +150,11 @@ func (sc *Scope) compileCast(x *ast.FuncCastExpr) (*Expr, error) {
 // a string, any DOUBLE a DOUBLE, any DECIMAL a DECIMAL with the largest
 // scale). Unknown types (NULL literals, placeholders) do not count.
 func unifyTypes(ts ...types.ColType) types.ColType {
-	var out types.ColType
+	var u unifier
 	for _, t := range ts {
-		switch {
-		case t.Base == 0:
-		case out.Base == 0:
-			out = t
-		case t.IsString() || out.IsString():
-			out = TVarchar
-		case t.Base == types.TDouble || t.Base == types.TFloat || out.Base == types.TDouble || out.Base == types.TFloat:
-			out = tDouble
-		case t.Base == types.TDecimal || out.Base == types.TDecimal:
-			out = types.ColType{Base: types.TDecimal, Length: 65, Scale: max(t.Scale, out.Scale)}
-		case t.IsInteger() && out.IsInteger():
-			out = types.ColType{Base: types.TBigInt, Unsigned: t.Unsigned && out.Unsigned}
-		case t.Base != out.Base:
-			out = TVarchar
-		}
+		u.add(t, typePrecision(t))
 	}
-	return out
+	return u.result()
 }
 
 // conform converts v to the unified type t (only where the printed value
@@ -182,3 +215,38 @@ func UnifyTypes(ts ...types.ColType) types.ColType { return unifyTypes(ts...) }
 
 // Conform is conform for a set operation's rows.
 func Conform(v types.Value, t types.ColType) types.Value { return conform(v, t) }
+
+// castTime is CAST(a AS TIME[(fsp)]): TIME(a) (sql/funcs' family reads
+// the clock of a DATETIME, a TIME or text) with fsp fractional digits,
+// the rest cut off, as MariaDB does.
+func (sc *Scope) castTime(a *Expr, fsp int) (*Expr, error) {
+	fsp = min(max(fsp, 0), 6)
+	var clock *Expr
+	for _, family := range funcFamilies {
+		e, err := family(&Call{X: &ast.FuncCallExpr{FnName: ast.NewCIStr("time")}, Name: "time", Args: []*Expr{a}})
+		if err != nil {
+			return nil, err
+		}
+		if e != nil {
+			clock = e
+			break
+		}
+	}
+	if clock == nil {
+		return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support CAST AS TIME")
+	}
+	unit := time.Duration(math.Pow10(6-fsp)) * time.Microsecond
+	e := derived(func(c *Ctx) (types.Value, error) {
+		v, err := clock.Fn(c)
+		if err != nil || v.IsNull() {
+			return v, err
+		}
+		d, _, ok := datetime.ParseDuration(v.String())
+		if !ok {
+			return types.Null, nil
+		}
+		return types.StringValue(datetime.FormatDuration(d-d%unit, fsp)), nil
+	}, types.ColType{Base: types.TTime, Scale: fsp}, a)
+	e.NotNull = false // text that is no time casts to NULL
+	return e, nil
+}

@@ -27,6 +27,9 @@ func isBinaryCast(ft *types.FieldType) bool {
 func binaryCast(a *Expr, ft *types.FieldType) *Expr {
 	n := ft.GetFlen()
 	t := plt.ColType{Base: plt.TVarbinary, Length: max(n, a.Type.MaxBytes())}
+	if !a.Type.IsString() {
+		t.Length = max(t.Length, charLength(a.Type)) // a number or date: as long as it prints
+	}
 	if n >= 0 {
 		t = plt.ColType{Base: plt.TBinary, Length: n}
 	}

@@ -26,7 +26,7 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		t := TypeOfValue(v)
+		t := literalType(v)
 		if v.K == types.KindString && x.Type.GetCharset() == "binary" {
 			// x'..', 0x.., b'..' and _binary'..' are byte strings; the
 			// first three are numbers in a numeric context (MariaDB's
@@ -74,7 +74,7 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 				return v, err
 			}
 			return BoolValue(v.IsNull() != not), nil
-		}, TBigInt, a), nil
+		}, TBool, a).alwaysValued(), nil
 	case *ast.IsTruthExpr:
 		a, err := sc.Compile(x.Expr)
 		if err != nil {
@@ -90,7 +90,7 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 			t, known := v.Truthy()
 			r := known && t == want
 			return BoolValue(r != not), nil
-		}, TBigInt, a), nil
+		}, TBool, a).alwaysValued(), nil
 	case *ast.BetweenExpr:
 		parts, err := sc.compileArgs([]ast.ExprNode{x.Expr, x.Left, x.Right})
 		if err != nil {
@@ -138,7 +138,7 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 				return types.Null, nil
 			}
 			return BoolValue(not), nil
-		}, TBigInt, append([]*Expr{a}, list...)...), nil
+		}, TBool, append([]*Expr{a}, list...)...), nil
 	case *ast.PatternLikeOrIlikeExpr:
 		parts, err := sc.compileArgs([]ast.ExprNode{x.Expr, x.Pattern})
 		if err != nil {
@@ -146,7 +146,7 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 		}
 		not := x.Not
 		esc := rune(x.Escape) // '\\' unless ESCAPE names another; 0 for ESCAPE ''
-		return nullStrict(parts, TBigInt, func(vs []types.Value) types.Value {
+		return nullStrict(parts, TBool, func(vs []types.Value) types.Value {
 			return BoolValue(likeMatchEscape(vs[1].String(), vs[0].String(), esc) != not)
 		}), nil
 	case *ast.PatternRegexpExpr:
@@ -245,8 +245,8 @@ func (sc *Scope) compileCase(x *ast.CaseExpr) (*Expr, error) {
 		parts = append(parts, val)
 	}
 	type when struct{ cond, res *Expr }
+	var results []*Expr
 	whens := make([]when, len(x.WhenClauses))
-	t := tUnknown
 	for i, w := range x.WhenClauses {
 		if whens[i].cond, err = sc.Compile(w.Expr); err != nil {
 			return nil, err
@@ -254,7 +254,7 @@ func (sc *Scope) compileCase(x *ast.CaseExpr) (*Expr, error) {
 		if whens[i].res, err = sc.Compile(w.Result); err != nil {
 			return nil, err
 		}
-		t = unifyTypes(t, whens[i].res.Type)
+		results = append(results, whens[i].res)
 		parts = append(parts, whens[i].cond, whens[i].res)
 	}
 	var els *Expr
@@ -262,10 +262,11 @@ func (sc *Scope) compileCase(x *ast.CaseExpr) (*Expr, error) {
 		if els, err = sc.Compile(x.ElseClause); err != nil {
 			return nil, err
 		}
-		t = unifyTypes(t, els.Type)
+		results = append(results, els)
 		parts = append(parts, els)
 	}
-	return derived(func(c *Ctx) (types.Value, error) {
+	t := unifyExprs(results...)
+	e := derived(func(c *Ctx) (types.Value, error) {
 		var v types.Value
 		if val != nil {
 			if v, err = val.Fn(c); err != nil {
@@ -293,5 +294,7 @@ func (sc *Scope) compileCase(x *ast.CaseExpr) (*Expr, error) {
 			return conform(r, t), err
 		}
 		return types.Null, nil
-	}, t, parts...), nil
+	}, t, parts...)
+	e.NotNull = e.NotNull && els != nil // every part NOT NULL, as MariaDB says, and an ELSE
+	return e, nil
 }

@@ -31,6 +31,14 @@
 // A write through a view resolves the view's columns to expressions over
 // its base table (Scope.View).
 //
+// Every Expr carries the result type and nullability MariaDB describes
+// it by (a result column's type, length, decimals and NOT_NULL flag, and
+// the column CREATE TABLE ... SELECT makes): the rules are in restype.go
+// (literals, arithmetic, the aggregation of IF/CASE/COALESCE) and, for
+// built-in functions, in one table applied after a family compiled them
+// (restype_funcs.go), so the families compute values and say little
+// about their description.
+//
 // Every loop over rows calls Ctx.Poll, which looks at the statement's
 // context every few hundred rows (KILL, max_execution_time); what a
 // statement buffers is charged to its MemAccount (membudget,

@@ -62,10 +62,20 @@ type Expr struct {
 	Col     int  // table column index when the expression is a bare column, else -1
 	IsConst bool // no column, no aggregate (params and variables count as constant per execution)
 	HasAgg  bool
-	param   int  // ? index when a bare placeholder, else -1
-	literal bool // a literal of the statement's text (Literal)
-	text    string
-	Source  *Source // the joined table a bare column belongs to (joins only)
+	// NotNull: the expression never yields NULL, as MariaDB infers it
+	// for the NOT_NULL flag of a result column (restype.go).
+	NotNull bool
+	// FixedDecimals: a string MariaDB describes with decimals 0 (CAST AS
+	// CHAR, HEX, DATE_FORMAT ...) where other computed strings have 39.
+	FixedDecimals bool
+	param         int  // ? index when a bare placeholder, else -1
+	literal       bool // a literal of the statement's text (Literal)
+	// negLiteral: minus a literal number (-1), which MariaDB folds into
+	// one literal and sizes as such (restype.go); it is no Literal, which
+	// places that take only an unsigned literal rely on.
+	negLiteral bool
+	text       string
+	Source     *Source // the joined table a bare column belongs to (joins only)
 }
 
 // Scope resolves names while compiling.
@@ -104,6 +114,10 @@ type Scope struct {
 	// Locals resolves a stored program's local variables (sql/psm); nil
 	// outside one.
 	Locals LocalResolver
+	// ImplicitGroup: the query aggregates without GROUP BY, so over no
+	// rows it still returns one, its columns NULL: a column read here is
+	// never NOT NULL (its result column's flag, CREATE TABLE ... SELECT).
+	ImplicitGroup bool
 }
 
 // ClauseName is where an unknown column is reported to be.
@@ -141,7 +155,7 @@ var (
 )
 
 func ConstExpr(v types.Value, t types.ColType) *Expr {
-	return &Expr{Fn: func(*Ctx) (types.Value, error) { return v, nil }, Type: t, Col: -1, IsConst: true, param: -1}
+	return &Expr{Fn: func(*Ctx) (types.Value, error) { return v, nil }, Type: t, Col: -1, IsConst: true, param: -1, NotNull: !v.IsNull()}
 }
 
 func TypeOfValue(v types.Value) types.ColType {
@@ -197,11 +211,18 @@ func datumValue(d *test_driver.Datum) (types.Value, error) {
 
 // derived builds an Expr computed from others.
 func derived(fn expr, t types.ColType, parts ...*Expr) *Expr {
-	e := &Expr{Fn: fn, Type: t, Col: -1, IsConst: true, param: -1}
+	e := &Expr{Fn: fn, Type: t, Col: -1, IsConst: true, param: -1, NotNull: true}
 	for _, p := range parts {
 		e.IsConst = e.IsConst && p.IsConst
 		e.HasAgg = e.HasAgg || p.HasAgg
+		e.NotNull = e.NotNull && p.NotNull // NULL in, NULL out: the rule of most operators
 	}
+	return e
+}
+
+// alwaysValued marks e as never NULL (IS NULL, <=>, COUNT ...).
+func (e *Expr) alwaysValued() *Expr {
+	e.NotNull = true
 	return e
 }
 

@@ -98,6 +98,9 @@ func (sc *Scope) compileFunc(x *ast.FuncCallExpr) (*Expr, error) {
 	f := &Call{X: x, Name: x.FnName.L, Args: args}
 	for _, family := range funcFamilies {
 		if e, err := family(f); e != nil || err != nil {
+			if e != nil {
+				describeFunc(f, e)
+			}
 			return e, err
 		}
 	}
@@ -144,6 +147,6 @@ var (
 // and LOG of a number not above 0 give the same in MariaDB.
 func (c *Ctx) DivisionByZero() error { return c.divisionByZero() }
 
-// ArithType is the result type of a op b, for functions that compute as
-// an operator does (MOD).
-func ArithType(op types.Op, a, b types.ColType) types.ColType { return arithType(op, a, b) }
+// ArithResult is the result type of a op b, for functions that compute
+// as an operator does (MOD).
+func ArithResult(op types.Op, a, b *Expr) types.ColType { return arithResult(op, a, b) }

@@ -71,32 +71,6 @@ var arithOps = map[opcode.Op]types.Op{
 	opcode.Div: types.OpDiv, opcode.Mod: types.OpMod, opcode.IntDiv: types.OpIntDiv,
 }
 
-func arithType(op types.Op, a, b types.ColType) types.ColType {
-	dec := func(t types.ColType) bool { return t.Base == types.TDecimal }
-	flt := func(t types.ColType) bool {
-		// an ENUM or SET is its number: integer arithmetic
-		return t.Base == types.TDouble || t.Base == types.TFloat || t.IsString() && t.Base != types.TEnum && t.Base != types.TSet
-	}
-	switch {
-	case op == types.OpIntDiv:
-		return TBigInt
-	case flt(a) || flt(b):
-		return tDouble
-	case op == types.OpDiv || dec(a) || dec(b):
-		s := a.Scale
-		if b.Scale > s {
-			s = b.Scale
-		}
-		if op == types.OpDiv {
-			s = a.Scale + types.DivPrecisionIncrement
-		}
-		return types.ColType{Base: types.TDecimal, Length: 65, Scale: s}
-	case a.Base == 0 || b.Base == 0:
-		return tUnknown
-	}
-	return types.ColType{Base: types.TBigInt, Unsigned: a.Unsigned || b.Unsigned}
-}
-
 func (sc *Scope) compileBinary(x *ast.BinaryOperationExpr) (*Expr, error) {
 	a, err := sc.Compile(x.L)
 	if err != nil {
@@ -108,7 +82,7 @@ func (sc *Scope) compileBinary(x *ast.BinaryOperationExpr) (*Expr, error) {
 	}
 	if op, ok := arithOps[x.Op]; ok {
 		text := sc.exprMessageText(x)
-		return strict2(a, b, arithType(op, a.Type, b.Type), func(c *Ctx, l, r types.Value) (types.Value, error) {
+		e := strict2(a, b, arithResult(op, a, b), func(c *Ctx, l, r types.Value) (types.Value, error) {
 			if c.Strict {
 				// ''+1 or c+1 on a CHAR holding '' in INSERT/UPDATE: 1292, as
 				// MariaDB's strict mode reports it.
@@ -125,7 +99,11 @@ func (sc *Scope) compileBinary(x *ast.BinaryOperationExpr) (*Expr, error) {
 				return v, c.divisionByZero()
 			}
 			return v, err
-		}), nil
+		})
+		if op == types.OpDiv || op == types.OpIntDiv || op == types.OpMod {
+			e.NotNull = false // x/0 is NULL
+		}
+		return e, nil
 	}
 	if e, ok := compileBitBinary(x.Op, a, b); ok {
 		return e, nil
@@ -153,7 +131,7 @@ func (sc *Scope) compileBinary(x *ast.BinaryOperationExpr) (*Expr, error) {
 				return types.Null, nil
 			}
 			return BoolValue(true), nil
-		}, TBigInt, a, b), nil
+		}, TBool, a, b), nil
 	case opcode.LogicOr:
 		return derived(func(c *Ctx) (types.Value, error) {
 			l, err := a.Fn(c)
@@ -176,9 +154,9 @@ func (sc *Scope) compileBinary(x *ast.BinaryOperationExpr) (*Expr, error) {
 				return types.Null, nil
 			}
 			return BoolValue(false), nil
-		}, TBigInt, a, b), nil
+		}, TBool, a, b), nil
 	case opcode.LogicXor:
-		return strict2(a, b, TBigInt, func(c *Ctx, l, r types.Value) (types.Value, error) {
+		return strict2(a, b, TBool, func(c *Ctx, l, r types.Value) (types.Value, error) {
 			lt, lk := l.Truthy()
 			rt, rk := r.Truthy()
 			if !lk || !rk {
@@ -189,7 +167,7 @@ func (sc *Scope) compileBinary(x *ast.BinaryOperationExpr) (*Expr, error) {
 	case opcode.EQ, opcode.NE, opcode.LT, opcode.LE, opcode.GT, opcode.GE, opcode.NullEQ:
 		op := x.Op
 		a, b := JSONComparable(a, b)
-		return strict2(a, b, TBigInt, func(c *Ctx, l, r types.Value) (types.Value, error) {
+		e := strict2(a, b, TBool, func(c *Ctx, l, r types.Value) (types.Value, error) {
 			if op == opcode.NullEQ {
 				if l.IsNull() || r.IsNull() {
 					return BoolValue(l.IsNull() && r.IsNull()), nil
@@ -221,7 +199,11 @@ func (sc *Scope) compileBinary(x *ast.BinaryOperationExpr) (*Expr, error) {
 				res = cmp >= 0
 			}
 			return BoolValue(res), nil
-		}), nil
+		})
+		if op == opcode.NullEQ {
+			e.NotNull = true
+		}
+		return e, nil
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the operator '%s'", x.Op.String())
 }
@@ -290,11 +272,8 @@ func (sc *Scope) compileUnary(x *ast.UnaryOperationExpr) (*Expr, error) {
 	}
 	switch x.Op {
 	case opcode.Minus:
-		t := a.Type
-		if t.IsInteger() {
-			t = TBigInt
-		}
-		return derived(func(c *Ctx) (types.Value, error) {
+		t := negateResult(a)
+		e := derived(func(c *Ctx) (types.Value, error) {
 			v, err := a.Fn(c)
 			if err != nil {
 				return v, err
@@ -304,7 +283,14 @@ func (sc *Scope) compileUnary(x *ast.UnaryOperationExpr) (*Expr, error) {
 				return r, sqlerr.New(sqlerr.ErDataOutOfRange, "%s value is out of range in '%s'", re.What, ExprText(x))
 			}
 			return r, err
-		}, t, a), nil
+		}, t, a)
+		if v, ok := a.Literal(); ok && v.IsNumeric() {
+			e.negLiteral = true
+			if a.Type.Base == types.TDecimal {
+				e.Type = a.Type // -1.50 is as long as 1.50: the literal has room for a sign
+			}
+		}
+		return e, nil
 	case opcode.Plus:
 		return a, nil
 	case opcode.BitNeg:
@@ -320,7 +306,7 @@ func (sc *Scope) compileUnary(x *ast.UnaryOperationExpr) (*Expr, error) {
 				return types.Null, nil
 			}
 			return BoolValue(!t), nil
-		}, TBigInt, a), nil
+		}, TBool, a), nil
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support the operator '%s'", x.Op.String())
 }

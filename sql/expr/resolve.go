@@ -63,6 +63,11 @@ func ColumnLabel(n ast.ExprNode) string {
 
 func (sc *Scope) ResolveColumn(cn *ast.ColumnName) (*Expr, error) {
 	e, err := sc.resolveLocal(cn)
+	if err == nil && sc.ImplicitGroup && e.NotNull {
+		nullable := *e
+		nullable.NotNull = false
+		return &nullable, nil
+	}
 	if err == nil || sc.Outer == nil || !isUnknownColumn(err) {
 		return e, err
 	}
@@ -111,7 +116,7 @@ func outerColumn(oe *Expr, levels int) *Expr {
 		v, err := oe.Fn(c)
 		c.Row, c.Outer = saved, savedOuter
 		return v, err
-	}, Type: oe.Type, Col: -1, IsConst: true, param: -1, text: oe.text}
+	}, Type: oe.Type, Col: -1, IsConst: true, param: -1, text: oe.text, NotNull: oe.NotNull}
 }
 
 // resolveLocal finds a column among the scope's own table(s).
@@ -168,12 +173,13 @@ func ColumnExpr(def *storage.TableDef, idx, pos int, jt *Source) *Expr {
 		}
 	}
 	return &Expr{
-		Fn:     fn,
-		Type:   col.Type,
-		Col:    idx,
-		param:  -1,
-		Source: jt,
-		text:   fmt.Sprintf("`%s`.`%s`.`%s`", def.DB, def.Name, col.Name),
+		Fn:      fn,
+		Type:    col.Type,
+		NotNull: col.NotNull && (jt == nil || !jt.Left),
+		Col:     idx,
+		param:   -1,
+		Source:  jt,
+		text:    fmt.Sprintf("`%s`.`%s`.`%s`", def.DB, def.Name, col.Name),
 	}
 }
 

@@ -118,7 +118,7 @@ func (sc *Scope) compileExists(n *ast.ExistsSubqueryExpr) (*Expr, error) {
 			return types.Null, err
 		}
 		return BoolValue((len(rows) > 0) != not), nil
-	}, Type: TBigInt, Col: -1, IsConst: !pl.Correlated(), param: -1}, nil
+	}, Type: TBool, Col: -1, IsConst: !pl.Correlated(), param: -1, NotNull: true}, nil
 }
 
 // compileInSubquery is x [NOT] IN (SELECT ...), with SQL's NULL rules.
@@ -164,7 +164,12 @@ func (sc *Scope) compileInSubquery(x *ast.PatternInExpr) (*Expr, error) {
 			return types.Null, nil
 		}
 		return BoolValue(not), nil
-	}, TBigInt, a)
+	}, tInSubquery, a)
 	e.IsConst = e.IsConst && !pl.Correlated()
+	e.NotNull = false // a NULL among the rows makes it NULL
 	return e, nil
 }
+
+// tInSubquery is the type of x IN (SELECT ...) and x = ANY (SELECT ...):
+// MariaDB's Item_in_optimizer, a BIGINT(21) (not a comparison's INT(1)).
+var tInSubquery = types.ColType{Base: types.TBigInt, Length: 21}

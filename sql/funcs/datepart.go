@@ -183,7 +183,11 @@ func extractFunc(f *expr.Call) (*expr.Expr, error) {
 	if err != nil {
 		return nil, err
 	}
-	return f.Mk(expr.TBigInt, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+	t := expr.TBigInt
+	if n, ok := extractDigits[unit]; ok {
+		t = expr.IntOfLength(n, false)
+	}
+	return f.Mk(t, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 		var t time.Time
 		var clock time.Duration
 		if strings.Contains(unit, "DAY") || strings.Contains(unit, "YEAR") || strings.Contains(unit, "MONTH") || unit == "WEEK" || unit == "QUARTER" {
@@ -290,4 +294,14 @@ func literalFunc(f *expr.Call) (*expr.Expr, error) {
 		return nil, bad
 	}
 	return expr.ConstExpr(types.TimeValueFsp(p.T, p.Fsp), types.ColType{Base: types.TDatetime, Scale: p.Fsp}), nil
+}
+
+// extractDigits is how long MariaDB says EXTRACT(unit ...) is: the
+// unit's digits, and a sign for the parts a TIME can make negative.
+var extractDigits = map[string]int{
+	"YEAR": 4, "YEAR_MONTH": 6, "QUARTER": 1, "MONTH": 2, "WEEK": 2,
+	"DAY": 3, "DAY_HOUR": 5, "DAY_MINUTE": 7, "DAY_SECOND": 9,
+	"HOUR": 3, "MINUTE": 3, "SECOND": 3, "MICROSECOND": 7, "HOUR_MINUTE": 5, "HOUR_SECOND": 7,
+	"MINUTE_SECOND": 5, "DAY_MICROSECOND": 15, "HOUR_MICROSECOND": 13, "MINUTE_MICROSECOND": 11,
+	"SECOND_MICROSECOND": 9,
 }

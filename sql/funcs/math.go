@@ -77,13 +77,15 @@ func mathFunc(f *expr.Call) (*expr.Expr, error) {
 		if err := nargs(2, 2); err != nil {
 			return nil, err
 		}
-		return mk(expr.ArithType(types.OpMod, args[0].Type, args[1].Type), func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+		e := mk(expr.ArithResult(types.OpMod, args[0], args[1]), func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			v, err := types.Arith(types.OpMod, vs[0], vs[1])
 			if err == nil && v.IsNull() && !vs[0].IsNull() && !vs[1].IsNull() {
 				return v, c.DivisionByZero()
 			}
 			return v, err
-		}), nil
+		})
+		e.NotNull = false // MOD(x, 0) is NULL
+		return e, nil
 	}
 	return nil, nil
 }
@@ -110,7 +112,7 @@ func roundValue(name string, v types.Value, places int64) (types.Value, error) {
 		case "truncate":
 			return types.FloatValue(math.Trunc(v.F*p) / p), nil
 		}
-		return types.FloatValue(math.Round(v.F*p) / p), nil
+		return types.FloatValue(math.RoundToEven(v.F*p) / p), nil // MariaDB's rint(): ROUND(2.5e0) is 2
 	}
 	d, ok := v.ToDecimal()
 	if !ok {

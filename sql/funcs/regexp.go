@@ -91,7 +91,7 @@ func regexpOp(s, p *expr.Expr, not bool) (*expr.Expr, error) {
 			return types.Null, err
 		}
 		return expr.BoolValue(re.MatchString(sv.String()) != not), nil
-	}, expr.TBigInt, s, p), nil
+	}, expr.TBool, s, p), nil
 }
 
 // regexpFunc compiles REGEXP_REPLACE, REGEXP_SUBSTR and REGEXP_INSTR

@@ -172,7 +172,7 @@ func ChooseAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*Access
 	// a scan when the WHERE gives every one of its columns.
 	for _, unique := range []bool{true, false} {
 		for i, ix := range def.Indexes {
-			if ix.Unique != unique || ix.Primary {
+			if ix.Unique != unique || ix.Primary || ix.UniquePrefix() {
 				continue
 			}
 			vals := make([]*expr.Expr, len(ix.Cols))
@@ -207,7 +207,7 @@ func ChooseAccess(sc *expr.Scope, t *storage.Table, where ast.ExprNode) (*Access
 func (a *Access) choosePrefix(eq map[int]*expr.Expr) {
 	best, bestScore := -1, 0
 	for i, ix := range a.t.Def.Indexes {
-		if ix.Primary {
+		if ix.Primary || ix.UniquePrefix() {
 			continue
 		}
 		k := 0

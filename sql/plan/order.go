@@ -268,7 +268,7 @@ func (jp *Join) estimate(t int, bound tableSet, st stats, done []bool) *choice {
 	} else {
 		best := math.Inf(1)
 		for k, ix := range def.Indexes {
-			if ix.Primary || !covers(ix.Cols) {
+			if ix.Primary || ix.UniquePrefix() || !covers(ix.Cols) {
 				continue
 			}
 			fan := n / st.distinct[t][k]
@@ -349,7 +349,7 @@ func (jp *Join) estimate(t int, bound tableSet, st stats, done []bool) *choice {
 func bestPrefix(def *storage.TableDef, eq map[int]*expr.Expr) (int, []int) {
 	best, bestCols := -1, []int(nil)
 	for i, ix := range def.Indexes {
-		if ix.Primary {
+		if ix.Primary || ix.UniquePrefix() {
 			continue
 		}
 		k := 0

@@ -89,7 +89,7 @@ func (a *Access) ServeOrder(cols []int, desc bool, limit, offset *expr.Expr) boo
 			o.idx = -1
 		} else if a.Lo == nil && a.Hi == nil {
 			for i, ix := range def.Indexes {
-				if !ix.Primary && len(cols) <= len(ix.Cols) && slices.Equal(cols, ix.Cols[:len(cols)]) {
+				if !ix.Primary && !ix.UniquePrefix() && len(cols) <= len(ix.Cols) && slices.Equal(cols, ix.Cols[:len(cols)]) {
 					o.idx = i
 					break
 				}

@@ -17,6 +17,15 @@ type Column struct {
 	Type     types.ColType // TBigInt for COUNT(*), TDecimal for SUM(int), TVarchar for strings ...
 	NotNull  bool
 	Binary   bool // the value is binary, not text (BLOB-like); false for everything plrun has now
+	// Expr: computed, not a table column read bare; MariaDB describes the
+	// two apart (BINARY on numbers, decimals 39 on strings, lengths).
+	Expr bool
+	// Flags are a table column's key and default flags (exec.FlagPriKey ...).
+	Flags uint16
+	// FixedDecimals: a computed string MariaDB gives decimals 0, not 39.
+	FixedDecimals bool
+	// NullLiteral: SELECT NULL, which MariaDB describes as of type NULL.
+	NullLiteral bool
 }
 
 // Result is the outcome of one statement.

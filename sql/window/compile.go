@@ -126,7 +126,9 @@ func (ws *Set) CompileWindow(sc *expr.Scope, x *ast.WindowFuncExpr) (*expr.Expr,
 	}
 	idx := len(ws.Funcs)
 	ws.Funcs = append(ws.Funcs, w)
-	return expr.RowValue(w.Type, func(c *expr.Ctx) (types.Value, error) { return c.Wins[idx], nil }), nil
+	e := expr.RowValue(w.Type, func(c *expr.Ctx) (types.Value, error) { return c.Wins[idx], nil })
+	e.NotNull = alwaysValued[w.Name]
+	return e, nil
 }
 
 // typeAndArity checks the argument count and sets the result type.
@@ -140,7 +142,7 @@ func (w *Func) typeAndArity(x *ast.WindowFuncExpr) error {
 	}
 	switch w.Name {
 	case "row_number", "rank", "dense_rank":
-		w.Type = expr.TBigInt
+		w.Type = types.ColType{Base: types.TBigInt, Length: 21} // as MariaDB describes them
 		return arity(0, 0)
 	case "percent_rank", "cume_dist":
 		w.Type = types.ColType{Base: types.TDecimal, Length: 17, Scale: 10}
@@ -301,3 +303,8 @@ func compileFrame(sc *expr.Scope, w *Func, f *ast.FrameClause) error {
 	w.Frame.EndN, err = offset(f.Extent.End)
 	return err
 }
+
+// alwaysValued are the window functions that are never NULL: their
+// result columns are NOT NULL, as in MariaDB.
+var alwaysValued = map[string]bool{"row_number": true, "rank": true, "dense_rank": true, "count": true,
+	"ntile": true, "percent_rank": true, "cume_dist": true}

@@ -228,12 +228,14 @@ func numberWord(t types.ColType) string {
 func dupEntry(def *storage.TableDef, idx int, vals []types.Value) error {
 	name := "PRIMARY"
 	cols := def.PrimaryKey()
+	ix := &storage.IndexDef{}
 	if idx >= 0 {
-		name, cols = def.Indexes[idx].Name, def.Indexes[idx].Cols
+		ix = &def.Indexes[idx]
+		name, cols = ix.Name, ix.Cols
 	}
 	var parts []string
-	for _, c := range cols {
-		parts = append(parts, vals[c].String())
+	for j, c := range cols {
+		parts = append(parts, ix.KeyPart(j, vals[c]).String())
 	}
 	return sqlerr.New(sqlerr.ErDupEntry, "Duplicate entry '%s' for key '%s'", strings.Join(parts, "-"), name)
 }

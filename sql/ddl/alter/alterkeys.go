@@ -160,7 +160,7 @@ func (p *alterPlan) checkKeys() error {
 				return sqlerr.New(sqlerr.ErKeyColumnDoesNotExit, "Key column '%s' doesn't exist in table", n)
 			}
 			if j < len(k.Prefix) {
-				n, err := tabledef.KeyPrefix(&p.cols[c].Column, k.Prefix[j], k.Unique || k.Primary)
+				n, err := tabledef.KeyPrefix(&p.cols[c].Column, k.Prefix[j])
 				if err != nil {
 					return err
 				}

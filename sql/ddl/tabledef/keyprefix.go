@@ -11,10 +11,10 @@ import (
 // or when it covers a CHAR/VARCHAR/BINARY/VARBINARY column's whole length
 // (SHOW CREATE TABLE then prints no prefix). A prefix on a column that
 // holds no string, or longer than a CHAR/VARCHAR/BINARY/VARBINARY, is
-// 1089. plrun indexes the whole value, which finds the same rows a prefix
-// index finds; a UNIQUE or PRIMARY KEY on a prefix is another constraint
-// (the prefixes must differ) and is refused.
-func KeyPrefix(col *storage.Column, length int, unique bool) (int, error) {
+// 1089. A plain key indexes the whole value, which finds the same rows a
+// prefix index finds; a UNIQUE one holds the prefixes, which must differ
+// (storage.IndexDef.UniquePrefix).
+func KeyPrefix(col *storage.Column, length int) (int, error) {
 	if length <= 0 {
 		return 0, nil
 	}
@@ -33,9 +33,6 @@ func KeyPrefix(col *storage.Column, length int, unique bool) (int, error) {
 		}
 	default:
 		return 0, wrongSubKey()
-	}
-	if unique {
-		return 0, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support 'UNIQUE or PRIMARY KEY on a column prefix'")
 	}
 	return length, nil
 }

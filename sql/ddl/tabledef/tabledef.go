@@ -40,7 +40,7 @@ func BuildTableDefWith(db string, x *ast.CreateTableStmt, selected []storage.Col
 			if c < 0 {
 				return sqlerr.New(sqlerr.ErKeyColumnDoesNotExit, "Key column '%s' doesn't exist in table", k.Column.Name.O)
 			}
-			prefix, err := KeyPrefix(&def.Columns[c], k.Length, unique || primary)
+			prefix, err := KeyPrefix(&def.Columns[c], k.Length)
 			if err != nil {
 				return err
 			}
