@@ -80,7 +80,8 @@ func (s *Set) CompileAggregate(sc *expr.Scope, x *ast.AggregateFuncExpr) (*expr.
 func (s *Set) slot(spec Spec) *expr.Expr {
 	s.Specs = append(s.Specs, spec)
 	e := expr.AggValue(len(s.Specs)-1, spec.Type)
-	e.NotNull = spec.Name == "count" // the rest are NULL over no rows
+	// the rest are NULL over no rows; the bit ones give their identity
+	e.NotNull = spec.Name == "count" || IsBitAgg(spec.Name)
 	return e
 }
 
