@@ -62,3 +62,15 @@ col long MEDIUMTEXT() nullable default=None
 after drop_all []
 `, []string{"SQLALCHEMY_SILENCE_UBER_WARNING=1"}, debianPython, repoPath(t, "testdata/server/clients/sqlalchemy_coltypes.py"))
 }
+
+// TestSQLAlchemyUpsert: SQLAlchemy's MySQL upsert (VALUES(col) in ON
+// DUPLICATE KEY UPDATE, a row met on a UNIQUE key) answers as MariaDB's.
+func TestSQLAlchemyUpsert(t *testing.T) {
+	needPython(t, "pymysql", "sqlalchemy")
+	runScript(t, `upsert 1 rowcount 1
+upsert 2 rowcount 2
+upsert 3 rowcount 2
+multi rowcount 3
+rows [(1, 'a@b', 13), (9, 'c@d', 2)]
+`, []string{"SQLALCHEMY_SILENCE_UBER_WARNING=1"}, debianPython, repoPath(t, "testdata/server/clients/sqlalchemy_upsert.py"))
+}

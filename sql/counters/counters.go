@@ -75,6 +75,10 @@ const (
 	comDo
 	comFlush
 	comAnalyze
+	comCreateTrigger
+	comDropTrigger
+	comShowTriggers
+	comShowCreateTrigger
 	numComs
 )
 
@@ -94,7 +98,8 @@ var comNames = [numComs]string{
 	comCreateTable: "create_table", comDropTable: "drop_table", comCreateDB: "create_db", comDropDB: "drop_db",
 	comTruncate: "truncate", comCreateProcedure: "create_procedure", comDropProcedure: "drop_procedure",
 	comCreateFunction: "create_function", comDropFunction: "drop_function", comKill: "kill", comDo: "do",
-	comFlush: "flush", comAnalyze: "analyze",
+	comFlush: "flush", comAnalyze: "analyze", comCreateTrigger: "create_trigger", comDropTrigger: "drop_trigger",
+	comShowTriggers: "show_triggers", comShowCreateTrigger: "show_create_trigger",
 }
 
 // comOf is the Com_xxx counter of a parsed statement.
@@ -120,6 +125,14 @@ func comOf(p *parse.Stmt) com {
 		return comShowCreateFunc
 	case parse.KindDoBlock:
 		return comDo
+	case parse.KindCreateTrigger:
+		return comCreateTrigger
+	case parse.KindDropTrigger:
+		return comDropTrigger
+	case parse.KindShowTriggers:
+		return comShowTriggers
+	case parse.KindShowCreateTrigger:
+		return comShowCreateTrigger
 	case parse.KindAST:
 	default:
 		return comOther

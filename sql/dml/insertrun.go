@@ -150,7 +150,7 @@ func (s *Session) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, v
 		if old := x.Read(t, slot); old.Vals != nil {
 			switch {
 			case pl != nil && len(pl.onDup) > 0:
-				return s.onDuplicate(ctx, x, t, slot, old.Vals, pl, ec)
+				return s.onDuplicate(ctx, x, t, slot, old.Vals, vals, pl, ec)
 			case pl != nil && pl.replace:
 				if err := pl.rules.Check(ec, vals); err != nil {
 					return 0, err
@@ -196,7 +196,7 @@ func (s *Session) insertRow(ctx context.Context, x *txn.Txn, t *storage.Table, v
 		}
 		if r != nil {
 			t.ForgetIfEmpty(slot) // the new row's slot, held by this row lock
-			return s.onDuplicate(ctx, x, t, r, old, pl, ec)
+			return s.onDuplicate(ctx, x, t, r, old, vals, pl, ec)
 		}
 	}
 	if err := pl.rules.Check(ec, vals); err != nil {

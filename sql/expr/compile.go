@@ -53,6 +53,8 @@ func (sc *Scope) Compile(n ast.ExprNode) (*Expr, error) {
 			}
 		}
 		return sc.ResolveColumn(x.Name)
+	case *ast.ValuesExpr:
+		return sc.compileValues(x)
 	case *ast.ParenthesesExpr:
 		return sc.Compile(x.Expr)
 	case *ast.BinaryOperationExpr:

@@ -50,6 +50,10 @@ type Ctx struct {
 	Tables *TableBinding
 	// Wins are the window function values of the current row.
 	Wins []types.Value
+	// Inserting is the row INSERT ... ON DUPLICATE KEY UPDATE would have
+	// inserted, which VALUES(col) in its assignments reads (nil: VALUES()
+	// is NULL, as MySQL has it anywhere else).
+	Inserting []types.Value
 }
 
 // expr is a compiled expression.

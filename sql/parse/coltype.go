@@ -48,11 +48,17 @@ func ColType(cd *ast.ColumnDef) (types.ColType, error) {
 		}
 		t.Length, t.Scale = flen, dec
 		return t, nil
-	case mysql.TypeFloat:
-		t.Base = types.TFloat
-		return t, nil
-	case mysql.TypeDouble:
+	case mysql.TypeFloat, mysql.TypeDouble:
 		t.Base = types.TDouble
+		if ft.GetType() == mysql.TypeFloat {
+			t.Base = types.TFloat
+		}
+		if dec >= 0 {
+			// FLOAT(M,D) / DOUBLE(M,D) round what they store to D
+			// decimals and bound it by M digits; plrun does neither yet,
+			// so it refuses them rather than store other values.
+			return t, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support FLOAT(M,D) / DOUBLE(M,D) (column '%s'); use DECIMAL(M,D) or DOUBLE", cd.Name.Name.O)
+		}
 		return t, nil
 	case mysql.TypeString:
 		t.Base = types.TChar
