@@ -74,14 +74,8 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	}
 	cat := txns.Catalog()
 	old := p.old
-	def, shape, err := p.resolve(old.RowCount() > 0)
+	def, shape, err := p.newDefinition(cat)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.orderRows(def, shape); err != nil {
-		return nil, err
-	}
-	if err := p.carryConstraints(cat, def, shape); err != nil {
 		return nil, err
 	}
 	p.rebuilds = p.rebuilds || rebuildsClustered(old.Def, def, shape)

@@ -325,6 +325,23 @@ func defaultCollation(cs string) string {
 // reshape of the rows. rows says whether the table holds any (an added
 // column MySQL would fill with something plrun cannot hold is refused only
 // then).
+// newDefinition is the table's new definition and the reshaping of its
+// rows, with ORDER BY's row order and the constraints it keeps: what an
+// online rebuild and a temporary table's rebuild both start from.
+func (p *alterPlan) newDefinition(cat *storage.Catalog) (*storage.TableDef, *storage.Reshape, error) {
+	def, shape, err := p.resolve(p.old.RowCount() > 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := p.orderRows(def, shape); err != nil {
+		return nil, nil, err
+	}
+	if err := p.carryConstraints(cat, def, shape); err != nil {
+		return nil, nil, err
+	}
+	return def, shape, nil
+}
+
 func (p *alterPlan) resolve(rows bool) (*storage.TableDef, *storage.Reshape, error) {
 	if len(p.cols) == 0 {
 		return nil, nil, sqlerr.New(sqlerr.ErCantRemoveAllFields, "You can't delete all columns with ALTER TABLE; use DROP TABLE instead")

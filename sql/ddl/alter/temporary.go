@@ -25,14 +25,8 @@ import (
 func rebuildTemporary(ctx context.Context, s *exec.State, txns *txn.Manager, p *alterPlan) (*exec.Result, error) {
 	cat := txns.Catalog()
 	old := p.old
-	def, shape, err := p.resolve(old.RowCount() > 0)
+	def, shape, err := p.newDefinition(cat)
 	if err != nil {
-		return nil, err
-	}
-	if err := p.orderRows(def, shape); err != nil {
-		return nil, err
-	}
-	if err := p.carryConstraints(cat, def, shape); err != nil {
 		return nil, err
 	}
 	if p.algorithm == ast.AlgorithmTypeInplace {
