@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sqlerr"
@@ -39,6 +40,12 @@ func (h *Holder) Locked() bool { return h.locked != nil }
 // statement writes. When entered, Leave(prev) must run when the
 // statement ends.
 func (h *Holder) Enter(ctx context.Context, p *parse.Stmt, write bool) (prev *Use, entered bool, err error) {
+	if _, rename := p.Node.(*ast.RenameTableStmt); rename && h.locked != nil {
+		// MariaDB refuses RENAME TABLE in LOCK TABLES mode, of temporary
+		// tables too, whatever is locked (ALTER ... RENAME TO is an
+		// ALTER, checked as one).
+		return nil, false, sqlerr.New(sqlerr.ErLockOrActiveTransaction, "Can't execute the given command because you have active locked tables or an active transaction")
+	}
 	refs, private := h.sharedRefs(p.TableRefs())
 	if len(refs) == 0 && !write {
 		return nil, false, nil
