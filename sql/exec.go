@@ -201,6 +201,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if drop, ok := n.(*ast.DropTableStmt); ok && err == nil {
 			s.forgetDroppedLocks(drop)
 		}
+		if alter, ok := n.(*ast.AlterTableStmt); ok && err == nil {
+			s.renameLocks(alter)
+		}
 		return r, ack, err
 	case *ast.CreateViewStmt:
 		ack, err := s.finishOpen(ctx)

@@ -60,6 +60,25 @@ func (s *Session) forgetDroppedLocks(n *ast.DropTableStmt) {
 	s.tables.ForgetDropped(gone)
 }
 
+// renameLocks drops the LOCK TABLES locks of a table ALTER TABLE ...
+// RENAME TO renamed: as in MariaDB neither name is locked afterwards (both
+// are 1100 until the next LOCK TABLES).
+func (s *Session) renameLocks(n *ast.AlterTableStmt) {
+	if !s.tables.Locked() {
+		return
+	}
+	for _, spec := range n.Specs {
+		if spec.Tp != ast.AlterTableRenameTable || spec.NewTable == nil {
+			continue
+		}
+		db := n.Table.Schema.O
+		if db == "" {
+			db = s.DB
+		}
+		s.tables.ForgetDropped([][2]string{{db, n.Table.Name.O}})
+	}
+}
+
 // errInRoutine refuses a statement MySQL does not allow in stored
 // programs (1314); a SQL procedure is refused when created, a Lua or
 // JavaScript one when it runs the statement.
