@@ -75,31 +75,13 @@ func ParseDuration(s string) (micros int64, ok bool) {
 		return 0, false
 	}
 	parts := strings.Split(main, ":")
-	var h, m, sec int64
 	for _, p := range parts {
 		if !allDigits(p) || len(p) > 10 {
 			return 0, false
 		}
 	}
-	switch len(parts) {
-	case 1:
-		if days > 0 {
-			h, _ = strconv.ParseInt(parts[0], 10, 64) // 'D HH'
-			break
-		}
-		v, _ := strconv.ParseInt(parts[0], 10, 64)
-		h, m, sec = v/10000, v/100%100, v%100
-	case 2:
-		h, _ = strconv.ParseInt(parts[0], 10, 64)
-		m, _ = strconv.ParseInt(parts[1], 10, 64)
-	case 3:
-		h, _ = strconv.ParseInt(parts[0], 10, 64)
-		m, _ = strconv.ParseInt(parts[1], 10, 64)
-		sec, _ = strconv.ParseInt(parts[2], 10, 64)
-	default:
-		return 0, false
-	}
-	if m > 59 || sec > 59 {
+	h, m, sec, ok := ClockParts(parts, days > 0) // 'D HH' after a day count
+	if !ok {
 		return 0, false
 	}
 	var us int64
@@ -114,6 +96,31 @@ func ParseDuration(s string) (micros int64, ok bool) {
 		micros = -micros
 	}
 	return micros, true
+}
+
+// ClockParts reads the hours, minutes and seconds of TIME text split at
+// ':' (digits only): one part is HHMMSS aligned right (SS, MMSS,
+// HHMMSS), or hours alone when hoursOnly; two are HH:MM, three HH:MM:SS.
+// ok is false for more parts or minutes or seconds past 59.
+func ClockParts(parts []string, hoursOnly bool) (h, m, sec int64, ok bool) {
+	switch len(parts) {
+	case 1:
+		v, _ := strconv.ParseInt(parts[0], 10, 64)
+		if hoursOnly {
+			return v, 0, 0, true
+		}
+		h, m, sec = v/10000, v/100%100, v%100
+	case 2:
+		h, _ = strconv.ParseInt(parts[0], 10, 64)
+		m, _ = strconv.ParseInt(parts[1], 10, 64)
+	case 3:
+		h, _ = strconv.ParseInt(parts[0], 10, 64)
+		m, _ = strconv.ParseInt(parts[1], 10, 64)
+		sec, _ = strconv.ParseInt(parts[2], 10, 64)
+	default:
+		return 0, 0, 0, false
+	}
+	return h, m, sec, m <= 59 && sec <= 59
 }
 
 func allDigits(s string) bool {

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/plrun/plrun/types"
 )
 
 // Parsed is a date or datetime read from text.
@@ -189,28 +191,14 @@ func ParseDuration(s string) (time.Duration, int, bool) {
 		s = rest
 	}
 	main, frac, _ := strings.Cut(s, ".")
-	var h, m, sec int64
 	parts := strings.Split(main, ":")
 	for _, p := range parts {
 		if !allDigits(p) {
 			return 0, 0, false
 		}
 	}
-	switch len(parts) {
-	case 1:
-		v, _ := strconv.ParseInt(parts[0], 10, 64)
-		h, m, sec = v/10000, v/100%100, v%100
-	case 2:
-		h, _ = strconv.ParseInt(parts[0], 10, 64)
-		m, _ = strconv.ParseInt(parts[1], 10, 64)
-	case 3:
-		h, _ = strconv.ParseInt(parts[0], 10, 64)
-		m, _ = strconv.ParseInt(parts[1], 10, 64)
-		sec, _ = strconv.ParseInt(parts[2], 10, 64)
-	default:
-		return 0, 0, false
-	}
-	if m > 59 || sec > 59 || (frac != "" && !allDigits(frac)) {
+	h, m, sec, ok := types.ClockParts(parts, false)
+	if !ok || (frac != "" && !allDigits(frac)) {
 		return 0, 0, false
 	}
 	fsp := min(len(frac), 6)
