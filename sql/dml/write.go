@@ -45,6 +45,28 @@ func pkOf(def *storage.TableDef, vals []types.Value) []types.Value {
 // checkUnique verifies vals collide with no other row on any UNIQUE
 // index, locking each unique value so concurrent inserts serialize.
 func checkUnique(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value, only func(idx int) bool) error {
+	idx, _, _, err := uniqueCollision(ctx, x, t, self, vals, only, false)
+	if err == nil && idx >= 0 {
+		return dupError(t, idx, vals)
+	}
+	return err
+}
+
+// uniqueConflict finds the row an INSERT ... ON DUPLICATE KEY UPDATE of
+// vals meets on a UNIQUE secondary index (the first, in index order, as
+// MySQL takes them), locks it and returns it with its values as this
+// transaction reads them under the lock; nil when none.
+func uniqueConflict(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value) (*storage.Row, []types.Value, error) {
+	_, r, v, err := uniqueCollision(ctx, x, t, self, vals, nil, true)
+	return r, v, err
+}
+
+// uniqueCollision is the first row other than self that vals collide
+// with on a UNIQUE secondary index (those only allows, all when nil):
+// the index, the row and its values, idx -1 when none. Each unique value
+// is locked so concurrent writers serialize; lockRow also takes the
+// row's lock and reads it again under it (it may have changed).
+func uniqueCollision(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value, only func(idx int) bool, lockRow bool) (int, *storage.Row, []types.Value, error) {
 	for i, ix := range t.Def.Indexes {
 		if !ix.Unique || ix.Primary || (only != nil && !only(i)) {
 			continue
@@ -54,7 +76,7 @@ func checkUnique(ctx context.Context, x *txn.Txn, t *storage.Table, self *storag
 			continue
 		}
 		if err := x.LockKey(ctx, txn.UniqueLockKey(t, i, key)); err != nil {
-			return err
+			return -1, nil, nil, err
 		}
 		for _, r := range t.IndexCandidates(i, key) {
 			if r == self {
@@ -64,51 +86,20 @@ func checkUnique(ctx context.Context, x *txn.Txn, t *storage.Table, self *storag
 			if v.Vals == nil {
 				continue
 			}
+			if lockRow {
+				if err := x.Lock(ctx, t, r.Key); err != nil {
+					return -1, nil, nil, err
+				}
+				if v = x.Read(t, r); v.Vals == nil {
+					continue
+				}
+			}
 			if k, ok := t.IndexKey(i, v.Vals); ok && k == key {
-				return dupError(t, i, vals)
+				return i, r, v.Vals, nil
 			}
 		}
 	}
-	return nil
-}
-
-// uniqueConflict finds the row an INSERT ... ON DUPLICATE KEY UPDATE of
-// vals meets on a UNIQUE secondary index (the first, in index order, as
-// MySQL takes them), locks it and returns it with its values as this
-// transaction reads them under the lock; nil when none.
-func uniqueConflict(ctx context.Context, x *txn.Txn, t *storage.Table, self *storage.Row, vals []types.Value) (*storage.Row, []types.Value, error) {
-	for i, ix := range t.Def.Indexes {
-		if !ix.Unique || ix.Primary {
-			continue
-		}
-		key, ok := t.IndexKey(i, vals)
-		if !ok {
-			continue
-		}
-		if err := x.LockKey(ctx, txn.UniqueLockKey(t, i, key)); err != nil {
-			return nil, nil, err
-		}
-		for _, r := range t.IndexCandidates(i, key) {
-			if r == self {
-				continue
-			}
-			if v := x.Read(t, r); v.Vals == nil {
-				continue
-			}
-			if err := x.Lock(ctx, t, r.Key); err != nil {
-				return nil, nil, err
-			}
-			// Read again under the row lock: the row may have changed.
-			v := x.Read(t, r)
-			if v.Vals == nil {
-				continue
-			}
-			if k, ok := t.IndexKey(i, v.Vals); ok && k == key {
-				return r, v.Vals, nil
-			}
-		}
-	}
-	return nil, nil, nil
+	return -1, nil, nil, nil
 }
 
 func rowsEqual(a, b []types.Value) bool {
