@@ -58,6 +58,21 @@ func (ix *IndexDef) KeyPart(j int, v types.Value) types.Value {
 	return v
 }
 
+// KeyEntry is how MySQL's error 1062 names a key of d and the value vals
+// give it: the key's name (PRIMARY for the primary key, also idx < 0) and
+// its parts joined by '-', each cut to the part's prefix.
+func (d *TableDef) KeyEntry(idx int, vals []types.Value) (name, entry string) {
+	ix := &IndexDef{Name: "PRIMARY", Cols: d.PrimaryKey()}
+	if idx >= 0 && idx < len(d.Indexes) && !d.Indexes[idx].Primary {
+		ix = &d.Indexes[idx]
+	}
+	parts := make([]string, len(ix.Cols))
+	for j, c := range ix.Cols {
+		parts[j] = ix.KeyPart(j, vals[c]).String()
+	}
+	return ix.Name, strings.Join(parts, "-")
+}
+
 // TableDef is a table's schema: what DDL records and snapshots carry.
 type TableDef struct {
 	ID      uint64

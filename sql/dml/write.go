@@ -2,7 +2,6 @@ package dml
 
 import (
 	"context"
-	"strings"
 
 	"github.com/plrun/plrun/sql/coerce"
 	"github.com/plrun/plrun/sqlerr"
@@ -12,24 +11,8 @@ import (
 )
 
 func dupError(t *storage.Table, idx int, vals []types.Value) error {
-	var parts []string
-	var name string
-	if idx < 0 || idx >= len(t.Def.Indexes) {
-		name = "PRIMARY"
-		for _, c := range t.Def.PrimaryKey() {
-			parts = append(parts, vals[c].String())
-		}
-	} else {
-		ix := t.Def.Indexes[idx]
-		name = ix.Name
-		if ix.Primary {
-			name = "PRIMARY"
-		}
-		for j, c := range ix.Cols {
-			parts = append(parts, ix.KeyPart(j, vals[c]).String())
-		}
-	}
-	return sqlerr.New(sqlerr.ErDupEntry, "Duplicate entry '%s' for key '%s'", strings.Join(parts, "-"), name)
+	name, entry := t.Def.KeyEntry(idx, vals)
+	return sqlerr.New(sqlerr.ErDupEntry, "Duplicate entry '%s' for key '%s'", entry, name)
 }
 
 // pkOf extracts the primary-key values of a full row.

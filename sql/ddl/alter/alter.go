@@ -3,8 +3,9 @@ package alter
 import (
 	"context"
 	"fmt"
-	"github.com/plrun/plrun/procs"
 	"strings"
+
+	"github.com/plrun/plrun/procs"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/exec"
@@ -220,18 +221,8 @@ func numberWord(t types.ColType) string {
 
 // dupEntry is 1062 for a key the rebuilt rows collide on.
 func dupEntry(def *storage.TableDef, idx int, vals []types.Value) error {
-	name := "PRIMARY"
-	cols := def.PrimaryKey()
-	ix := &storage.IndexDef{}
-	if idx >= 0 {
-		ix = &def.Indexes[idx]
-		name, cols = ix.Name, ix.Cols
-	}
-	var parts []string
-	for j, c := range cols {
-		parts = append(parts, ix.KeyPart(j, vals[c]).String())
-	}
-	return sqlerr.New(sqlerr.ErDupEntry, "Duplicate entry '%s' for key '%s'", strings.Join(parts, "-"), name)
+	name, entry := def.KeyEntry(idx, vals)
+	return sqlerr.New(sqlerr.ErDupEntry, "Duplicate entry '%s' for key '%s'", entry, name)
 }
 
 // sameSources reports a reshape that takes every column from the same
