@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"os"
 	"strconv"
 	"strings"
@@ -31,10 +32,16 @@ type Config struct {
 	// Runtimes are the languages procedures may be written in (Lua,
 	// JavaScript: runtime/builtin.Runtimes). The engine imports none.
 	Runtimes []procs.Runtime
+	// Logger is the error log (start, recovery, checkpoints, fail-stop,
+	// KILLs, lock-wait timeouts, deadlocks); nil logs nothing.
+	Logger *slog.Logger
 
 	// WalOptions is for tests: fault injection into the log.
 	WalOptions wal.Options
 }
+
+// Logger is the engine's error log (Config.Logger; never nil).
+func (e *Engine) Logger() *slog.Logger { return e.cfg.Logger }
 
 // Engine is an open database shared by its sessions.
 type Engine struct {
@@ -89,6 +96,9 @@ type Engine struct {
 func Open(cfg Config) (*Engine, error) {
 	if cfg.Dir == "" {
 		cfg.Dir = "plrun-data"
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "cannot create data directory: %v", err)

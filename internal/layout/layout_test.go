@@ -27,6 +27,7 @@ type rule struct {
 // those of a lower rank (parse and expr are siblings).
 var sqlLayers = map[string]int{
 	"sql/sysvar":       0,
+	"sql/privilege":    0,
 	"sql/datetime":     0,
 	"sql/jsondoc":      0,
 	"sql/parse":        1,
