@@ -3,13 +3,15 @@ package sql
 import (
 	"context"
 	"errors"
-	"github.com/plrun/plrun/sql/callout"
-	"github.com/plrun/plrun/sql/routines"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/plrun/plrun/sql/callout"
+	"github.com/plrun/plrun/sql/privilege"
+	"github.com/plrun/plrun/sql/routines"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/lockmgr"
@@ -102,6 +104,8 @@ type Session struct {
 	// and open transaction use, for lockers to wait on.
 	tables *tablelock.Holder
 	state  string // PROCESSLIST State, guarded by mu
+	// grants are the account's privileges (SetAccount); nil is unchecked.
+	grants privilege.Grants
 
 	localFiles LocalFileOpener // LOAD DATA LOCAL (sql/dataio)
 }
@@ -145,6 +149,14 @@ func (s *Session) SetClient(user, host string) {
 	s.user, s.host = user, host
 	s.mu.Unlock()
 }
+
+// SetAccount makes the session run as an account: its statements are
+// checked against g (see package privilege). The server sets it at login;
+// a session without one (embedded, REPL) is not checked.
+func (s *Session) SetAccount(g privilege.Grants) { s.grants = g }
+
+// Account is the session's account, nil when it is not checked.
+func (s *Session) Account() privilege.Grants { return s.grants }
 
 // CurrentDB is the session's default database.
 func (s *Session) CurrentDB() string { return s.DB }
