@@ -7,22 +7,11 @@ import (
 	"strings"
 )
 
-// Users maps login names to passwords. A login "user@tenant" (OceanBase's
-// form, used by the seed's ob_elr.py as root@test) that is not itself
-// configured authenticates as "user"; both parts must be non-empty.
+// Users maps login names to passwords: the accounts a first start
+// seeds (Config.Users). A login "user@tenant" (OceanBase's form, used by
+// the seed's ob_elr.py as root@test) that matches no account of its own
+// authenticates as "user" (acl.State.MatchLogin).
 type Users map[string]string
-
-// lookup returns the password of a login name.
-func (u Users) lookup(login string) (string, bool) {
-	if p, ok := u[login]; ok {
-		return p, true
-	}
-	if i := strings.IndexByte(login, '@'); i > 0 && i < len(login)-1 {
-		p, ok := u[login[:i]]
-		return p, ok
-	}
-	return "", false
-}
 
 // ReadUsersFile reads "name:password" lines ('#' starts a comment line;
 // the password is everything after the first ':', and may be empty).

@@ -1,12 +1,12 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
+	"github.com/plrun/plrun/sql/acl"
 )
 
 // Compatibility modes (Config.Compat, `plrun serve --compat`).
@@ -49,9 +49,11 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 	}
 	w.capability = resp.capability & serverCapabilities
 	w.user = resp.user
-	if err := s.authenticate(w, c.nc, salt, resp.user, resp.plugin, resp.auth, resp.capability); err != nil {
+	acct, err := s.authenticate(w, c.nc, salt, resp.user, resp.plugin, resp.auth, resp.capability)
+	if err != nil {
 		return nil, err
 	}
+	c.session.SetAccount(s.cfg.Engine.Accounts().GrantsFor(acct.User, acct.Host))
 	if resp.db != "" {
 		if err := c.session.UseDB(resp.db); err != nil {
 			_ = w.writeError(toMyError(err))
@@ -68,58 +70,82 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 }
 
 // authenticate checks a login (the handshake's, or COM_CHANGE_USER's)
-// and writes what the method needs before the final OK, or the error.
-// plugin is the method the client used for auth ("" if it named none).
-func (s *Server) authenticate(w *wire, nc net.Conn, salt []byte, user, plugin string, auth []byte, clientCaps uint32) error {
+// against the account catalog and writes what the method needs before
+// the final OK, or the error; it returns the account the login matched.
+// The method is the matched account's plugin (the server's default for
+// a name no account has, so a probe learns nothing); a client that
+// started with another gets an auth switch. plugin is the method the
+// client used ("" if it named none).
+func (s *Server) authenticate(w *wire, nc net.Conn, salt []byte, user, plugin string, auth []byte, clientCaps uint32) (*acl.Account, error) {
+	acct := s.cfg.Engine.Accounts().Current().MatchLogin(user, clientHost(nc))
 	method := s.cfg.AuthPlugin
+	if acct != nil {
+		method = acct.Plugin
+	}
 	if clientCaps&mysql.CLIENT_PLUGIN_AUTH == 0 {
-		method = mysql.AUTH_NATIVE_PASSWORD // a client that cannot switch
+		if method != mysql.AUTH_NATIVE_PASSWORD {
+			acct = nil // a client that cannot switch cannot answer this account's method
+		}
+		method = mysql.AUTH_NATIVE_PASSWORD
 	} else if plugin != method {
 		// AuthSwitchRequest: the method and a fresh scramble.
 		salt = mysql.RandomBuf(20)
 		req := append([]byte{mysql.EOF_HEADER}, method...)
 		req = append(append(append(req, 0), salt...), 0)
 		if err := w.writePacket(req); err != nil {
-			return err
+			return nil, err
 		}
 		data, err := w.readPacket()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		auth = data
 	}
-	password, known := s.cfg.Users.lookup(user)
-	ok := known && checkScramble(method, salt, auth, password)
+	ok := false
+	if acct != nil {
+		switch method {
+		case mysql.AUTH_CACHING_SHA2_PASSWORD:
+			ok = s.checkCachingSHA2(acct, salt, auth)
+		default:
+			ok = acl.CheckNative(acct, salt, auth)
+		}
+	}
 	if !ok {
 		e := accessDenied(user, nc, len(auth) > 0)
 		_ = w.writeError(e)
-		return e
+		return nil, e
 	}
 	if method == mysql.AUTH_CACHING_SHA2_PASSWORD && len(auth) > 0 {
-		// caching_sha2_password's fast authentication succeeded: plrun
-		// knows the password, so the server-side cache always hits.
+		// caching_sha2_password's fast authentication succeeded.
 		if err := w.writePacket([]byte{mysql.MORE_DATE_HEADER, mysql.CACHE_SHA2_FAST_AUTH}); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return nil
+	return acct, nil
 }
 
-// checkScramble reports whether auth is password scrambled with salt by
-// method. An empty auth-response is an empty password.
-func checkScramble(method string, salt, auth []byte, password string) bool {
+// checkCachingSHA2 is caching_sha2_password's fast authentication: the
+// scramble checked against the account's in-memory cache entry
+// (SHA256(SHA256(password)), filled when the password was set or seeded
+// in this process). Without an entry a login needs the full exchange
+// (the password itself, over TLS), which this server does not offer:
+// it is refused.
+func (s *Server) checkCachingSHA2(acct *acl.Account, salt, auth []byte) bool {
 	if len(auth) == 0 || len(auth) == 1 && auth[0] == 0 {
-		return password == ""
+		return acct.Auth == ""
 	}
-	if password == "" {
-		return false
+	digest, ok := s.cfg.Engine.Accounts().FastAuth(acct)
+	return ok && acl.CheckSHA2Scramble(digest, salt, auth)
+}
+
+// clientHost is the client's address without its port, as accounts'
+// host patterns match it.
+func clientHost(nc net.Conn) string {
+	host := nc.RemoteAddr().String()
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
 	}
-	switch method {
-	case mysql.AUTH_CACHING_SHA2_PASSWORD:
-		return bytes.Equal(mysql.CalcCachingSha2Password(salt, password), auth)
-	default:
-		return bytes.Equal(mysql.CalcPassword(salt, []byte(password)), auth)
-	}
+	return host
 }
 
 // accessDenied is MySQL's 1045, naming the client's host without its port
@@ -148,7 +174,8 @@ func (c *conn) changeUser(data []byte) error {
 	}
 	c.session.Reset()
 	clear(c.stmts)
-	if err := c.srv.authenticate(c.wire, c.nc, c.salt, req.user, req.plugin, req.auth, c.wire.capability); err != nil {
+	acct, err := c.srv.authenticate(c.wire, c.nc, c.salt, req.user, req.plugin, req.auth, c.wire.capability)
+	if err != nil {
 		var my *mysql.MyError
 		if errors.As(err, &my) {
 			return errChangeUserFailed // MySQL closes the connection
@@ -157,6 +184,7 @@ func (c *conn) changeUser(data []byte) error {
 	}
 	c.wire.user = req.user
 	c.session.SetClient(req.user, c.nc.RemoteAddr().String())
+	c.session.SetAccount(c.srv.cfg.Engine.Accounts().GrantsFor(acct.User, acct.Host))
 	if req.db != "" {
 		if err := c.session.UseDB(req.db); err != nil {
 			return c.reply(nil, err)

@@ -27,16 +27,18 @@ const DefaultMaxConnections = 1000
 // Config configures a Server.
 type Config struct {
 	Engine *engine.Engine
-	// Users are the accepted logins; there is no anonymous access.
+	// Users seed the account catalog at the first start (seedAccounts):
+	// each becomes 'name'@'%' with ALL PRIVILEGES ON *.* WITH GRANT
+	// OPTION. Once the catalog has accounts they are the logins, and
+	// Users is not applied again.
 	Users Users
 	// MaxConnections bounds concurrent connections (0 = DefaultMaxConnections);
 	// past it a client gets 1040 Too many connections.
 	MaxConnections int
-	// AuthPlugin is the authentication method the server asks for:
-	// "mysql_native_password" (default) or "caching_sha2_password"
-	// (fast authentication: plrun knows the passwords, so it never needs
-	// the full exchange over TLS or RSA). Clients that start with the other
-	// one are switched.
+	// AuthPlugin is the plugin of the seeded accounts and the method the
+	// server asks a login for before it knows the account:
+	// "mysql_native_password" (default) or "caching_sha2_password". A
+	// login is switched to its account's plugin.
 	AuthPlugin string
 	// Compat is CompatMySQL (default) or CompatOceanBase: see there.
 	Compat string
@@ -66,9 +68,6 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Engine == nil {
 		return nil, errors.New("server: no engine")
 	}
-	if len(cfg.Users) == 0 {
-		return nil, errors.New("server: no users configured")
-	}
 	for name := range cfg.Users {
 		if name == "" {
 			return nil, errors.New("server: empty user name (anonymous access is not allowed)")
@@ -92,6 +91,9 @@ func New(cfg Config) (*Server, error) {
 	case CompatMySQL, CompatOceanBase:
 	default:
 		return nil, fmt.Errorf("server: unknown compatibility mode %q (want oceanbase or none)", cfg.Compat)
+	}
+	if err := seedAccounts(cfg); err != nil {
+		return nil, err
 	}
 	s := &Server{cfg: cfg, started: time.Now()}
 	s.mu.conns = map[*conn]struct{}{}
