@@ -135,7 +135,13 @@ func (s *Server) checkCachingSHA2(acct *acl.Account, salt, auth []byte) bool {
 		return acct.Auth == ""
 	}
 	digest, ok := s.cfg.Engine.Accounts().FastAuth(acct)
-	return ok && acl.CheckSHA2Scramble(digest, salt, auth)
+	if !ok {
+		return false
+	}
+	// After an auth switch pymysql scrambles with the request's whole
+	// payload, the salt's terminating NUL included (go-sql-driver and
+	// libmariadb drop it): both are the same password.
+	return acl.CheckSHA2Scramble(digest, salt, auth) || acl.CheckSHA2Scramble(digest, append(salt[:len(salt):len(salt)], 0), auth)
 }
 
 // clientHost is the client's address without its port, as accounts'
