@@ -24,8 +24,8 @@ import (
 
 // tlsHandshakeTimeout bounds the TLS handshake: a client that sends
 // nothing, or garbage that looks like the start of a record, cannot hold
-// a connection (and a max_connections slot) for ever.
-const tlsHandshakeTimeout = 10 * time.Second
+// a connection (and a max_connections slot) for ever. A variable for tests.
+var tlsHandshakeTimeout = 10 * time.Second
 
 // errSecureTransportRequired is MySQL's 3159, for a login without TLS
 // while require_secure_transport is ON.
