@@ -34,22 +34,34 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 	if s.cfg.Compat != CompatOceanBase && c.session.Autocommit() {
 		status |= mysql.SERVER_STATUS_AUTOCOMMIT
 	}
-	if err := p.writePacket(initialHandshake(uint32(c.session.ID()), salt, status, s.cfg.AuthPlugin)); err != nil {
-		return nil, err
-	}
-	data, err := p.readPacket()
-	if err != nil {
+	if err := p.writePacket(initialHandshake(uint32(c.session.ID()), salt, status, s.cfg.AuthPlugin, s.capabilities())); err != nil {
 		return nil, err
 	}
 	w := &wire{packetConn: p, status: status}
-	resp, err := parseHandshakeResponse(data)
+	resp, err := readHandshakeResponse(w)
 	if err != nil {
-		_ = w.writeError(errHandshake)
 		return nil, err
 	}
-	w.capability = resp.capability & serverCapabilities
+	if resp.sslRequest {
+		if err := s.startTLS(c, p); err != nil {
+			s.cfg.Engine.Logger().Warn("connection refused", "id", c.session.ID(), "host", c.nc.RemoteAddr().String(), "reason", err.Error())
+			return nil, err
+		}
+		if resp, err = readHandshakeResponse(w); err != nil {
+			return nil, err
+		}
+		if resp.sslRequest { // a second SSLRequest, inside TLS
+			_ = w.writeError(errHandshake)
+			return nil, errHandshake
+		}
+	}
+	if !c.secure && c.requireSecureTransport() {
+		_ = w.writeError(errSecureTransportRequired)
+		return nil, errSecureTransportRequired
+	}
+	w.capability = resp.capability & s.capabilities()
 	w.user = resp.user
-	acct, err := s.authenticate(w, c.nc, salt, resp.user, resp.plugin, resp.auth, resp.capability)
+	acct, err := s.authenticate(w, c, salt, resp.user, resp.plugin, resp.auth, resp.capability)
 	if err != nil {
 		return nil, err
 	}
@@ -69,6 +81,20 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 	return w, nil
 }
 
+// readHandshakeResponse reads and decodes the client's handshake response
+// (or SSLRequest); one it cannot read is answered errHandshake.
+func readHandshakeResponse(w *wire) (handshakeResponse, error) {
+	data, err := w.readPacket()
+	if err != nil {
+		return handshakeResponse{}, err
+	}
+	resp, err := parseHandshakeResponse(data)
+	if err != nil {
+		_ = w.writeError(errHandshake)
+	}
+	return resp, err
+}
+
 // authenticate checks a login (the handshake's, or COM_CHANGE_USER's)
 // against the account catalog and writes what the method needs before
 // the final OK, or the error; it returns the account the login matched.
@@ -76,8 +102,8 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 // a name no account has, so a probe learns nothing); a client that
 // started with another gets an auth switch. plugin is the method the
 // client used ("" if it named none).
-func (s *Server) authenticate(w *wire, nc net.Conn, salt []byte, user, plugin string, auth []byte, clientCaps uint32) (*acl.Account, error) {
-	acct := s.cfg.Engine.Accounts().Current().MatchLogin(user, clientHost(nc))
+func (s *Server) authenticate(w *wire, c *conn, salt []byte, user, plugin string, auth []byte, clientCaps uint32) (*acl.Account, error) {
+	acct := s.cfg.Engine.Accounts().Current().MatchLogin(user, clientHost(c.nc))
 	method := s.cfg.AuthPlugin
 	if acct != nil {
 		method = acct.Plugin
@@ -101,47 +127,24 @@ func (s *Server) authenticate(w *wire, nc net.Conn, salt []byte, user, plugin st
 		}
 		auth = data
 	}
-	ok := false
-	if acct != nil {
-		switch method {
-		case mysql.AUTH_CACHING_SHA2_PASSWORD:
-			ok = s.checkCachingSHA2(acct, salt, auth)
-		default:
-			ok = acl.CheckNative(acct, salt, auth)
-		}
-	}
-	if !ok {
-		e := accessDenied(user, nc, len(auth) > 0)
-		_ = w.writeError(e)
-		return nil, e
-	}
-	if method == mysql.AUTH_CACHING_SHA2_PASSWORD && len(auth) > 0 {
-		// caching_sha2_password's fast authentication succeeded.
-		if err := w.writePacket([]byte{mysql.MORE_DATE_HEADER, mysql.CACHE_SHA2_FAST_AUTH}); err != nil {
+	sec := accountSecrets{cat: s.cfg.Engine.Accounts(), acct: acct}
+	if method == mysql.AUTH_CACHING_SHA2_PASSWORD {
+		if err := s.cachingSha2(w, c, sec, salt, user, auth); err != nil {
 			return nil, err
 		}
+		return acct, nil
+	}
+	if !sec.CheckNative(user, salt, auth) {
+		return nil, s.deny(w, c, user, len(auth) > 0)
 	}
 	return acct, nil
 }
 
-// checkCachingSHA2 is caching_sha2_password's fast authentication: the
-// scramble checked against the account's in-memory cache entry
-// (SHA256(SHA256(password)), filled when the password was set or seeded
-// in this process). Without an entry a login needs the full exchange
-// (the password itself, over TLS), which this server does not offer:
-// it is refused.
-func (s *Server) checkCachingSHA2(acct *acl.Account, salt, auth []byte) bool {
-	if len(auth) == 0 || len(auth) == 1 && auth[0] == 0 {
-		return acct.Auth == ""
-	}
-	digest, ok := s.cfg.Engine.Accounts().FastAuth(acct)
-	if !ok {
-		return false
-	}
-	// After an auth switch pymysql scrambles with the request's whole
-	// payload, the salt's terminating NUL included (go-sql-driver and
-	// libmariadb drop it): both are the same password.
-	return acl.CheckSHA2Scramble(digest, salt, auth) || acl.CheckSHA2Scramble(digest, append(salt[:len(salt):len(salt)], 0), auth)
+// deny refuses a login with 1045.
+func (s *Server) deny(w *wire, c *conn, user string, usedPassword bool) error {
+	e := accessDenied(user, c.nc, usedPassword)
+	_ = w.writeError(e)
+	return e
 }
 
 // clientHost is the client's address without its port, as accounts'
@@ -180,7 +183,7 @@ func (c *conn) changeUser(data []byte) error {
 	}
 	c.session.Reset()
 	clear(c.stmts)
-	acct, err := c.srv.authenticate(c.wire, c.nc, c.salt, req.user, req.plugin, req.auth, c.wire.capability)
+	acct, err := c.srv.authenticate(c.wire, c, c.salt, req.user, req.plugin, req.auth, c.wire.capability)
 	if err != nil {
 		var my *mysql.MyError
 		if errors.As(err, &my) {

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/rsa"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log"
@@ -37,9 +39,17 @@ type Config struct {
 	MaxConnections int
 	// AuthPlugin is the plugin of the seeded accounts and the method the
 	// server asks a login for before it knows the account:
-	// "mysql_native_password" (default) or "caching_sha2_password". A
-	// login is switched to its account's plugin.
+	// "mysql_native_password" (default) or "caching_sha2_password"
+	// (sha2auth.go: fast authentication from a cache that a full
+	// authentication, over TLS or RSA, fills). A login is switched to its
+	// account's plugin.
 	AuthPlugin string
+	// TLS, if set, is offered on the connection (CLIENT_SSL; tls.go).
+	TLS *tls.Config
+	// RSAKey, if set, lets caching_sha2_password's full authentication
+	// run without TLS: the client encrypts its password with the public
+	// half, which it may ask the server for.
+	RSAKey *rsa.PrivateKey
 	// Compat is CompatMySQL (default) or CompatOceanBase: see there.
 	Compat string
 	// Logf reports connection-level failures; nil logs with package log.
@@ -50,6 +60,9 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	started time.Time
+
+	fastAuth     fastAuthCache // caching_sha2_password's (sha2auth.go)
+	publicKeyPEM []byte        // RSAKey's public half, sent on request
 
 	questions atomic.Uint64 // commands received (COM_STATISTICS)
 	panics    atomic.Uint64 // connections ended by a panic
@@ -96,6 +109,12 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{cfg: cfg, started: time.Now()}
+	if cfg.RSAKey != nil {
+		var err error
+		if s.publicKeyPEM, err = encodePublicKey(cfg.RSAKey); err != nil {
+			return nil, fmt.Errorf("server: RSA key: %w", err)
+		}
+	}
 	s.mu.conns = map[*conn]struct{}{}
 	s.mu.listeners = map[net.Listener]struct{}{}
 	return s, nil

@@ -2,7 +2,7 @@ package acl
 
 import (
 	"context"
-	"crypto/sha256"
+	"crypto/subtle"
 	"sync"
 	"sync/atomic"
 
@@ -28,12 +28,6 @@ type Catalog struct {
 	// next, logs it and publishes it, so two account statements never
 	// build on the same State. Lock order: mu → the commit latch.
 	mu sync.Mutex
-	// fast is caching_sha2_password's in-memory fast-authentication
-	// cache: accountKey → SHA256(SHA256(password)), filled when a
-	// password is known in clear (set by a statement, seeded, or checked
-	// at a full authentication) and dropped when the account's secret
-	// changes. Never written to disk.
-	fast sync.Map
 }
 
 // New is an empty catalog.
@@ -71,9 +65,6 @@ func (c *Catalog) Replay(rec *txn.DDLRecord) (bool, error) {
 type change struct {
 	next  *State
 	notes []Note
-	// fast are cleartext passwords the statement set, by account key,
-	// for the fast-authentication cache.
-	fast map[string]string
 }
 
 // apply runs build on the current State and, if it changed something,
@@ -97,60 +88,25 @@ func (c *Catalog) apply(ctx context.Context, j Journal, build func(cur *State) (
 	if err != nil {
 		return nil, err
 	}
-	old := c.state.Load()
 	err = j.LogDDL(ctx, &txn.DDLRecord{Op: Op, Accounts: payload}, func() error {
 		c.state.Store(ch.next)
 		return nil
 	})
-	if c.state.Load() == ch.next {
-		c.refreshFast(old, ch.next, ch.fast)
-	}
 	if err != nil {
 		return nil, err
 	}
 	return ch.notes, buildErr
 }
 
-// refreshFast drops the cache entries of accounts whose secret changed
-// or that are gone, and adds the passwords the statement set.
-func (c *Catalog) refreshFast(old, next *State, set map[string]string) {
-	for k, a := range old.byKey {
-		if n := next.byKey[k]; n == nil || n.Auth != a.Auth || n.Plugin != a.Plugin {
-			c.fast.Delete(k)
-		}
-	}
-	for k, pw := range set {
-		if a := next.byKey[k]; a != nil && a.Plugin == CachingSHA2Password && pw != "" {
-			c.fast.Store(k, FastAuthDigest(pw))
-		}
-	}
-}
-
-// FastAuth is the fast-authentication cache entry of an account, if any.
-func (c *Catalog) FastAuth(a *Account) ([sha256.Size]byte, bool) {
-	v, ok := c.fast.Load(accountKey(a.User, a.Host))
-	if !ok {
-		return [sha256.Size]byte{}, false
-	}
-	return v.([sha256.Size]byte), true
-}
-
-// CheckCleartext reports whether password is a's (a full
-// authentication: the client sent the password itself, over TLS); on
-// success a caching_sha2_password account's fast-auth entry is filled,
-// as MySQL's.
+// CheckCleartext reports whether password is a's (caching_sha2_password's
+// full authentication: the client sent the password itself, over TLS or
+// RSA-encrypted). The fast-auth cache that a success fills is the
+// server's.
 func (c *Catalog) CheckCleartext(a *Account, password string) bool {
-	var ok bool
-	switch a.Plugin {
-	case CachingSHA2Password:
-		ok = checkSHA2Password(a.Auth, password)
-	default:
-		ok = NativeHash(password) == a.Auth
+	if a.Plugin == CachingSHA2Password {
+		return checkSHA2Password(a.Auth, password)
 	}
-	if ok && a.Plugin == CachingSHA2Password && password != "" {
-		c.fast.Store(accountKey(a.User, a.Host), FastAuthDigest(password))
-	}
-	return ok
+	return subtle.ConstantTimeCompare([]byte(NativeHash(password)), []byte(a.Auth)) == 1
 }
 
 // CheckNative reports whether auth is a's mysql_native_password

@@ -26,9 +26,8 @@
 // a login's scramble against it without the password; caching_sha2_password
 // keeps MySQL's "$A$005$" salted sha256-crypt (5000 rounds), against which a
 // cleartext password (full authentication) is checked. Its fast
-// authentication needs SHA256(SHA256(pw)), which lives only in memory
-// (Catalog.FastAuth): filled when a statement or a seed sets the
-// password, or at a full authentication, dropped when the secret changes.
+// authentication's cache of SHA256(SHA256(pw)) is the server's, in memory
+// only, filled by a full authentication.
 //
 // Concurrency: readers (every statement's privilege check, every login)
 // load the current State through an atomic pointer and never lock; a

@@ -28,7 +28,7 @@ func (c *Catalog) grant(ctx context.Context, env *Env, n *ast.GrantStmt) ([]Note
 		return nil, err
 	}
 	return c.apply(ctx, env.Journal, func(cur *State) (*change, error) {
-		e, ch := cur.edit(), &change{fast: map[string]string{}}
+		e, ch := cur.edit(), &change{}
 		var missing error
 		for _, spec := range n.Users {
 			user, host, err := target(env, spec.User)
@@ -46,7 +46,6 @@ func (c *Catalog) grant(ctx context.Context, env *Env, n *ast.GrantStmt) ([]Note
 					return nil, err
 				}
 				a.Plugin, a.Auth = sec.plugin, sec.auth
-				ch.fast[accountKey(user, host)] = sec.clear
 			}
 			a.setAt(lv, a.heldAt(lv)|privs)
 			ch.next = e.s

@@ -3,7 +3,6 @@ package acl
 import (
 	"crypto/rand"
 	"crypto/sha1"
-	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
 	"strings"
@@ -115,32 +114,4 @@ func checkSHA2Password(stored, password string) bool {
 	salt := stored[len(sha2Prefix) : len(sha2Prefix)+sha2SaltLen]
 	got := sha256Crypt([]byte(password), []byte(salt), sha2Rounds)
 	return subtle.ConstantTimeCompare([]byte(got), []byte(stored[len(sha2Prefix)+sha2SaltLen:])) == 1
-}
-
-// FastAuthDigest is SHA256(SHA256(password)): what caching_sha2_password's
-// fast authentication checks a scramble against (the server's in-memory
-// cache entry; never stored on disk).
-func FastAuthDigest(password string) [sha256.Size]byte {
-	h1 := sha256.Sum256([]byte(password))
-	return sha256.Sum256(h1[:])
-}
-
-// CheckSHA2Scramble reports whether auth is the client's
-// caching_sha2_password fast-authentication answer to salt for the
-// password whose FastAuthDigest is digest. The client sends
-// SHA256(pw) XOR SHA256(SHA256(SHA256(pw)) + salt).
-func CheckSHA2Scramble(digest [sha256.Size]byte, salt, auth []byte) bool {
-	if len(auth) != sha256.Size {
-		return false
-	}
-	h := sha256.New()
-	h.Write(digest[:])
-	h.Write(salt)
-	mask := h.Sum(nil)
-	stage1 := make([]byte, sha256.Size)
-	for i := range stage1 {
-		stage1[i] = auth[i] ^ mask[i]
-	}
-	got := sha256.Sum256(stage1)
-	return subtle.ConstantTimeCompare(got[:], digest[:]) == 1
 }

@@ -29,12 +29,11 @@ func (c *Catalog) SeedAccounts(ctx context.Context, j Journal, plugin string, se
 		if cur.Len() > 0 || len(seeds) == 0 {
 			return &change{}, nil
 		}
-		e, ch := cur.edit(), &change{fast: map[string]string{}}
+		e, ch := cur.edit(), &change{}
 		for _, s := range seeds {
 			sec := withPassword(plugin, s.Password)
 			e.put(&Account{User: s.User, Host: "%", Plugin: sec.plugin, Auth: sec.auth,
 				Global: privilege.All | privilege.GrantOption})
-			ch.fast[accountKey(s.User, "%")] = s.Password
 			created++
 		}
 		ch.next = e.done()

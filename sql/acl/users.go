@@ -11,9 +11,6 @@ import (
 // secret is an account's authentication as a statement sets it.
 type secret struct {
 	plugin, auth string
-	// clear is the password when the statement gave it in clear (for
-	// the fast-auth cache; never stored).
-	clear string
 }
 
 // secretOf is the authentication IDENTIFIED [WITH plugin] [BY 'pw' | AS
@@ -40,7 +37,7 @@ func secretOf(opt *ast.AuthOption) (secret, error) {
 
 // withPassword hashes password for plugin.
 func withPassword(plugin, password string) secret {
-	s := secret{plugin: plugin, clear: password}
+	s := secret{plugin: plugin}
 	if plugin == CachingSHA2Password {
 		s.auth = SHA2Hash(password)
 	} else {
@@ -88,7 +85,7 @@ func (c *Catalog) createUser(ctx context.Context, env *Env, n *ast.CreateUserStm
 		return nil, err
 	}
 	return c.apply(ctx, env.Journal, func(cur *State) (*change, error) {
-		e, ch := cur.edit(), &change{fast: map[string]string{}}
+		e, ch := cur.edit(), &change{}
 		var failed []string
 		for _, spec := range n.Specs {
 			user, host, err := target(env, spec.User)
@@ -109,7 +106,6 @@ func (c *Catalog) createUser(ctx context.Context, env *Env, n *ast.CreateUserStm
 				continue
 			}
 			e.put(&Account{User: user, Host: host, Plugin: sec.plugin, Auth: sec.auth})
-			ch.fast[accountKey(user, host)] = sec.clear
 			ch.next = e.s
 		}
 		// As MariaDB: the accounts that could be created are, the others
@@ -167,7 +163,7 @@ func (c *Catalog) alterUser(ctx context.Context, env *Env, n *ast.AlterUserStmt)
 		specs = []*ast.UserSpec{{AuthOpt: n.CurrentAuth}} // ALTER USER USER() IDENTIFIED BY
 	}
 	return c.apply(ctx, env.Journal, func(cur *State) (*change, error) {
-		e, ch := cur.edit(), &change{fast: map[string]string{}}
+		e, ch := cur.edit(), &change{}
 		var failed []string
 		for _, spec := range specs {
 			user, host, err := target(env, spec.User)
@@ -192,7 +188,6 @@ func (c *Catalog) alterUser(ctx context.Context, env *Env, n *ast.AlterUserStmt)
 				continue
 			}
 			a.Plugin, a.Auth = sec.plugin, sec.auth
-			ch.fast[accountKey(user, host)] = sec.clear
 			ch.next = e.s
 		}
 		if ch.next != nil {
@@ -228,7 +223,7 @@ func (c *Catalog) setPassword(ctx context.Context, env *Env, n *ast.SetPwdStmt) 
 			}
 		}
 		a.Auth = sec.auth
-		return &change{next: e.done(), fast: map[string]string{accountKey(user, host): sec.clear}}, nil
+		return &change{next: e.done()}, nil
 	})
 }
 
