@@ -1,6 +1,8 @@
 package acl
 
 import (
+	"strings"
+
 	"github.com/plrun/plrun/sql/privilege"
 	"github.com/plrun/plrun/sqlerr"
 )
@@ -46,15 +48,45 @@ func (g *Grants) Allowed(need privilege.Priv, db, table string) bool {
 	if db == "" {
 		return false
 	}
-	if d := a.DBs[dbKey(db)]; d != nil {
-		have |= d.Priv
+	if d := lookupGrant(a.DBs, "", db, ""); d != nil {
+		if have |= d.Priv; have&need == need {
+			return true
+		}
 	}
 	if table != "" {
-		if t := a.Tables[tableKey(db, table)]; t != nil {
+		if t := lookupGrant(a.Tables, "", db, table); t != nil {
 			have |= t.Priv
 		}
 	}
 	return have&need == need
+}
+
+// lookupGrant is m[dbKey(db)] (name "") or m[prefix+tableKey(db, name)]
+// (tables; routines with routineKey's prefix), the folded key built on
+// the stack so that a check allocates nothing.
+func lookupGrant(m map[string]*Grant, prefix, db, name string) *Grant {
+	if len(m) == 0 {
+		return nil
+	}
+	var buf [128]byte
+	k := appendLower(append(buf[:0], prefix...), db)
+	if name != "" {
+		k = appendLower(append(k, 0), name)
+	}
+	return m[string(k)]
+}
+
+// appendLower appends s with ASCII letters folded, as strings.ToLower
+// folds the names plrun's catalog compares (non-ASCII through it).
+func appendLower(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return append(b, strings.ToLower(s[i:])...)
+		}
+		b = append(b, lower(c))
+	}
+	return b
 }
 
 // AllowedRoutine is Allowed for a stored procedure (fn false) or
@@ -65,10 +97,14 @@ func (g *Grants) AllowedRoutine(need privilege.Priv, db, name string, fn bool) b
 		return false
 	}
 	have := a.Global
-	if d := a.DBs[dbKey(db)]; d != nil {
+	if d := lookupGrant(a.DBs, "", db, ""); d != nil {
 		have |= d.Priv
 	}
-	if r := a.Routines[routineKey(db, name, fn)]; r != nil {
+	kind := "P"
+	if fn {
+		kind = "F"
+	}
+	if r := lookupGrant(a.Routines, kind, db, name); r != nil {
 		have |= r.Priv
 	}
 	return have&need == need
@@ -84,7 +120,7 @@ func (g *Grants) Visible(db string) bool {
 	if a.Global&^privilege.GrantOption != 0 {
 		return true
 	}
-	if d := a.DBs[dbKey(db)]; d != nil && d.Priv&^privilege.GrantOption != 0 {
+	if d := lookupGrant(a.DBs, "", db, ""); d != nil && d.Priv&^privilege.GrantOption != 0 {
 		return true
 	}
 	k := dbKey(db)

@@ -20,7 +20,7 @@ func (j *memJournal) LogDDL(_ context.Context, rec *txn.DDLRecord, apply func() 
 	return apply()
 }
 
-func run(t *testing.T, c *Catalog, j Journal, q string) error {
+func run(t testing.TB, c *Catalog, j Journal, q string) error {
 	t.Helper()
 	n, err := parser.New().ParseOneStmt(q, "", "")
 	if err != nil {
