@@ -223,3 +223,26 @@ func TestNoPasswordInDataFolder(t *testing.T) {
 		t.Fatalf("walked %d files (u1's stored hash seen: %v): %v", files, hashSeen, err)
 	}
 }
+
+// REQUIRE SSL: the account logs in over TLS only; over plain TCP the
+// right password is 1045, as MySQL. ALTER USER ... REQUIRE NONE lifts it.
+func TestRequireSSLAccount(t *testing.T) {
+	cfg, ca := testTLS(t)
+	ts := startServer(t, Config{TLS: cfg}, map[string]string{"have_ssl": "YES"})
+	root := ts.open(t)
+	mustExec(t, root, "CREATE USER tlsonly IDENTIFIED BY 'tpw' REQUIRE SSL")
+	_, err := ts.login(t, "tlsonly", "tpw")
+	wantDenied(t, err, "Access denied for user 'tlsonly'@'127.0.0.1' (using password: YES)")
+	db, err := gosql.Open("mysql", ts.tlsDSN(t, "plrun-require", ca, "tlsonly", "tpw"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if got := queryString(t, db, "SELECT CURRENT_USER()"); got != "tlsonly@%" {
+		t.Errorf("over TLS: CURRENT_USER() = %s", got)
+	}
+	mustExec(t, root, "ALTER USER tlsonly REQUIRE NONE")
+	if _, err := ts.login(t, "tlsonly", "tpw"); err != nil {
+		t.Errorf("after REQUIRE NONE, plain login: %v", err)
+	}
+}

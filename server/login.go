@@ -132,9 +132,11 @@ func (s *Server) authenticate(w *wire, c *conn, salt []byte, user, plugin string
 		if err := s.cachingSha2(w, c, sec, salt, user, auth); err != nil {
 			return nil, err
 		}
-		return acct, nil
+	} else if !sec.CheckNative(user, salt, auth) {
+		return nil, s.deny(w, c, user, len(auth) > 0)
 	}
-	if !sec.CheckNative(user, salt, auth) {
+	if acct.RequireSSL && !c.secure {
+		// REQUIRE SSL: the right password over plain TCP is still 1045, as MySQL.
 		return nil, s.deny(w, c, user, len(auth) > 0)
 	}
 	return acct, nil

@@ -13,8 +13,9 @@ import (
 // is 1133 and is not created; the others get the grant. IDENTIFIED BY
 // sets an existing account's password.
 func (c *Catalog) grant(ctx context.Context, env *Env, n *ast.GrantStmt) ([]Note, error) {
-	if len(n.AuthTokenOrTLSOptions) > 0 {
-		return nil, unsupported("REQUIRE (TLS options of an account)")
+	requireSet, ssl, err := requireOf(n.AuthTokenOrTLSOptions)
+	if err != nil {
+		return nil, err
 	}
 	lv, err := levelOf(env, n.ObjectType, n.Level)
 	if err != nil {
@@ -46,6 +47,9 @@ func (c *Catalog) grant(ctx context.Context, env *Env, n *ast.GrantStmt) ([]Note
 					return nil, err
 				}
 				a.Plugin, a.Auth = sec.plugin, sec.auth
+			}
+			if requireSet {
+				a.RequireSSL = ssl
 			}
 			a.setAt(lv, a.heldAt(lv)|privs)
 			ch.next = e.s

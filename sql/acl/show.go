@@ -56,6 +56,13 @@ func identifiedText(a *Account) string {
 	return " IDENTIFIED VIA " + a.Plugin + " USING '" + a.Auth + "'"
 }
 
+func requireText(a *Account) string {
+	if a.RequireSSL {
+		return " REQUIRE SSL"
+	}
+	return ""
+}
+
 func withGrant(p privilege.Priv) string {
 	if p&privilege.GrantOption != 0 {
 		return " WITH GRANT OPTION"
@@ -67,7 +74,7 @@ func withGrant(p privilege.Priv) string {
 // (with the authentication), then databases, tables and routines by name.
 func ShowGrants(a *Account) []string {
 	to := " TO " + accountIdent(a)
-	lines := []string{"GRANT " + privText(a.Global, privilege.All) + " ON *.*" + to + identifiedText(a) + withGrant(a.Global)}
+	lines := []string{"GRANT " + privText(a.Global, privilege.All) + " ON *.*" + to + identifiedText(a) + requireText(a) + withGrant(a.Global)}
 	for _, g := range sortedGrants(a.DBs) {
 		lines = append(lines, "GRANT "+privText(g.Priv, dbPrivs)+" ON "+quoteIdent(g.DB)+".*"+to+withGrant(g.Priv))
 	}
@@ -136,7 +143,7 @@ func (c *Catalog) show(env *Env, n *ast.ShowStmt) (*Result, error) {
 			return nil, errNoSuchUser
 		}
 		return &Result{Column: "CREATE USER for " + user + "@" + host,
-			Rows: []string{"CREATE USER " + accountIdent(a) + identifiedText(a)}}, nil
+			Rows: []string{"CREATE USER " + accountIdent(a) + identifiedText(a) + requireText(a)}}, nil
 	}
 	if a == nil {
 		return nil, sqlerr.New(sqlerr.ErNonexistingGrant, "There is no such grant defined for user '%s' on host '%s'", user, host)

@@ -29,6 +29,8 @@ type Account struct {
 	// the password.
 	Auth   string         `json:"auth,omitempty"`
 	Global privilege.Priv `json:"global,omitempty"`
+	// RequireSSL is REQUIRE SSL: a login must come over TLS.
+	RequireSSL bool `json:"require_ssl,omitempty"`
 	// DBs, Tables and Routines are the grants below *.*, keyed by
 	// dbKey/tableKey/routineKey (names fold case, as plrun's catalog
 	// does); each keeps the names as GRANT spelled them.

@@ -60,11 +60,9 @@ func hashed(plugin, hash string) (secret, error) {
 
 // refuseOptions refuses the CREATE/ALTER USER clauses plrun does not
 // keep, rather than ignore them.
-func refuseOptions(tls []*ast.AuthTokenOrTLSOption, res []*ast.ResourceOption, pw []*ast.PasswordOrLockOption,
+func refuseOptions(res []*ast.ResourceOption, pw []*ast.PasswordOrLockOption,
 	comment *ast.CommentOrAttributeOption, group *ast.ResourceGroupNameOption) error {
 	switch {
-	case len(tls) > 0:
-		return unsupported("REQUIRE (TLS options of an account)")
 	case len(res) > 0:
 		return unsupported("resource limits of an account (WITH MAX_...)")
 	case len(pw) > 0:
@@ -77,11 +75,32 @@ func refuseOptions(tls []*ast.AuthTokenOrTLSOption, res []*ast.ResourceOption, p
 	return nil
 }
 
+// requireOf is REQUIRE NONE | SSL (set: the clause is there). X509 and
+// the certificate clauses need client certificates, which the server
+// does not ask for: refused.
+func requireOf(opts []*ast.AuthTokenOrTLSOption) (set, ssl bool, err error) {
+	for _, o := range opts {
+		switch o.Type {
+		case ast.TlsNone:
+			set, ssl = true, false
+		case ast.Ssl:
+			set, ssl = true, true
+		default:
+			return false, false, unsupported("REQUIRE " + o.Type.String() + " (client certificates)")
+		}
+	}
+	return set, ssl, nil
+}
+
 func (c *Catalog) createUser(ctx context.Context, env *Env, n *ast.CreateUserStmt) ([]Note, error) {
 	if n.IsCreateRole {
 		return nil, unsupported("roles")
 	}
-	if err := refuseOptions(n.AuthTokenOrTLSOptions, n.ResourceOptions, n.PasswordOrLockOptions, n.CommentOrAttributeOption, n.ResourceGroupNameOption); err != nil {
+	if err := refuseOptions(n.ResourceOptions, n.PasswordOrLockOptions, n.CommentOrAttributeOption, n.ResourceGroupNameOption); err != nil {
+		return nil, err
+	}
+	_, ssl, err := requireOf(n.AuthTokenOrTLSOptions)
+	if err != nil {
 		return nil, err
 	}
 	return c.apply(ctx, env.Journal, func(cur *State) (*change, error) {
@@ -105,7 +124,7 @@ func (c *Catalog) createUser(ctx context.Context, env *Env, n *ast.CreateUserStm
 				}
 				continue
 			}
-			e.put(&Account{User: user, Host: host, Plugin: sec.plugin, Auth: sec.auth})
+			e.put(&Account{User: user, Host: host, Plugin: sec.plugin, Auth: sec.auth, RequireSSL: ssl})
 			ch.next = e.s
 		}
 		// As MariaDB: the accounts that could be created are, the others
@@ -155,7 +174,11 @@ func (c *Catalog) dropUser(ctx context.Context, env *Env, n *ast.DropUserStmt) (
 }
 
 func (c *Catalog) alterUser(ctx context.Context, env *Env, n *ast.AlterUserStmt) ([]Note, error) {
-	if err := refuseOptions(n.AuthTokenOrTLSOptions, n.ResourceOptions, n.PasswordOrLockOptions, n.CommentOrAttributeOption, n.ResourceGroupNameOption); err != nil {
+	if err := refuseOptions(n.ResourceOptions, n.PasswordOrLockOptions, n.CommentOrAttributeOption, n.ResourceGroupNameOption); err != nil {
+		return nil, err
+	}
+	requireSet, ssl, err := requireOf(n.AuthTokenOrTLSOptions)
+	if err != nil {
 		return nil, err
 	}
 	specs := n.Specs
@@ -170,12 +193,14 @@ func (c *Catalog) alterUser(ctx context.Context, env *Env, n *ast.AlterUserStmt)
 			if err != nil {
 				return nil, err
 			}
-			if spec.AuthOpt == nil {
-				return nil, unsupported("ALTER USER without IDENTIFIED")
+			if spec.AuthOpt == nil && !requireSet {
+				return nil, unsupported("ALTER USER without IDENTIFIED or REQUIRE")
 			}
-			sec, err := secretOf(spec.AuthOpt)
-			if err != nil {
-				return nil, err
+			var sec secret
+			if spec.AuthOpt != nil {
+				if sec, err = secretOf(spec.AuthOpt); err != nil {
+					return nil, err
+				}
 			}
 			a := e.account(user, host)
 			if a == nil {
@@ -187,7 +212,12 @@ func (c *Catalog) alterUser(ctx context.Context, env *Env, n *ast.AlterUserStmt)
 				}
 				continue
 			}
-			a.Plugin, a.Auth = sec.plugin, sec.auth
+			if spec.AuthOpt != nil {
+				a.Plugin, a.Auth = sec.plugin, sec.auth
+			}
+			if requireSet {
+				a.RequireSSL = ssl
+			}
 			ch.next = e.s
 		}
 		if ch.next != nil {
