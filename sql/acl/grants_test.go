@@ -2,6 +2,8 @@ package acl
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/pingcap/tidb/pkg/parser"
@@ -138,4 +140,61 @@ func TestMatchLogin(t *testing.T) {
 			t.Errorf("MatchLogin(%q, %q) = %q, want %q", tc.login, tc.host, got, tc.want)
 		}
 	}
+}
+
+// Concurrent account statements never lose one another's change (each
+// builds on the State the previous published), while checks read on.
+func TestConcurrentChanges(t *testing.T) {
+	c, j := New(), &syncJournal{}
+	if err := run(t, c, j, "CREATE USER reader"); err != nil {
+		t.Fatal(err)
+	}
+	g := c.GrantsFor("reader", "%")
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; i < 2000; i++ {
+			g.Allowed(privilege.Select, "db", "t")
+			c.Current().MatchLogin("u3", "10.0.0.1")
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				name := fmt.Sprintf("u%d_%d", w, i)
+				if err := run(t, c, j, "CREATE USER "+name); err != nil {
+					t.Error(err)
+				}
+				if err := run(t, c, j, "GRANT SELECT ON db.* TO "+name); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	<-done
+	if n := c.Current().Len(); n != 1+8*20 {
+		t.Fatalf("%d accounts, want %d", n, 1+8*20)
+	}
+	for _, a := range c.Current().Accounts() {
+		if a.User != "reader" && !c.GrantsFor(a.User, a.Host).Allowed(privilege.Select, "db", "") {
+			t.Errorf("%s lost its GRANT", a.User)
+		}
+	}
+}
+
+// syncJournal is memJournal safe for concurrent use.
+type syncJournal struct {
+	mu      sync.Mutex
+	records int
+}
+
+func (j *syncJournal) LogDDL(_ context.Context, rec *txn.DDLRecord, apply func() error) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	j.records++
+	return apply()
 }
