@@ -246,3 +246,39 @@ func TestRequireSSLAccount(t *testing.T) {
 		t.Errorf("after REQUIRE NONE, plain login: %v", err)
 	}
 }
+
+// FLUSH PRIVILEGES empties caching_sha2_password's fast-auth cache, as
+// MySQL's: the next login must authenticate fully again, which over
+// plain TCP (this server has no RSA key) it cannot.
+func TestFlushPrivilegesForgetsFastAuth(t *testing.T) {
+	cfg, ca := testTLS(t)
+	ts := startServerAs(t, Config{TLS: cfg}, map[string]string{"have_ssl": "YES"})
+	root := ts.open(t)
+	mustExec(t, root, "CREATE USER sha IDENTIFIED WITH caching_sha2_password BY 'shapw'")
+	overTLS := func() error {
+		db, err := gosql.Open("mysql", ts.tlsDSN(t, "plrun-flush", ca, "sha", "shapw"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		return db.Ping()
+	}
+	// go-sql-driver gives up by itself when asked for full authentication
+	// over plain TCP without a server key.
+	if _, err := ts.login(t, "sha", "shapw"); err == nil {
+		t.Fatal("plain login before any full authentication succeeded")
+	}
+	if err := overTLS(); err != nil { // full authentication: fills the cache
+		t.Fatal(err)
+	}
+	if _, err := ts.login(t, "sha", "shapw"); err != nil {
+		t.Fatalf("fast auth from the cache over plain TCP: %v", err)
+	}
+	mustExec(t, root, "FLUSH PRIVILEGES")
+	if _, err := ts.login(t, "sha", "shapw"); err == nil {
+		t.Fatal("fast auth still succeeds after FLUSH PRIVILEGES")
+	}
+	if err := overTLS(); err != nil {
+		t.Fatalf("full authentication after FLUSH PRIVILEGES: %v", err)
+	}
+}

@@ -81,10 +81,10 @@ func (a accountSecrets) CheckCleartext(_, password string) bool {
 }
 
 // SecretVersion implements Secrets: the account and its stored secret,
-// which changes with the password.
+// which changes with the password (and at FLUSH PRIVILEGES).
 func (a accountSecrets) SecretVersion(string) (string, bool) {
 	if a.acct == nil {
 		return "", false
 	}
-	return a.acct.User + "\x00" + a.acct.Host + "\x00" + a.acct.Plugin + "\x00" + a.acct.Auth, true
+	return a.cat.SecretVersion(a.acct), true
 }

@@ -243,6 +243,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		}
 		return s.tables.UnlockTables(ctx)
 	case *ast.FlushStmt:
+		if n.Tp == ast.FlushPrivileges && s.database.Accounts != nil {
+			s.database.Accounts.FlushPrivileges()
+		}
 		return s.tables.Flush(ctx, n)
 	case *ast.AnalyzeTableStmt:
 		r, err := s.execAnalyze(n)

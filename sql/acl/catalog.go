@@ -3,6 +3,7 @@ package acl
 import (
 	"context"
 	"crypto/subtle"
+	"strconv"
 	"sync"
 	"sync/atomic"
 
@@ -28,6 +29,23 @@ type Catalog struct {
 	// next, logs it and publishes it, so two account statements never
 	// build on the same State. Lock order: mu → the commit latch.
 	mu sync.Mutex
+	// flushes counts FLUSH PRIVILEGES: part of every account's secret
+	// version (SecretVersion), so a flush empties the server's
+	// caching_sha2_password fast-auth cache, as MySQL's does.
+	flushes atomic.Uint64
+}
+
+// FlushPrivileges is FLUSH PRIVILEGES. The catalog has no grant tables to
+// reload (it is always current); what MySQL's flush also does is forget
+// every caching_sha2_password fast-auth entry: the next login of each
+// account authenticates fully.
+func (c *Catalog) FlushPrivileges() { c.flushes.Add(1) }
+
+// SecretVersion identifies a's current secret for a fast-auth cache
+// entry: it changes when the password, plugin or account does, and at
+// FLUSH PRIVILEGES.
+func (c *Catalog) SecretVersion(a *Account) string {
+	return strconv.FormatUint(c.flushes.Load(), 10) + "\x00" + a.User + "\x00" + a.Host + "\x00" + a.Plugin + "\x00" + a.Auth
 }
 
 // New is an empty catalog.

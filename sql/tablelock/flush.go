@@ -11,8 +11,8 @@ import (
 
 // Flush is FLUSH TABLES [t, ...] [WITH READ LOCK], FLUSH PRIVILEGES,
 // FLUSH HOSTS and FLUSH [BINARY | ERROR | ...] LOGS. plrun keeps no table
-// cache, no grant tables (logins come from --user / --users-file, read at
-// start), no host cache and no MySQL log files, so these have nothing to
+// cache, no grant tables (the account catalog, sql/acl, is always current;
+// the session's FLUSH PRIVILEGES also empties the fast-auth cache there), no host cache and no MySQL log files, so these have nothing to
 // reload or reopen; what they check and lock is as in MariaDB. The other
 // FLUSH kinds (STATUS, ...) are refused.
 func (h *Holder) Flush(ctx context.Context, n *ast.FlushStmt) (*exec.Result, uint64, error) {
