@@ -2,7 +2,9 @@ package sql
 
 import (
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/acl"
 	"github.com/plrun/plrun/sql/infoschema"
+	"github.com/plrun/plrun/sql/privilege"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/storage"
 )
@@ -56,4 +58,23 @@ func (o infoschemaOf) Warn(code uint16, msg string) {
 		}
 	}
 	o.s.State.Warn(code, "%s", msg)
+}
+
+// Accounts implements infoschema.Source: every account for an unchecked
+// session or one holding CREATE USER globally (plrun has no mysql schema
+// to grant SELECT on), else the session's own.
+func (o infoschemaOf) Accounts() []*acl.Account {
+	cat := o.s.database.Accounts
+	if cat == nil {
+		return nil
+	}
+	st := cat.Current()
+	g := o.s.grants
+	if g == nil || g.Allowed(privilege.CreateUser, "", "") {
+		return st.Accounts()
+	}
+	if a := st.Lookup(g.User(), g.Host()); a != nil {
+		return []*acl.Account{a}
+	}
+	return nil
 }

@@ -19,6 +19,18 @@ var showOrder = []privilege.Priv{
 	privilege.Trigger,
 }
 
+// PrivilegeNames are the privileges of p (not GRANT OPTION) in MariaDB's
+// order, as information_schema's *_PRIVILEGES tables list them.
+func PrivilegeNames(p privilege.Priv) []string {
+	var names []string
+	for _, q := range showOrder {
+		if p&q != 0 {
+			names = append(names, q.String())
+		}
+	}
+	return names
+}
+
 // privText is p as SHOW GRANTS writes it at a level that can hold mask:
 // ALL PRIVILEGES when it holds all, USAGE when nothing.
 func privText(p, mask privilege.Priv) string {
@@ -29,13 +41,7 @@ func privText(p, mask privilege.Priv) string {
 	if p == mask&^privilege.GrantOption {
 		return "ALL PRIVILEGES"
 	}
-	var names []string
-	for _, q := range showOrder {
-		if p&q != 0 {
-			names = append(names, q.String())
-		}
-	}
-	return strings.Join(names, ", ")
+	return strings.Join(PrivilegeNames(p), ", ")
 }
 
 func quoteIdent(s string) string { return "`" + strings.ReplaceAll(s, "`", "``") + "`" }
@@ -75,13 +81,13 @@ func withGrant(p privilege.Priv) string {
 func ShowGrants(a *Account) []string {
 	to := " TO " + accountIdent(a)
 	lines := []string{"GRANT " + privText(a.Global, privilege.All) + " ON *.*" + to + identifiedText(a) + requireText(a) + withGrant(a.Global)}
-	for _, g := range sortedGrants(a.DBs) {
+	for _, g := range SortedGrants(a.DBs) {
 		lines = append(lines, "GRANT "+privText(g.Priv, dbPrivs)+" ON "+quoteIdent(g.DB)+".*"+to+withGrant(g.Priv))
 	}
-	for _, g := range sortedGrants(a.Tables) {
+	for _, g := range SortedGrants(a.Tables) {
 		lines = append(lines, "GRANT "+privText(g.Priv, tablePrivs)+" ON "+quoteIdent(g.DB)+"."+quoteIdent(g.Name)+to+withGrant(g.Priv))
 	}
-	for _, g := range sortedGrants(a.Routines) {
+	for _, g := range SortedGrants(a.Routines) {
 		kind := " ON PROCEDURE "
 		if g.Func {
 			kind = " ON FUNCTION "
@@ -91,11 +97,11 @@ func ShowGrants(a *Account) []string {
 	return lines
 }
 
-// sortedGrants orders grants as MariaDB's SHOW GRANTS does: database
+// SortedGrants orders grants as MariaDB's SHOW GRANTS does: database
 // names without wildcards first, in the order they were granted, then
 // patterns, the earlier their first wildcard the sooner; tables and
 // routines by name.
-func sortedGrants(m map[string]*Grant) []*Grant {
+func SortedGrants(m map[string]*Grant) []*Grant {
 	out := make([]*Grant, 0, len(m))
 	for _, g := range m {
 		out = append(out, g)

@@ -1,6 +1,7 @@
 package infoschema
 
 import (
+	"github.com/plrun/plrun/sql/acl"
 	"time"
 
 	"github.com/plrun/plrun/procs"
@@ -29,6 +30,9 @@ type Source interface {
 	ViewDefinition(v *storage.ViewDef) string
 	// Warn adds a warning to the statement's (a broken view's 1356).
 	Warn(code uint16, msg string)
+	// Accounts are the accounts whose grants the session may list
+	// (USER_PRIVILEGES, SCHEMA_PRIVILEGES, TABLE_PRIVILEGES).
+	Accounts() []*acl.Account
 }
 
 // SessionInfo is one PROCESSLIST row (SHOW PROCESSLIST).
