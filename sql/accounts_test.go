@@ -2,6 +2,7 @@ package sql_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -33,5 +34,31 @@ func TestProcesslistHidesPasswords(t *testing.T) {
 		if !seen {
 			t.Errorf("%s does not show the running CREATE USER with <secret>", q)
 		}
+	}
+}
+
+// BenchmarkCreateUser is one CREATE USER (and its durable accounts
+// record, which holds the whole catalog) beside n existing accounts.
+func BenchmarkCreateUser(b *testing.B) {
+	for _, n := range []int{10, 1000} {
+		b.Run(fmt.Sprintf("accounts=%d", n), func(b *testing.B) {
+			h := newHarness(b, b.TempDir())
+			defer h.close()
+			s := h.e.NewSession()
+			defer s.Close()
+			ctx := context.Background()
+			for i := range n {
+				if _, err := s.Exec(ctx, fmt.Sprintf("CREATE USER e%d IDENTIFIED BY 'pw'", i), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				if _, err := s.Exec(ctx, fmt.Sprintf("CREATE USER b%d IDENTIFIED BY 'pw'", i), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
