@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"github.com/plrun/plrun/sql/acl"
 	"io"
 	"os"
 	"os/signal"
@@ -85,7 +86,16 @@ func (t *ttyReader) ReadLine(prompt string) (string, error) {
 
 func (t *ttyReader) Close() error { return t.rl.Close() }
 
-func (t *ttyReader) saveHistory(stmt string) { _ = t.rl.SaveHistory(stmt) }
+func (t *ttyReader) saveHistory(stmt string) {
+	if keepsInHistory(stmt) {
+		_ = t.rl.SaveHistory(stmt)
+	}
+}
+
+// keepsInHistory reports whether stmt may go to the history file: not a
+// statement holding a password (CREATE USER ... IDENTIFIED BY 'pw', SET
+// PASSWORD = ...), which the mysql client's histignore also leaves out.
+func keepsInHistory(stmt string) bool { return acl.RedactSecrets(stmt) == stmt }
 
 // isTerminal reports whether r is a terminal (so the REPL is wanted).
 func isTerminal(r io.Reader) bool {
