@@ -4,9 +4,11 @@ import (
 	"context"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/acl"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/routines"
 	"github.com/plrun/plrun/sql/show"
 	"github.com/plrun/plrun/sqlerr"
 )
@@ -60,4 +62,49 @@ func (s *Session) execAccount(ctx context.Context, p *parse.Stmt) (*exec.Result,
 	res := &exec.Result{Notes: r.Notes}
 	res.Warnings = uint16(len(r.Notes))
 	return res, ack, nil
+}
+
+// routineStmt runs CREATE/DROP PROCEDURE/FUNCTION (run) and keeps the
+// routine grants as MariaDB's automatic_sp_privileges: the creating
+// account gets EXECUTE and ALTER ROUTINE on what it created (an unchecked
+// session has no account to give them to); a drop removes every grant
+// on the routine.
+func (s *Session) routineStmt(ctx context.Context, p *parse.Stmt, fn, create bool,
+	run func(context.Context, *parse.Stmt) (*exec.Result, uint64, error)) (*exec.Result, uint64, error) {
+	r, ack, err := run(ctx, p)
+	cat := s.database.Accounts
+	if err != nil || cat == nil || r == nil || len(r.Notes) > 0 { // a Note: IF [NOT] EXISTS did nothing
+		return r, ack, err
+	}
+	if create {
+		g, ok := s.grants.(*acl.Grants)
+		if !ok {
+			return r, ack, nil
+		}
+		name := routineDefName(p.Text, fn)
+		if name == "" {
+			return r, ack, nil
+		}
+		db, name := routines.SplitName(name, s.DB)
+		return r, ack, cat.GrantCreator(ctx, s.database.Txns, g.User(), g.Host(), db, name, fn)
+	}
+	db, name := routines.SplitName(p.Name, s.DB)
+	return r, ack, cat.DropRoutineGrants(ctx, s.database.Txns, db, name, fn)
+}
+
+// routineDefName is the name a CREATE PROCEDURE/FUNCTION that ran gives
+// (as written, maybe db.name).
+func routineDefName(text string, fn bool) string {
+	if fn {
+		st, err := procs.ParseCreateFunction(text)
+		if err != nil || st.Def == nil {
+			return ""
+		}
+		return st.Def.Name
+	}
+	def, _, err := procs.ParseCreate(text)
+	if err != nil {
+		return ""
+	}
+	return def.Name
 }

@@ -39,13 +39,13 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		}
 		return s.tables.LockTables(ctx, p.Locks)
 	case parse.KindCreateProc:
-		return s.routines().CreateProc(ctx, p)
+		return s.routineStmt(ctx, p, false, true, s.routines().CreateProc)
 	case parse.KindDropProc:
-		return s.routines().DropProc(ctx, p)
+		return s.routineStmt(ctx, p, false, false, s.routines().DropProc)
 	case parse.KindCreateFunc:
-		return s.routines().CreateFunc(ctx, p)
+		return s.routineStmt(ctx, p, true, true, s.routines().CreateFunc)
 	case parse.KindDropFunc:
-		return s.routines().DropFunc(ctx, p)
+		return s.routineStmt(ctx, p, true, false, s.routines().DropFunc)
 	case parse.KindCreateTrigger:
 		return s.routines().CreateTrigger(ctx, p)
 	case parse.KindDropTrigger:

@@ -92,7 +92,8 @@ func ShowGrants(a *Account) []string {
 		if g.Func {
 			kind = " ON FUNCTION "
 		}
-		lines = append(lines, "GRANT "+privText(g.Priv, routinePrivs)+kind+quoteIdent(g.DB)+"."+quoteIdent(g.Name)+to+withGrant(g.Priv))
+		// A routine's grant lists its privileges, never ALL PRIVILEGES (MariaDB).
+		lines = append(lines, "GRANT "+privText(g.Priv, privilege.All)+kind+quoteIdent(g.DB)+"."+quoteIdent(g.Name)+to+withGrant(g.Priv))
 	}
 	return lines
 }
@@ -100,7 +101,7 @@ func ShowGrants(a *Account) []string {
 // SortedGrants orders grants as MariaDB's SHOW GRANTS does: database
 // names without wildcards first, in the order they were granted, then
 // patterns, the earlier their first wildcard the sooner; tables and
-// routines by name.
+// routines by name, procedures before functions.
 func SortedGrants(m map[string]*Grant) []*Grant {
 	out := make([]*Grant, 0, len(m))
 	for _, g := range m {
@@ -114,13 +115,13 @@ func SortedGrants(m map[string]*Grant) []*Grant {
 			}
 			return a.Seq < b.Seq
 		}
+		if a.Func != b.Func {
+			return b.Func // procedures before functions, as MariaDB
+		}
 		if a.DB != b.DB {
 			return a.DB < b.DB
 		}
-		if a.Name != b.Name {
-			return a.Name < b.Name
-		}
-		return !a.Func && b.Func
+		return a.Name < b.Name
 	})
 	return out
 }
