@@ -1,16 +1,23 @@
 package server
 
 import (
+	"bytes"
 	"crypto/tls"
 	gosql "database/sql"
 	"encoding/binary"
 	"errors"
+	"io"
+	"log/slog"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
+
 	gomysql "github.com/go-sql-driver/mysql"
 )
 
@@ -306,5 +313,58 @@ func TestTLSBadInput(t *testing.T) {
 	}
 	if ts.srv.Panics() != 0 {
 		t.Fatal("a connection panicked")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestTLSFailureLogged: a failed TLS handshake is in the error log with
+// the connection, the client's host and why.
+func TestTLSFailureLogged(t *testing.T) {
+	var log syncBuffer
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: t.TempDir(), Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := testTLS(t)
+	srv, err := New(Config{Engine: e, Users: Users{"root": "root"}, TLS: cfg, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, server := net.Pipe()
+	done := make(chan struct{})
+	go func() { srv.ServeConn(server); close(done) }()
+	pc := newPacketConn(client)
+	if _, err := pc.readPacket(); err != nil { // the handshake
+		t.Fatal(err)
+	}
+	pc.writePacket(sslRequest(rawCaps))
+	pc.flush()
+	go io.Copy(io.Discard, client)
+	client.Write([]byte("this is no ClientHello, not at all\r\n"))
+	client.Close()
+	<-done
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := log.String()
+	if !strings.Contains(got, "connection refused") || !strings.Contains(got, "TLS handshake") || !strings.Contains(got, "host=pipe") {
+		t.Fatalf("error log:\n%s", got)
 	}
 }
