@@ -23,7 +23,7 @@ import (
 
 // tlsDSN registers a go-sql-driver TLS configuration trusting the CA in
 // file ca under name and returns a DSN using it.
-func (ts *testServer) tlsDSN(t *testing.T, name, ca, user, password string) string {
+func (ts *testServer) tlsDSN(t testing.TB, name, ca, user, password string) string {
 	t.Helper()
 	if err := gomysql.RegisterTLSConfig(name, &tls.Config{RootCAs: caPool(t, ca)}); err != nil {
 		t.Fatal(err)
