@@ -368,3 +368,43 @@ func TestTLSFailureLogged(t *testing.T) {
 		t.Fatalf("error log:\n%s", got)
 	}
 }
+
+// TestChangeUserOverTLS: COM_CHANGE_USER on a TLS connection under
+// caching_sha2_password runs the full authentication for a login the
+// cache does not hold (the password in clear, over TLS), and the session
+// keeps its TLS status.
+func TestChangeUserOverTLS(t *testing.T) {
+	cfg, ca := testTLS(t)
+	ts := startServerAs(t, Config{TLS: cfg, AuthPlugin: mysql.AUTH_CACHING_SHA2_PASSWORD, Users: Users{"root": "root", "bob": "pw"}}, nil)
+	rc := dialRaw(t, ts.addr)
+	rc.startTLS(ca)
+	if first := rc.sha2Login("root", "root"); string(first) != "\x01\x04" {
+		t.Fatalf("login: %q", first)
+	}
+	rc.write(append([]byte("root"), 0))
+	if ok := rc.read(); ok[0] != mysql.OK_HEADER {
+		t.Fatalf("login: %q", ok)
+	}
+	b := append([]byte{mysql.COM_CHANGE_USER}, "bob"...)
+	auth := mysql.CalcCachingSha2Password(rc.salt, "pw")
+	b = append(append(append(b, 0), byte(len(auth))), auth...)
+	b = append(append(b, "test"...), 0)
+	b = append(b, charsetUTF8MB4, 0)
+	b = append(append(b, mysql.AUTH_CACHING_SHA2_PASSWORD...), 0)
+	rc.pc.resetSequence()
+	rc.write(b)
+	if first := rc.read(); string(first) != "\x01\x04" {
+		t.Fatalf("change user: %q, want full authentication", first)
+	}
+	rc.write(append([]byte("pw"), 0))
+	if ok := rc.read(); ok[0] != mysql.OK_HEADER {
+		t.Fatalf("change user: %q", ok)
+	}
+	if v := firstValue(t, rc.query("SELECT USER()")); !strings.HasPrefix(v, "bob@") {
+		t.Errorf("USER() = %q after COM_CHANGE_USER", v)
+	}
+	reply := rc.query("SHOW STATUS LIKE 'Ssl_version'")
+	if len(reply) < 5 || !strings.Contains(string(reply[4]), "TLSv1.3") {
+		t.Errorf("Ssl_version after COM_CHANGE_USER: %q", reply)
+	}
+}
