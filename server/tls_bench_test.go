@@ -2,7 +2,9 @@ package server
 
 import (
 	gosql "database/sql"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 )
@@ -21,13 +23,34 @@ func benchQueries(b *testing.B, db *gosql.DB) {
 	if _, err := db.Exec("REPLACE INTO bt VALUES (1, 1)"); err != nil {
 		b.Fatal(err)
 	}
-	b.ResetTimer()
-	for range b.N {
+	timed(b, func() error {
 		var v int
-		if err := db.QueryRow("SELECT v FROM bt WHERE id = 1").Scan(&v); err != nil {
+		return db.QueryRow("SELECT v FROM bt WHERE id = 1").Scan(&v)
+	})
+}
+
+// timed runs op b.N times and reports ops/s and p50/p95/p99 latency.
+func timed(b *testing.B, op func() error) {
+	b.Helper()
+	b.ReportAllocs()
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	start := time.Now()
+	for range b.N {
+		t0 := time.Now()
+		if err := op(); err != nil {
 			b.Fatal(err)
 		}
+		lat = append(lat, time.Since(t0))
 	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	slices.Sort(lat)
+	q := func(p float64) float64 { return float64(lat[int(p*float64(len(lat)-1))].Microseconds()) }
+	b.ReportMetric(float64(b.N)/elapsed.Seconds(), "ops/s")
+	b.ReportMetric(q(0.50), "p50-us")
+	b.ReportMetric(q(0.95), "p95-us")
+	b.ReportMetric(q(0.99), "p99-us")
 }
 
 func benchServer(b *testing.B, withTLS bool, plugin string) (*testServer, string) {
@@ -65,12 +88,7 @@ func BenchmarkTLSLogin(b *testing.B) {
 			if err := db.Ping(); err != nil {
 				b.Fatal(err) // the first login fills the fast-auth cache
 			}
-			b.ResetTimer()
-			for range b.N {
-				if err := db.Ping(); err != nil {
-					b.Fatal(err)
-				}
-			}
+			timed(b, db.Ping)
 		})
 	}
 }
