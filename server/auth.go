@@ -78,7 +78,19 @@ func ReadUsersFile(path string) (Users, error) {
 // CheckNative implements Secrets.
 func (u Users) CheckNative(user string, salt, scramble []byte) bool {
 	password, ok := u.lookup(user)
-	return ok && checkScramble(mysql.AUTH_NATIVE_PASSWORD, salt, scramble, password)
+	return ok && checkNativeScramble(salt, scramble, password)
+}
+
+// checkNativeScramble reports whether scramble is password scrambled with
+// salt by mysql_native_password. An empty scramble is an empty password.
+func checkNativeScramble(salt, scramble []byte, password string) bool {
+	if len(scramble) == 0 || len(scramble) == 1 && scramble[0] == 0 {
+		return password == ""
+	}
+	if password == "" {
+		return false
+	}
+	return subtle.ConstantTimeCompare(mysql.CalcPassword(salt, []byte(password)), scramble) == 1
 }
 
 // CheckCleartext implements Secrets.

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net"
@@ -129,23 +128,6 @@ func (s *Server) deny(w *wire, c *conn, user string, usedPassword bool) error {
 	e := accessDenied(user, c.nc, usedPassword)
 	_ = w.writeError(e)
 	return e
-}
-
-// checkScramble reports whether auth is password scrambled with salt by
-// method. An empty auth-response is an empty password.
-func checkScramble(method string, salt, auth []byte, password string) bool {
-	if len(auth) == 0 || len(auth) == 1 && auth[0] == 0 {
-		return password == ""
-	}
-	if password == "" {
-		return false
-	}
-	switch method {
-	case mysql.AUTH_CACHING_SHA2_PASSWORD:
-		return bytes.Equal(mysql.CalcCachingSha2Password(salt, password), auth)
-	default:
-		return bytes.Equal(mysql.CalcPassword(salt, []byte(password)), auth)
-	}
 }
 
 // accessDenied is MySQL's 1045, naming the client's host without its port
