@@ -10,6 +10,7 @@ import (
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/routines"
 	"github.com/plrun/plrun/sql/show"
+	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 )
 
@@ -33,6 +34,8 @@ func (s *Session) execAccount(ctx context.Context, p *parse.Stmt) (*exec.Result,
 		Journal: s.database.Txns,
 		DB:      s.DB,
 		Text:    p.Text,
+		// sql_mode without NO_AUTO_CREATE_USER: GRANT creates the account.
+		AutoCreateUser: s.Env.SQLMode()&sysvar.ModeNoAutoCreateUser == 0,
 		TableExists: func(db, table string) bool {
 			return s.database.Txns.Catalog().Table(db, table) != nil
 		},

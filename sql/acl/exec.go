@@ -20,6 +20,9 @@ type Env struct {
 	// Text is the statement's text: SET PASSWORD = PASSWORD('pw') and
 	// = 'hash' parse alike, MariaDB treats them differently.
 	Text string
+	// AutoCreateUser is sql_mode without NO_AUTO_CREATE_USER: GRANT
+	// creates an account it names that does not exist.
+	AutoCreateUser bool
 	// TableExists and RoutineExists answer GRANT's checks that its object
 	// exists (1146, 1305).
 	TableExists   func(db, table string) bool

@@ -9,8 +9,9 @@ import (
 )
 
 // grant is GRANT priv_list ON level TO accounts [WITH GRANT OPTION]. As
-// MariaDB (sql_mode NO_AUTO_CREATE_USER): an account that does not exist
-// is 1133 and is not created; the others get the grant. IDENTIFIED BY
+// MariaDB: under sql_mode NO_AUTO_CREATE_USER (the default) an account
+// that does not exist is 1133 and is not created, the others get the
+// grant; without it the account is created. IDENTIFIED BY
 // sets an existing account's password.
 func (c *Catalog) grant(ctx context.Context, env *Env, n *ast.GrantStmt) ([]Note, error) {
 	requireSet, ssl, err := requireOf(n.AuthTokenOrTLSOptions)
@@ -37,6 +38,10 @@ func (c *Catalog) grant(ctx context.Context, env *Env, n *ast.GrantStmt) ([]Note
 				return nil, err
 			}
 			a := e.account(user, host)
+			if a == nil && env.AutoCreateUser {
+				a = &Account{User: user, Host: host, Plugin: NativePassword}
+				e.put(a)
+			}
 			if a == nil {
 				missing = errNoSuchUser
 				continue

@@ -55,7 +55,7 @@ var sqlModeFlags = []sqlModeFlag{
 	{"ALLOW_INVALID_DATES", false},
 	{"ERROR_FOR_DIVISION_BY_ZERO", true},
 	{"TRADITIONAL", true},            // the flag TRADITIONAL sets beside its parts
-	{"NO_AUTO_CREATE_USER", true},    // plrun has no GRANT: nothing to create
+	{"NO_AUTO_CREATE_USER", true},    // without it GRANT creates a missing account (sql/acl)
 	{"HIGH_NOT_PRECEDENCE", false},   //
 	{"NO_ENGINE_SUBSTITUTION", true}, // substituteEngine
 	{"PAD_CHAR_TO_FULL_LENGTH", false},
@@ -84,6 +84,7 @@ var (
 	ModeErrorDivByZero    = modeBit("ERROR_FOR_DIVISION_BY_ZERO")
 	ModeNoAutoValueOnZero = modeBit("NO_AUTO_VALUE_ON_ZERO")
 	ModeNoEngineSubst     = modeBit("NO_ENGINE_SUBSTITUTION")
+	ModeNoAutoCreateUser  = modeBit("NO_AUTO_CREATE_USER")
 )
 
 // sqlModeCombinations are the names that stand for several flags (and set
