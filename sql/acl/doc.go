@@ -3,8 +3,11 @@
 // grants at global (*.*), database (db.*), table (db.t) and routine
 // (PROCEDURE/FUNCTION db.p) level, with GRANT OPTION; the account
 // statements (CREATE/DROP/ALTER/RENAME USER, SET PASSWORD, GRANT, REVOKE,
-// SHOW GRANTS, SHOW CREATE USER) as MariaDB 10.11 answers them; and the
-// privilege.Grants the server gives a logged-in session (Grants).
+// SHOW GRANTS, SHOW CREATE USER) as MariaDB 10.11 answers them; REQUIRE
+// SSL (the server enforces it at login); routine grants that follow their
+// routines (routines.go, MariaDB's automatic_sp_privileges); and the
+// privilege.Grants the server gives a logged-in session (Grants, which a
+// routine's DEFINER gets the same way: Catalog.GrantsFor).
 //
 // Storage: a catalog record type, not tables of a mysql database. Every
 // account statement is exactly one txn DDL record (Op "accounts") that
