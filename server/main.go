@@ -61,7 +61,11 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long in-flight statements may run after SIGTERM before they are cancelled")
 	settings := settingsFlag{}
 	fs.Var(settings, "set", "global setting name=value, e.g. enable_early_lock_release=ON (repeatable)")
+	metricsOpts := registerMetricsFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := metricsOpts.check(); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -101,8 +105,14 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		engine.Close()
 		return err
 	}
+	metricsLn, err := metricsOpts.start(engine, stderr)
+	if err != nil {
+		engine.Close()
+		return err
+	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
+		metricsLn.Close()
 		engine.Close()
 		return err
 	}
@@ -125,6 +135,10 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	shutdownErr := srv.Shutdown(sctx)
 	if shutdownErr != nil {
 		fmt.Fprintf(stderr, "plrun: %v\n", shutdownErr)
+	}
+	// Metrics stay up through the drain, so it can be watched.
+	if merr := metricsLn.Close(); merr != nil {
+		fmt.Fprintf(stderr, "plrun: metrics listener: %v\n", merr)
 	}
 	if cerr := engine.Close(); cerr != nil {
 		return fmt.Errorf("closing the engine: %w", cerr)
