@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -346,6 +347,36 @@ func TestMetricsEndpoint(t *testing.T) {
 	}
 	if value(t, after, "plrun_log_durable_lsn") != value(t, after, "plrun_log_last_lsn") {
 		t.Errorf("idle, yet durable LSN %v < last LSN %v", value(t, after, "plrun_log_durable_lsn"), value(t, after, "plrun_log_last_lsn"))
+	}
+	// The endpoint and SHOW GLOBAL STATUS read the same counters: with
+	// nothing else running they agree.
+	statusRows, err := a.QueryContext(ctx, "SHOW GLOBAL STATUS")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shown := map[string]string{}
+	for statusRows.Next() {
+		var name, v string
+		if err := statusRows.Scan(&name, &v); err != nil {
+			t.Fatal(err)
+		}
+		shown[name] = v
+	}
+	statusRows.Close()
+	now := scrape(t, url)
+	for status, metric := range map[string][]string{
+		"Innodb_deadlocks": {"plrun_deadlocks_total"}, "Innodb_row_lock_waits": {"plrun_lock_waits_total"},
+		"Innodb_row_lock_timeouts": {"plrun_lock_wait_timeouts_total"}, "Elr_early_releases": {"plrun_elr_early_releases_total"},
+		"Elr_dependent_limit_waits": {"plrun_elr_dependent_waits_total"}, "Group_update_groups": {"plrun_hotrow_groups_total"},
+		"Plrun_commits": {"plrun_log_records_total"}, "Plrun_log_syncs": {"plrun_log_syncs_total"},
+		"Plrun_durable_lsn": {"plrun_log_durable_lsn"}, "Plrun_checkpoints": {"plrun_checkpoints_total"},
+		"Com_update": {"plrun_statements_total", "kind", "update"}, "Com_insert": {"plrun_statements_total", "kind", "insert"},
+		"Aborted_connects": {"plrun_aborted_connects_total"}, "Slow_queries": {"plrun_slow_queries_total"},
+		"Connection_errors_max_connections": {"plrun_connection_errors_max_connections_total"},
+	} {
+		if got, want := strconv.FormatFloat(value(t, now, metric[0], metric[1:]...), 'f', -1, 64), shown[status]; got != want {
+			t.Errorf("%s%v = %s, SHOW GLOBAL STATUS %s = %s", metric[0], metric[1:], got, status, want)
+		}
 	}
 	// The Go runtime and process collectors are registered too.
 	for _, name := range []string{"go_goroutines", "process_cpu_seconds_total", "plrun_uptime_seconds"} {
