@@ -83,8 +83,8 @@ func (e *Engine) Metrics() Metrics {
 	}
 }
 
-// checkpointStats count the checkpoints (explicit CHECKPOINT, automatic,
-// at close) and how long each took.
+// checkpointStats count the checkpoints (CHECKPOINT, and the automatic
+// ones past plrun_checkpoint_log_size) and how long each took.
 type checkpointStats struct {
 	done, failed atomic.Uint64
 	duration     *histogram.Histogram
