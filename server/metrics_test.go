@@ -240,11 +240,11 @@ func TestMetricsEndpoint(t *testing.T) {
 	exec(a, "COMMIT")
 
 	// An ELR dependency: a's commit releases its lock before it is durable
-	// (the sync is held 1 s), and b, the next holder, waits for it past
+	// (each sync is held 3 s), and b, the next holder, waits for it past
 	// _max_elr_dependent_trx_count = 1.
 	exec(a, "SET GLOBAL enable_early_lock_release = ON")
 	exec(a, "SET GLOBAL _max_elr_dependent_trx_count = 1")
-	exec(a, "SET GLOBAL plrun_log_sync_delay_us = 1000000")
+	exec(a, "SET GLOBAL plrun_log_sync_delay_us = 3000000")
 	releases := value(t, scrape(t, url), "plrun_elr_early_releases_total")
 	first := inBackground(a, "UPDATE m SET v = v + 1 WHERE id = 2")
 	waitMetric(t, url, "plrun_elr_early_releases_total", func(v float64) bool { return v > releases })
