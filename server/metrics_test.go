@@ -21,24 +21,6 @@ import (
 	"github.com/prometheus/common/model"
 )
 
-// syncBuffer is a stderr the serving goroutine and the test share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // servedMain is `plrun serve` run through run() with extra flags.
 type servedMain struct {
 	addr       string // the MySQL listener
