@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -26,9 +25,12 @@ import (
 // Config configures Open.
 type Config struct {
 	Dir      string
-	Settings map[string]string // SET GLOBAL name = value at open
-	ProcsDir string            // folder of *.lua/*.js procedures to load
-	Workers  int               // worker pool size (0 = plrun_workers default)
+	Settings map[string]string // SET GLOBAL name = value at open (the command line)
+	// OptionSettings are the option files' settings, applied first
+	// (origins.go).
+	OptionSettings []OptionSetting
+	ProcsDir       string // folder of *.lua/*.js procedures to load
+	Workers        int    // worker pool size (0 = plrun_workers default)
 	// Runtimes are the languages procedures may be written in (Lua,
 	// JavaScript: runtime/builtin.Runtimes). The engine imports none.
 	Runtimes []procs.Runtime
@@ -119,25 +121,17 @@ func Open(cfg Config) (*Engine, error) {
 	// the caller's runtimes.
 	e.runtimes = append([]procs.Runtime{psm.Runtime{}}, cfg.Runtimes...)
 	e.procs = procs.NewCatalog(e.runtimes...)
-	// Persisted settings first (ALTER SYSTEM SET, SET PERSIST), then --set,
-	// which wins for this run.
+	// MySQL 8's order: option files, then persisted settings (ALTER
+	// SYSTEM SET, SET PERSIST), then the command line, which wins for this
+	// run (origins.go).
+	if err := e.applyOptionSettings(); err != nil {
+		return nil, err
+	}
 	if err := e.applyPersisted(); err != nil {
 		return nil, err
 	}
-	for name, val := range cfg.Settings {
-		if strings.EqualFold(name, "secure_file_priv") {
-			// Read-only at run time, like MySQL's: only set at open.
-			e.globals.Vals["secure_file_priv"] = val
-			continue
-		}
-		if err := e.setOpenSetting(name, val); err != nil {
-			return nil, err
-		}
-	}
-	if cfg.Workers > 0 {
-		if err := e.setOpenSetting("plrun_workers", strconv.Itoa(cfg.Workers)); err != nil {
-			return nil, err
-		}
+	if err := e.applyCommandLine(); err != nil {
+		return nil, err
 	}
 	e.syncSettings()
 	n, _ := strconv.Atoi(e.globals.Get("plrun_workers"))

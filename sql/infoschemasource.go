@@ -15,6 +15,7 @@ func (o infoschemaOf) Catalog() *storage.Catalog                { return o.s.dat
 func (o infoschemaOf) Procs() *procs.Catalog                    { return o.s.database.Procs }
 func (o infoschemaOf) SysVar(d *sysvar.Def, global bool) string { return o.s.getVar(d, global) }
 func (o infoschemaOf) Status(global bool) [][2]string           { return o.s.database.Engine.Status() }
+func (o infoschemaOf) VarOrigin(key string) sysvar.Origin       { return o.s.database.Globals.OriginOf(key) }
 func (o infoschemaOf) Processlist() []infoschema.SessionInfo {
 	return o.s.database.Engine.Processlist()
 }

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/plrun/plrun/sqlerr"
@@ -143,10 +144,14 @@ var Defs = func() map[string]*Def {
 type Globals struct {
 	Mu   sync.RWMutex
 	Vals map[string]string
+	// origins are where the values came from (origin.go), by key; a key
+	// absent is COMPILED. started is when the globals were made.
+	origins map[string]Origin
+	started time.Time
 }
 
 func NewGlobals() *Globals {
-	g := &Globals{Vals: make(map[string]string, len(Defs))}
+	g := &Globals{Vals: make(map[string]string, len(Defs)), origins: map[string]Origin{}, started: time.Now()}
 	for _, d := range Defs {
 		g.Vals[d.Key()] = d.Def
 	}
