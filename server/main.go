@@ -15,6 +15,7 @@ import (
 
 	"github.com/plrun/plrun/engine"
 	"github.com/plrun/plrun/runtime/builtin"
+	"github.com/plrun/plrun/sql/sysvar"
 )
 
 // Main is `plrun serve`: it opens the engine in --data, serves the MySQL
@@ -61,7 +62,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long in-flight statements may run after SIGTERM before they are cancelled")
 	settings := settingsFlag{}
 	fs.Var(settings, "set", "global setting name=value, e.g. enable_early_lock_release=ON (repeatable)")
-	if err := fs.Parse(args); err != nil {
+	registerOptionFileFlags(fs)
+	optionSettings, printed, err := loadOptions(fs, args, stderr)
+	if err != nil || printed {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -84,15 +87,15 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		users[*user] = *password
 	}
 
-	if _, ok := settings["secure_file_priv"]; !ok {
-		// Clients must not make the server read arbitrary files (LOAD
-		// PROCEDURE 'path'): only the --procs folder, or nothing.
-		settings["secure_file_priv"] = "NULL"
-		if *procsDir != "" {
-			settings["secure_file_priv"] = *procsDir
-		}
+	// Clients must not make the server read arbitrary files (LOAD
+	// PROCEDURE 'path'): only the --procs folder, or nothing, unless an
+	// option file or --set says otherwise.
+	filePriv := "NULL"
+	if *procsDir != "" {
+		filePriv = *procsDir
 	}
-	engine, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: *dataDir, Settings: settings, ProcsDir: *procsDir, Workers: *workers})
+	optionSettings = append([]engine.OptionSetting{{Name: "secure_file_priv", Value: filePriv, Source: sysvar.SourceCompiled}}, optionSettings...)
+	engine, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: *dataDir, Settings: settings, OptionSettings: optionSettings, ProcsDir: *procsDir, Workers: *workers})
 	if err != nil {
 		return err
 	}

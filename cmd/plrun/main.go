@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/server"
 
 	"github.com/plrun/plrun"
 )
@@ -70,7 +71,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "bench":
 		return benchMain(fs.Args()[1:], stdout, stderr)
 	case "serve":
-		return serveMain(append(globalServeFlags(fs), fs.Args()[1:]...), stderr)
+		return serveMain(serveArgs(globalServeFlags(fs), fs.Args()[1:]), stderr)
 	case "recover":
 		return recoverMain(fs.Args()[1:], *dataDir, stdout, stderr)
 	case "dump":
@@ -143,6 +144,14 @@ func globalServeFlags(fs *flag.FlagSet) []string {
 		}
 	})
 	return out
+}
+
+// serveArgs puts the global flags before serve's own, after its leading
+// option-file arguments, which MySQL takes only first (--defaults-file).
+func serveArgs(global, args []string) []string {
+	n := server.LeadingDefaults(args)
+	out := append(append([]string{}, args[:n]...), global...)
+	return append(out, args[n:]...)
 }
 
 // printer is the output format the options ask for, in a REPL or not.

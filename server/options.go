@@ -1,0 +1,321 @@
+package server
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/optfile"
+	"github.com/plrun/plrun/sql/sysvar"
+)
+
+// Option files (README "Configuration file"). plrun serve reads the
+// [plrun] and [plrun-serve] groups of, in order: the data folder's
+// plrun.cnf if present, then --defaults-extra-file; or only
+// --defaults-file; or none under --no-defaults. A name that is a flag of
+// the FlagSet sets the flag (so every flag registered before loadOptions
+// works, whoever added it), any other name is a global setting, as --set
+// name=value. MySQL 8's order: compiled default < option file <
+// plrun-auto.cnf < command line, so a flag given on the command line is
+// never overwritten by a file, and a file's settings are applied by the
+// engine before the persisted ones (engine.Config.OptionSettings).
+
+// OptionGroups are the groups plrun serve reads.
+var OptionGroups = []string{"plrun", "plrun-serve"}
+
+// DataOptionFile is the option file read from the data folder.
+const DataOptionFile = "plrun.cnf"
+
+// The options that choose option files; MySQL takes them only first on
+// the command line, before every other option.
+const (
+	optDefaultsFile  = "defaults-file"
+	optDefaultsExtra = "defaults-extra-file"
+	optNoDefaults    = "no-defaults"
+	optPrintDefaults = "print-defaults"
+)
+
+// registerOptionFileFlags adds the option-file flags to fs, for --help
+// and so that fs.Parse knows them (loadOptions takes them only first).
+func registerOptionFileFlags(fs *flag.FlagSet) {
+	fs.String(optDefaultsFile, "", "read only this option file (must be the first argument, as in MySQL)")
+	fs.String(optDefaultsExtra, "", "read this option file after the data folder's plrun.cnf (first argument)")
+	fs.Bool(optNoDefaults, false, "read no option file (first argument)")
+	fs.Bool(optPrintDefaults, false, "print the options the option files give, and exit (first, or right after the above)")
+}
+
+// defaultsChoice is what the leading arguments say about option files.
+type defaultsChoice struct {
+	file, extra  string
+	none, print  bool
+	leadingCount int
+}
+
+// LeadingDefaults is how many of args are the leading option-file
+// arguments (--defaults-file=F, --defaults-extra-file=F, --no-defaults,
+// then --print-defaults), which must stay first when other arguments are
+// put before the rest (plrun --data X serve --defaults-file=F).
+func LeadingDefaults(args []string) int {
+	c, _ := leadingDefaults(args)
+	return c.leadingCount
+}
+
+func leadingDefaults(args []string) (defaultsChoice, error) {
+	var c defaultsChoice
+	for c.leadingCount < len(args) {
+		name, value, hasValue := splitFlag(args[c.leadingCount])
+		switch name {
+		case optDefaultsFile, optDefaultsExtra:
+			if c.print {
+				return c, fmt.Errorf("--%s must come before --print-defaults", name)
+			}
+			if !hasValue {
+				if c.leadingCount+1 >= len(args) {
+					return c, fmt.Errorf("--%s needs a file name", name)
+				}
+				c.leadingCount++
+				value = args[c.leadingCount]
+			}
+			if name == optDefaultsFile {
+				c.file = value
+			} else {
+				c.extra = value
+			}
+		case optNoDefaults:
+			c.none = true
+		case optPrintDefaults:
+			c.print = true
+		default:
+			return c, nil
+		}
+		c.leadingCount++
+	}
+	return c, nil
+}
+
+// splitFlag is -name / --name[=value] as Go's flag package reads it;
+// name "" for an argument that is no flag.
+func splitFlag(a string) (name, value string, hasValue bool) {
+	if !strings.HasPrefix(a, "-") || a == "-" || a == "--" {
+		return "", "", false
+	}
+	a = strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+	name, value, hasValue = strings.Cut(a, "=")
+	return name, value, hasValue
+}
+
+// loadOptions parses the command line and the option files into fs and
+// returns the files' settings for the engine. printed is true when
+// --print-defaults printed them: the caller then stops.
+func loadOptions(fs *flag.FlagSet, args []string, stderr io.Writer) (settings []engine.OptionSetting, printed bool, err error) {
+	choice, err := leadingDefaults(args)
+	if err != nil {
+		return nil, false, err
+	}
+	for _, a := range args[choice.leadingCount:] {
+		if a == "--" {
+			break
+		}
+		switch name, _, _ := splitFlag(a); name {
+		case optDefaultsFile, optDefaultsExtra, optNoDefaults, optPrintDefaults:
+			return nil, false, fmt.Errorf("--%s must be the first argument of plrun serve, as in MySQL (got it after %q)", name, args[0])
+		}
+	}
+	if choice.none && (choice.file != "" || choice.extra != "") {
+		return nil, false, errors.New("--no-defaults reads no option file: it cannot be given with --defaults-file or --defaults-extra-file")
+	}
+	rest := args[choice.leadingCount:]
+	if err := fs.Parse(rest); err != nil {
+		return nil, false, err
+	}
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+
+	files, err := optionFiles(fs, choice, explicit)
+	if err != nil {
+		return nil, false, err
+	}
+	l := &optionLoader{fs: fs, explicit: explicit, stderr: stderr}
+	for _, f := range files {
+		for _, o := range f.opts {
+			if err := l.apply(o, f.source); err != nil {
+				return nil, false, fmt.Errorf("%s: %w", o.Pos(), err)
+			}
+		}
+	}
+	if choice.print {
+		printDefaults(printOut, files, rest)
+		return nil, true, nil
+	}
+	return l.settings, false, nil
+}
+
+// optionFile is one file read, with its options and MySQL's name for
+// where it came from.
+type optionFile struct {
+	path   string
+	source sysvar.Source
+	opts   []optfile.Option
+}
+
+// optionFiles reads the files choice names, in the order they apply. The
+// data folder comes from the command line, else from the file that
+// names it (--defaults-file or --defaults-extra-file).
+func optionFiles(fs *flag.FlagSet, choice defaultsChoice, explicit map[string]bool) ([]optionFile, error) {
+	if choice.none {
+		return nil, nil
+	}
+	read := func(path string, source sysvar.Source) (optionFile, error) {
+		if abs, err := filepath.Abs(path); err == nil {
+			path = abs
+		}
+		opts, err := optfile.Read(path, OptionGroups...)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return optionFile{}, fmt.Errorf("could not open required defaults file: %s", path)
+			}
+			return optionFile{}, err
+		}
+		return optionFile{path: path, source: source, opts: opts}, nil
+	}
+	if choice.file != "" {
+		f, err := read(choice.file, sysvar.SourceExplicit)
+		return []optionFile{f}, err
+	}
+	var extra *optionFile
+	if choice.extra != "" {
+		f, err := read(choice.extra, sysvar.SourceExtra)
+		if err != nil {
+			return nil, err
+		}
+		extra = &f
+	}
+	dataDir := ""
+	if f := fs.Lookup("data"); f != nil && explicit["data"] {
+		dataDir = f.Value.String()
+	} else if extra != nil {
+		for _, o := range extra.opts {
+			if n, _ := optfile.Normalize(o.Name); n == "data" {
+				dataDir = o.Value
+			}
+		}
+	}
+	var files []optionFile
+	if dataDir != "" {
+		path := filepath.Join(dataDir, DataOptionFile)
+		if _, err := os.Stat(path); err == nil {
+			f, err := read(path, sysvar.SourceGlobal)
+			if err != nil {
+				return nil, err
+			}
+			for _, o := range f.opts {
+				if n, _ := optfile.Normalize(o.Name); n == "data" {
+					return nil, fmt.Errorf("%s: data cannot be set in the data folder's own %s", o.Pos(), DataOptionFile)
+				}
+			}
+			files = append(files, f)
+		}
+	}
+	if extra != nil {
+		files = append(files, *extra)
+	}
+	return files, nil
+}
+
+// printOut is where --print-defaults prints (a test replaces it).
+var printOut io.Writer = os.Stdout
+
+// optionLoader maps one file's options onto the flags and settings.
+type optionLoader struct {
+	fs       *flag.FlagSet
+	explicit map[string]bool // flags given on the command line: they win
+	stderr   io.Writer
+	settings []engine.OptionSetting
+}
+
+// flagSettings are flags whose value is a global setting: from a file
+// they rank below plrun-auto.cnf, as the setting would.
+var flagSettings = map[string]string{"workers": "plrun_workers"}
+
+func (l *optionLoader) apply(o optfile.Option, source sysvar.Source) error {
+	name, loose := optfile.Normalize(o.Name)
+	setting := func(n, v string) {
+		l.settings = append(l.settings, engine.OptionSetting{Name: n, Value: v, Source: source, Path: o.File, Line: o.Line})
+	}
+	switch name {
+	case optDefaultsFile, optDefaultsExtra, optNoDefaults, optPrintDefaults:
+		return fmt.Errorf("--%s is taken on the command line only", name)
+	}
+	if f := l.fs.Lookup(name); f != nil {
+		if l.explicit[name] {
+			return nil // the command line wins
+		}
+		value := o.Value
+		if !o.HasValue {
+			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
+				return fmt.Errorf("option '--%s' requires an argument", name)
+			}
+			value = "true"
+		}
+		switch {
+		case name == "set":
+			n, v, ok := strings.Cut(value, "=")
+			if !ok || strings.TrimSpace(n) == "" {
+				return fmt.Errorf("set: want name=value, got %q", value)
+			}
+			setting(strings.TrimSpace(n), strings.TrimSpace(v))
+			return nil
+		case flagSettings[name] != "":
+			setting(flagSettings[name], value)
+			return nil
+		}
+		if err := l.fs.Set(name, value); err != nil {
+			return fmt.Errorf("--%s: %v", name, err)
+		}
+		return nil
+	}
+	varName := strings.ReplaceAll(name, "-", "_")
+	if d, err := sysvar.Lookup(varName); err == nil {
+		value := o.Value
+		if !o.HasValue {
+			if d.Kind != sysvar.KindBool {
+				return fmt.Errorf("option '%s' requires an argument", varName)
+			}
+			value = "ON"
+		}
+		setting(d.Name, value)
+		return nil
+	}
+	text := o.Name
+	if o.HasValue {
+		text += "=" + o.Value
+	}
+	if loose {
+		fmt.Fprintf(l.stderr, "plrun serve: [Warning] %s: unknown option '%s' ignored (loose- prefix)\n", o.Pos(), text)
+		return nil
+	}
+	return fmt.Errorf("unknown variable '%s' (neither a flag of plrun serve nor a setting; prefix it loose- to only warn)", text)
+}
+
+// printDefaults is --print-defaults: the options read from the files, one
+// per line as my_print_defaults prints them, then the command line's.
+func printDefaults(w io.Writer, files []optionFile, rest []string) {
+	fmt.Fprintln(w, "plrun serve would have been started with the following arguments:")
+	for _, f := range files {
+		for _, o := range f.opts {
+			if o.HasValue {
+				fmt.Fprintf(w, "--%s=%s\n", o.Name, o.Value)
+			} else {
+				fmt.Fprintf(w, "--%s\n", o.Name)
+			}
+		}
+	}
+	for _, a := range rest {
+		fmt.Fprintln(w, a)
+	}
+}
