@@ -252,15 +252,15 @@ func (l *optionLoader) apply(o optfile.Option, source sysvar.Source) error {
 		return fmt.Errorf("--%s is taken on the command line only", name)
 	}
 	if f := l.fs.Lookup(name); f != nil {
-		if l.explicit[name] {
-			return nil // the command line wins
-		}
 		value := o.Value
 		if !o.HasValue {
 			if b, ok := f.Value.(interface{ IsBoolFlag() bool }); !ok || !b.IsBoolFlag() {
 				return fmt.Errorf("option '--%s' requires an argument", name)
 			}
 			value = "true"
+		}
+		if l.explicit[name] {
+			return nil // the command line wins
 		}
 		switch {
 		case name == "set":
