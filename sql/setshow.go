@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -111,6 +112,18 @@ func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, ar
 			s.UserVars[name] = val
 			continue
 		}
+		if strings.Contains(name, ".") {
+			// SET @@PERSIST.x = v and @@PERSIST_ONLY.x (setpersist.go)
+			warn, err := s.setPersistItem(p, v, name, isDefault, val)
+			if err != nil {
+				return nil, err
+			}
+			if warn != nil {
+				res.Notes = append(res.Notes, *warn)
+				res.Warnings++
+			}
+			continue
+		}
 		d, err := sysvar.Lookup(name)
 		if err != nil {
 			return nil, err
@@ -160,5 +173,8 @@ func (s *Session) setDynamically(name string) {
 		return
 	}
 	user, host := s.Client()
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h // PROCESSLIST's host:port; variables_info names the host
+	}
 	s.database.Globals.SetOrigin(d.Key(), sysvar.Origin{Source: sysvar.SourceDynamic, SetTime: time.Now(), User: user, Host: host})
 }
