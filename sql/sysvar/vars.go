@@ -324,8 +324,10 @@ func intSetting(v types.Value, lo, hi int64) (text string, clamped, ok bool) {
 }
 
 // settingLiteral reads a setting given as text (--set at open, ALTER
-// SYSTEM SET, a DSN parameter) the way SET reads a literal: an integer is
-// a number, TRUE and FALSE are 1 and 0, anything else a string.
+// SYSTEM SET, a DSN parameter, an option file, plrun-auto.cnf) the way SET
+// reads a literal: an integer is a number, a decimal like 2.5 a DECIMAL
+// (long_query_time, which plrun-auto.cnf keeps as 2.500000), TRUE and
+// FALSE are 1 and 0, anything else a string.
 func Literal(text string) types.Value {
 	t := strings.TrimSpace(text)
 	switch strings.ToUpper(t) {
@@ -340,7 +342,20 @@ func Literal(text string) types.Value {
 	if u, err := strconv.ParseUint(t, 10, 64); err == nil {
 		return types.UintValue(u)
 	}
+	if isDecimalLiteral(t) {
+		if d, _, err := apd.NewFromString(t); err == nil {
+			return types.DecimalValue(d)
+		}
+	}
 	return types.StringValue(text)
+}
+
+// isDecimalLiteral is [-+]digits.digits, as SQL writes a DECIMAL literal.
+func isDecimalLiteral(t string) bool {
+	t = strings.TrimLeft(t, "+-")
+	whole, frac, ok := strings.Cut(t, ".")
+	digits := func(s string) bool { return strings.Trim(s, "0123456789") == "" }
+	return ok && whole+frac != "" && digits(whole) && digits(frac)
 }
 
 func Lookup(name string) (*Def, error) {
