@@ -109,38 +109,58 @@ func splitFlag(a string) (name, value string, hasValue bool) {
 	return name, value, hasValue
 }
 
-// loadOptions parses the command line and the option files into fs and
-// returns the files' settings for the engine. printed is true when
-// --print-defaults printed them: the caller then stops.
-func loadOptions(fs *flag.FlagSet, args []string, stderr io.Writer) (settings []engine.OptionSetting, printed bool, err error) {
-	choice, err := leadingDefaults(args)
+// OptionProgram is a command that reads option files: its name for
+// messages and the groups it reads.
+type OptionProgram struct {
+	Name   string
+	Groups []string
+}
+
+// ServeProgram is plrun serve.
+var ServeProgram = OptionProgram{Name: "plrun serve", Groups: OptionGroups}
+
+// DefaultsArgs are the leading option-file arguments of a command line,
+// as SplitDefaults found them.
+type DefaultsArgs struct {
+	choice defaultsChoice
+	Raw    []string // the arguments themselves, to hand on to a subcommand
+	rest   []string // the command line after them (--print-defaults)
+}
+
+// Given reports whether any option-file argument was given.
+func (d DefaultsArgs) Given() bool { return len(d.Raw) > 0 }
+
+// SplitDefaults takes the leading option-file arguments off args; the
+// rest is for the FlagSet (which must have RegisterOptionFileFlags, so a
+// misplaced one is found: Apply refuses it).
+func SplitDefaults(args []string) (DefaultsArgs, []string, error) {
+	c, err := leadingDefaults(args)
 	if err != nil {
-		return nil, false, err
+		return DefaultsArgs{}, nil, err
 	}
-	for _, a := range args[choice.leadingCount:] {
-		if a == "--" {
-			break
-		}
-		switch name, _, _ := splitFlag(a); name {
-		case optDefaultsFile, optDefaultsExtra, optNoDefaults, optPrintDefaults:
-			return nil, false, fmt.Errorf("--%s must be the first argument of plrun serve, as in MySQL (got it after %q)", name, args[0])
-		}
+	if c.none && (c.file != "" || c.extra != "") {
+		return DefaultsArgs{}, nil, errors.New("--no-defaults reads no option file: it cannot be given with --defaults-file or --defaults-extra-file")
 	}
-	if choice.none && (choice.file != "" || choice.extra != "") {
-		return nil, false, errors.New("--no-defaults reads no option file: it cannot be given with --defaults-file or --defaults-extra-file")
-	}
-	rest := args[choice.leadingCount:]
-	if err := fs.Parse(rest); err != nil {
-		return nil, false, err
-	}
+	return DefaultsArgs{choice: c, Raw: args[:c.leadingCount], rest: args[c.leadingCount:]}, args[c.leadingCount:], nil
+}
+
+// Apply reads the option files d names (or the data folder's plrun.cnf)
+// into fs, which has parsed the command line, and returns the files'
+// settings for the engine. printed is true when --print-defaults printed
+// them: the caller then stops.
+func (p OptionProgram) Apply(fs *flag.FlagSet, d DefaultsArgs, stderr io.Writer) (settings []engine.OptionSetting, printed bool, err error) {
 	explicit := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
-
-	files, err := optionFiles(fs, choice, explicit)
+	for _, name := range []string{optDefaultsFile, optDefaultsExtra, optNoDefaults, optPrintDefaults} {
+		if explicit[name] {
+			return nil, false, fmt.Errorf("--%s must be the first argument of %s, as in MySQL", name, p.Name)
+		}
+	}
+	files, err := optionFiles(fs, d.choice, explicit, p.Groups)
 	if err != nil {
 		return nil, false, err
 	}
-	l := &optionLoader{fs: fs, explicit: explicit, stderr: stderr}
+	l := &optionLoader{fs: fs, explicit: explicit, stderr: stderr, program: p.Name}
 	for _, f := range files {
 		for _, o := range f.opts {
 			if err := l.apply(o, f.source); err != nil {
@@ -148,11 +168,23 @@ func loadOptions(fs *flag.FlagSet, args []string, stderr io.Writer) (settings []
 			}
 		}
 	}
-	if choice.print {
-		printDefaults(printOut, files, rest)
+	if d.choice.print {
+		printDefaults(printOut, p.Name, files, d.rest)
 		return nil, true, nil
 	}
 	return l.settings, false, nil
+}
+
+// loadOptions is the command line and option files of plrun serve.
+func loadOptions(fs *flag.FlagSet, args []string, stderr io.Writer) (settings []engine.OptionSetting, printed bool, err error) {
+	d, rest, err := SplitDefaults(args)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := fs.Parse(rest); err != nil {
+		return nil, false, err
+	}
+	return ServeProgram.Apply(fs, d, stderr)
 }
 
 // optionFile is one file read, with its options and MySQL's name for
@@ -166,7 +198,7 @@ type optionFile struct {
 // optionFiles reads the files choice names, in the order they apply. The
 // data folder comes from the command line, else from the file that
 // names it (--defaults-file or --defaults-extra-file).
-func optionFiles(fs *flag.FlagSet, choice defaultsChoice, explicit map[string]bool) ([]optionFile, error) {
+func optionFiles(fs *flag.FlagSet, choice defaultsChoice, explicit map[string]bool, groups []string) ([]optionFile, error) {
 	if choice.none {
 		return nil, nil
 	}
@@ -174,7 +206,7 @@ func optionFiles(fs *flag.FlagSet, choice defaultsChoice, explicit map[string]bo
 		if abs, err := filepath.Abs(path); err == nil {
 			path = abs
 		}
-		opts, err := optfile.Read(path, OptionGroups...)
+		opts, err := optfile.Read(path, groups...)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) {
 				return optionFile{}, fmt.Errorf("could not open required defaults file: %s", path)
@@ -195,10 +227,13 @@ func optionFiles(fs *flag.FlagSet, choice defaultsChoice, explicit map[string]bo
 		}
 		extra = &f
 	}
+	// the data folder: the command line's, else the extra file's, else
+	// the flag's default (the REPL's ./plrun-data)
 	dataDir := ""
-	if f := fs.Lookup("data"); f != nil && explicit["data"] {
+	if f := fs.Lookup("data"); f != nil {
 		dataDir = f.Value.String()
-	} else if extra != nil {
+	}
+	if extra != nil && !explicit["data"] {
 		for _, o := range extra.opts {
 			if n, _ := optfile.Normalize(o.Name); n == "data" {
 				dataDir = o.Value
@@ -235,6 +270,7 @@ type optionLoader struct {
 	fs       *flag.FlagSet
 	explicit map[string]bool // flags given on the command line: they win
 	stderr   io.Writer
+	program  string
 	settings []engine.OptionSetting
 }
 
@@ -296,16 +332,17 @@ func (l *optionLoader) apply(o optfile.Option, source sysvar.Source) error {
 		text += "=" + o.Value
 	}
 	if loose {
-		fmt.Fprintf(l.stderr, "plrun serve: [Warning] %s: unknown option '%s' ignored (loose- prefix)\n", o.Pos(), text)
+		fmt.Fprintf(l.stderr, "%s: [Warning] %s: unknown option '%s' ignored (loose- prefix)\n", l.program, o.Pos(), text)
 		return nil
 	}
-	return fmt.Errorf("unknown variable '%s' (neither a flag of plrun serve nor a setting; prefix it loose- to only warn)", text)
+	return fmt.Errorf("unknown variable '%s' (neither a flag of %s nor a setting; prefix it loose- to only warn)", text, l.program)
 }
 
 // printDefaults is --print-defaults: the options read from the files, one
-// per line as my_print_defaults prints them, then the command line's.
-func printDefaults(w io.Writer, files []optionFile, rest []string) {
-	fmt.Fprintln(w, "plrun serve would have been started with the following arguments:")
+// per line as my_print_defaults prints them, then the command line's
+// arguments.
+func printDefaults(w io.Writer, program string, files []optionFile, rest []string) {
+	fmt.Fprintf(w, "%s would have been started with the following arguments:\n", program)
 	for _, f := range files {
 		for _, o := range f.opts {
 			if o.HasValue {
