@@ -62,7 +62,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long in-flight statements may run after SIGTERM before they are cancelled")
 	settings := settingsFlag{}
 	fs.Var(settings, "set", "global setting name=value, e.g. enable_early_lock_release=ON (repeatable)")
-	registerOptionFileFlags(fs)
+	RegisterOptionFileFlags(fs)
 	optionSettings, printed, err := loadOptions(fs, args, stderr)
 	if err != nil || printed {
 		return err

@@ -40,9 +40,9 @@ const (
 	optPrintDefaults = "print-defaults"
 )
 
-// registerOptionFileFlags adds the option-file flags to fs, for --help
+// RegisterOptionFileFlags adds the option-file flags to fs, for --help
 // and so that fs.Parse knows them (loadOptions takes them only first).
-func registerOptionFileFlags(fs *flag.FlagSet) {
+func RegisterOptionFileFlags(fs *flag.FlagSet) {
 	fs.String(optDefaultsFile, "", "read only this option file (must be the first argument, as in MySQL)")
 	fs.String(optDefaultsExtra, "", "read this option file after the data folder's plrun.cnf (first argument)")
 	fs.Bool(optNoDefaults, false, "read no option file (first argument)")
@@ -114,6 +114,9 @@ func splitFlag(a string) (name, value string, hasValue bool) {
 type OptionProgram struct {
 	Name   string
 	Groups []string
+	// UnknownHint ends the error for an unknown name (where such an
+	// option belongs instead).
+	UnknownHint string
 }
 
 // ServeProgram is plrun serve.
@@ -160,7 +163,7 @@ func (p OptionProgram) Apply(fs *flag.FlagSet, d DefaultsArgs, stderr io.Writer)
 	if err != nil {
 		return nil, false, err
 	}
-	l := &optionLoader{fs: fs, explicit: explicit, stderr: stderr, program: p.Name}
+	l := &optionLoader{fs: fs, explicit: explicit, stderr: stderr, program: p.Name, hint: p.UnknownHint}
 	for _, f := range files {
 		for _, o := range f.opts {
 			if err := l.apply(o, f.source); err != nil {
@@ -271,6 +274,7 @@ type optionLoader struct {
 	explicit map[string]bool // flags given on the command line: they win
 	stderr   io.Writer
 	program  string
+	hint     string
 	settings []engine.OptionSetting
 }
 
@@ -335,7 +339,7 @@ func (l *optionLoader) apply(o optfile.Option, source sysvar.Source) error {
 		fmt.Fprintf(l.stderr, "%s: [Warning] %s: unknown option '%s' ignored (loose- prefix)\n", l.program, o.Pos(), text)
 		return nil
 	}
-	return fmt.Errorf("unknown variable '%s' (neither a flag of %s nor a setting; prefix it loose- to only warn)", text, l.program)
+	return fmt.Errorf("unknown variable '%s' (neither a flag of %s nor a setting%s; prefix it loose- to only warn)", text, l.program, l.hint)
 }
 
 // printDefaults is --print-defaults: the options read from the files, one

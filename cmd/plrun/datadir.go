@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/plrun/plrun/server"
 )
 
 // isPlrunFile reports whether a name in a data directory is plrun's own.
@@ -37,6 +39,9 @@ func prepareDataDir(dir string, create bool) (created bool, err error) {
 	var foreign []string
 	ours := false
 	for _, e := range entries {
+		if e.Name() == server.DataOptionFile {
+			continue // the folder's option file: neither a database nor foreign
+		}
 		if isPlrunFile(e.Name()) {
 			ours = true
 		} else {
