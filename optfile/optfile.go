@@ -22,9 +22,18 @@ type Option struct {
 // Pos is "file:line", as error messages name an option.
 func (o Option) Pos() string { return fmt.Sprintf("%s:%d", o.File, o.Line) }
 
-// ErrSyntax is wrapped by every error about a file's content (as opposed
-// to reading it).
-var ErrSyntax = errors.New("option file syntax")
+// SyntaxError is an error about a file's content (as opposed to reading
+// it): "file:line: what".
+type SyntaxError struct{ Msg string }
+
+func (e *SyntaxError) Error() string { return e.Msg }
+
+func syntaxError(format string, a ...any) error { return &SyntaxError{Msg: fmt.Sprintf(format, a...)} }
+
+func isSyntax(err error) bool {
+	var se *SyntaxError
+	return errors.As(err, &se)
+}
 
 // maxIncludeDepth bounds !include chains, so a file that includes itself
 // is an error rather than a stack overflow.
@@ -51,7 +60,7 @@ type reader struct {
 
 func (r *reader) file(path string, depth int) error {
 	if depth > maxIncludeDepth {
-		return fmt.Errorf("%w: %s: includes nested more than %d deep", ErrSyntax, path, maxIncludeDepth)
+		return syntaxError("%s: includes nested more than %d deep", path, maxIncludeDepth)
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -67,7 +76,7 @@ func (r *reader) file(path string, depth int) error {
 			text = strings.TrimPrefix(text, "\ufeff")
 		}
 		bad := func(format string, a ...any) error {
-			return fmt.Errorf("%w: %s:%d: %s", ErrSyntax, path, line, fmt.Sprintf(format, a...))
+			return syntaxError("%s:%d: %s", path, line, fmt.Sprintf(format, a...))
 		}
 		switch {
 		case text == "" || text[0] == '#' || text[0] == ';':
@@ -111,7 +120,7 @@ func (r *reader) file(path string, depth int) error {
 // directive is !include FILE or !includedir DIR. A relative name is taken
 // from the including file's folder.
 func (r *reader) directive(path, text string, depth int, bad func(string, ...any) error) error {
-	word, arg, _ := strings.Cut(text[1:], " ")
+	word, arg, _ := strings.Cut(removeEndComment(text[1:]), " ")
 	if i := strings.IndexByte(word, '\t'); i >= 0 {
 		word, arg = word[:i], word[i+1:]+" "+arg
 	}
@@ -125,7 +134,7 @@ func (r *reader) directive(path, text string, depth int, bad func(string, ...any
 	switch strings.ToLower(word) {
 	case "include":
 		if err := r.file(arg, depth+1); err != nil {
-			if errors.Is(err, ErrSyntax) {
+			if isSyntax(err) {
 				return err
 			}
 			return bad("!include %s: %v", arg, err)
@@ -145,7 +154,7 @@ func (r *reader) directive(path, text string, depth int, bad func(string, ...any
 		sort.Strings(names)
 		for _, n := range names {
 			if err := r.file(filepath.Join(arg, n), depth+1); err != nil {
-				if errors.Is(err, ErrSyntax) {
+				if isSyntax(err) {
 					return err
 				}
 				return bad("!includedir %s: %v", arg, err)

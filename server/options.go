@@ -163,6 +163,11 @@ func (p OptionProgram) Apply(fs *flag.FlagSet, d DefaultsArgs, stderr io.Writer)
 	if err != nil {
 		return nil, false, err
 	}
+	if d.choice.print {
+		// what the files say, checked or not, as MySQL prints it
+		printDefaults(printOut, p.Name, files, d.rest)
+		return nil, true, nil
+	}
 	l := &optionLoader{fs: fs, explicit: explicit, stderr: stderr, program: p.Name, hint: p.UnknownHint}
 	for _, f := range files {
 		for _, o := range f.opts {
@@ -170,10 +175,6 @@ func (p OptionProgram) Apply(fs *flag.FlagSet, d DefaultsArgs, stderr io.Writer)
 				return nil, false, fmt.Errorf("%s: %w", o.Pos(), err)
 			}
 		}
-	}
-	if d.choice.print {
-		printDefaults(printOut, p.Name, files, d.rest)
-		return nil, true, nil
 	}
 	return l.settings, false, nil
 }
