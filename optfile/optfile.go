@@ -43,7 +43,7 @@ const maxIncludeDepth = 10
 // the named groups (case-insensitive), in order. A missing path is an
 // error; the caller checks for optional files first.
 func Read(path string, groups ...string) ([]Option, error) {
-	r := &reader{groups: map[string]bool{}}
+	r := &reader{groups: map[string]bool{}, open: map[string]bool{}}
 	for _, g := range groups {
 		r.groups[strings.ToLower(g)] = true
 	}
@@ -56,12 +56,19 @@ func Read(path string, groups ...string) ([]Option, error) {
 type reader struct {
 	groups map[string]bool
 	opts   []Option
+	open   map[string]bool // the files being read, outermost first: a cycle is an error
 }
 
 func (r *reader) file(path string, depth int) error {
 	if depth > maxIncludeDepth {
 		return syntaxError("%s: includes nested more than %d deep", path, maxIncludeDepth)
 	}
+	key := filepath.Clean(path)
+	if r.open[key] {
+		return syntaxError("%s: includes itself", path)
+	}
+	r.open[key] = true
+	defer delete(r.open, key)
 	f, err := os.Open(path)
 	if err != nil {
 		return err

@@ -100,7 +100,8 @@ func TestErrors(t *testing.T) {
 		"directive":   {"[plrun]\n!source x\n", "bad.cnf:2: unknown directive !source"},
 		"no name":     {"[plrun]\n=1\n", "bad.cnf:2: option \"=1\" has no name"},
 		"space name":  {"[plrun]\na b=1\n", "bad.cnf:2: option name \"a b\" holds a space"},
-		"loop":        {"[plrun]\n!include self.cnf\n", "nested more than"},
+		"loop":        {"[plrun]\n!include self.cnf\n", "self.cnf: includes itself"},
+		"dir loop":    {"[plrun]\n!includedir .\n", "bad.cnf: includes itself"},
 	} {
 		p := write(t, dir, "bad.cnf", tc.text)
 		_, err := Read(p, "plrun")
@@ -123,4 +124,20 @@ func TestNormalize(t *testing.T) {
 			t.Errorf("Normalize(%q) = %q, %v", in, got, loose)
 		}
 	}
+}
+
+// FuzzParseOption: no line of an option file panics the reader.
+func FuzzParseOption(f *testing.F) {
+	for _, s := range []string{"a=1", `x = "a # b" # c`, `e = \`, `q='`, `'\'`, "n", "=", `a=\\\"\'\s\b`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		dir := t.TempDir()
+		p := filepath.Join(dir, "f.cnf")
+		if err := os.WriteFile(p, []byte("[plrun]\n"+line+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _ = Read(p, "plrun")
+		_, _ = parseOption(line)
+	})
 }
