@@ -121,9 +121,11 @@ func Open(cfg Config) (*Engine, error) {
 	// the caller's runtimes.
 	e.runtimes = append([]procs.Runtime{psm.Runtime{}}, cfg.Runtimes...)
 	e.procs = procs.NewCatalog(e.runtimes...)
-	// MySQL 8's order: option files, then persisted settings (ALTER
-	// SYSTEM SET, SET PERSIST), then the command line, which wins for this
-	// run (origins.go).
+	// The embedder's read-only values first (what others are checked
+	// against: have_ssl); then MySQL 8's order: option files, persisted
+	// settings (ALTER SYSTEM SET, SET PERSIST), then the command line,
+	// which wins for this run (origins.go).
+	e.applyStartupOnly(cfg.Settings)
 	if err := e.applyOptionSettings(); err != nil {
 		return nil, err
 	}

@@ -36,6 +36,15 @@ func (e *Engine) applyOptionSettings() error {
 // given when the database is opened, over everything else.
 func (e *Engine) applyCommandLine() error {
 	for name, val := range e.cfg.Settings {
+		if key := strings.ToLower(name); startupOnly[key] {
+			// applied first (applyStartupOnly); again now, over an option
+			// file's secure_file_priv
+			e.globals.Mu.Lock()
+			e.globals.Vals[key] = val
+			e.globals.Mu.Unlock()
+			e.globals.SetOrigin(key, sysvar.Origin{Source: sysvar.SourceCommandLine})
+			continue
+		}
 		if err := e.openSetting(name, val, sysvar.Origin{Source: sysvar.SourceCommandLine}); err != nil {
 			return err
 		}
