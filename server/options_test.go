@@ -351,3 +351,23 @@ func TestPrintDefaults(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
 	}
 }
+
+// TestOptionFileOtherFlags: flags other parts registered (TLS) are
+// option-file names too, and a setting checked against them (require_
+// secure_transport needs TLS) is checked from a file as from --set.
+func TestOptionFileOtherFlags(t *testing.T) {
+	data := t.TempDir()
+	writeFile(t, filepath.Join(data, "plrun.cnf"), "[plrun-serve]\nlisten = 127.0.0.1:0\ntls = off\n[plrun]\nrequire_secure_transport = ON\n")
+	if _, err := serveArgs(t, "--data", data); err == nil || !strings.Contains(err.Error(), "plrun.cnf:5: require_secure_transport = ON: ERROR 4167") {
+		t.Fatalf("require_secure_transport without TLS: %v", err)
+	}
+	writeFile(t, filepath.Join(data, "plrun.cnf"), "[plrun-serve]\nlisten = 127.0.0.1:0\ntls = off\n")
+	s, err := serveArgs(t, "--data", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.stop(t)
+	if got := varInfo(t, s.db(t, "root", "root"), "have_ssl"); got != "DISABLED COMMAND_LINE ." {
+		t.Errorf("have_ssl with tls = off in plrun.cnf: %q", got)
+	}
+}
