@@ -277,7 +277,7 @@ func TestDefaultsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db = s.db(t, "root", "root")
+	db = s.db(t, "bob", "pw word") // the account the first start seeded
 	for name, want := range map[string]string{
 		"innodb_lock_wait_timeout": "12 EXTRA extra.cnf",
 		"hotspot":                  "ON GLOBAL plrun.cnf",
@@ -294,7 +294,7 @@ func TestDefaultsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := varInfo(t, s.db(t, "root", "root"), "hotspot"); got != "OFF COMPILED ." {
+	if got := varInfo(t, s.db(t, "bob", "pw word"), "hotspot"); got != "OFF COMPILED ." {
 		t.Errorf("hotspot under --no-defaults: %q", got)
 	}
 	s.stop(t)
