@@ -16,6 +16,8 @@ func isPlrunFile(name string) bool {
 		return true
 	case strings.HasPrefix(name, "snapshot-") && (strings.HasSuffix(name, ".plr") || strings.HasSuffix(name, ".tmp")):
 		return true
+	case server.IsDataFile(name): // serve's TLS certificates and RSA keys
+		return true
 	}
 	return false
 }
