@@ -22,11 +22,6 @@ func isPlrunFile(name string) bool {
 	return false
 }
 
-// servedFiles are what plrun serve writes into its data folder beside the
-// database: the certificates and RSA key it generates (server/certs.go).
-var servedFiles = map[string]bool{"ca.pem": true, "ca-key.pem": true, "server-cert.pem": true, "server-key.pem": true,
-	"private_key.pem": true, "public_key.pem": true}
-
 // prepareDataDir decides what --data DIR means before the database is
 // opened: an existing plrun database is opened; a missing or empty folder
 // becomes a new database only when asked (create: --create, or the REPL on
@@ -46,8 +41,8 @@ func prepareDataDir(dir string, create bool) (created bool, err error) {
 	var foreign []string
 	ours := false
 	for _, e := range entries {
-		if e.Name() == server.DataOptionFile || servedFiles[e.Name()] {
-			continue // the folder's option file and plrun serve's TLS files: neither a database nor foreign
+		if e.Name() == server.DataOptionFile {
+			continue // the folder's option file: neither a database nor foreign
 		}
 		if isPlrunFile(e.Name()) {
 			ours = true
