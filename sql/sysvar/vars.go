@@ -23,6 +23,7 @@ const (
 	varEnum    // one of enum (case-insensitive), or its index
 	varSQLMode // a comma list of sql_mode flags (sqlmode.go)
 	KindFloat  // a non-negative number of seconds, kept with 6 decimals (long_query_time)
+	varSet     // a comma list of enum's members, or their bits (log_output: logvars.go)
 )
 
 // varDef declares one system variable.
@@ -246,6 +247,9 @@ func Normalize(d *Def, v types.Value) (string, *sqlerr.Note, error) {
 				Message: fmt.Sprintf("Truncated incorrect %s value: '%s'", d.Name, v.String())}, nil
 		}
 		return text, nil, nil
+	case varSet:
+		text, err := normalizeSet(d, v)
+		return text, nil, err
 	case varSQLMode:
 		if v.K == types.KindNull {
 			return "", nil, wrongValue()
