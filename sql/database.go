@@ -9,6 +9,7 @@ import (
 	"github.com/plrun/plrun/sql/counters"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/querylog"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sql/tablelock"
 	"github.com/plrun/plrun/txn"
@@ -34,6 +35,12 @@ type Database struct {
 
 	// Counters are the statement counters of SHOW GLOBAL STATUS.
 	Counters counters.Counters
+	// QueryLog is the general and slow query log (nil: none, as in
+	// tools without an engine); the engine sets it before any session.
+	QueryLog *querylog.Logs
+	// ReopenErrorLog reopens the error log's file (FLUSH ERROR LOGS);
+	// nil when the error log is no file.
+	ReopenErrorLog func() error
 
 	plans       *parse.Cache
 	locks       *tablelock.Locks // LOCK TABLES, FLUSH TABLES WITH READ LOCK, metadata locks

@@ -239,6 +239,11 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		}
 		return s.tables.UnlockTables(ctx)
 	case *ast.FlushStmt:
+		if n.Tp == ast.FlushLogs {
+			if err := s.flushLogs(n.LogType); err != nil {
+				return nil, 0, err
+			}
+		}
 		return s.tables.Flush(ctx, n)
 	case *ast.AnalyzeTableStmt:
 		r, err := s.execAnalyze(n)

@@ -259,6 +259,9 @@ func (s *Session) asyncPL() bool { return s.varOn("ob_enable_pl_async_commit") }
 // Exec runs one statement and returns once everything it committed and
 // read is durable.
 func (s *Session) Exec(ctx context.Context, query string, args []any) (*exec.Result, error) {
+	if args == nil {
+		return s.exec(ctx, query, nil) // a query, not an execution (general log)
+	}
 	vals, err := callout.ToValues(args)
 	if err != nil {
 		return nil, err
@@ -282,6 +285,9 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	p, err := s.database.plans.Get(query, s.SQLMode().ParserMode())
 	if err != nil {
 		return nil, err
+	}
+	if s.callDepth == 0 {
+		s.logGeneral(p, args)
 	}
 	if p.Params != len(args) && p.Kind == parse.KindAST {
 		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE: the statement has %d placeholders, %d values given", p.Params, len(args))
@@ -333,6 +339,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	s.database.Engine.StatementDone()
 	err = MapError(err)
 	s.noteDiagnostics(p, res, err)
+	s.logSlow(p, args, res)
 	return res, err
 }
 
@@ -397,6 +404,7 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 	s.mu.Unlock()
 	s.StmtCtx = ctx
 	s.stmtCommitLSN = 0
+	s.RowsExamined, s.FullScan = 0, false
 	return ctx, cancel
 }
 

@@ -121,13 +121,13 @@ func (l *Logs) SetFile(kind Kind, path string, enabled bool) error {
 	return err
 }
 
-// Reopen closes both files; the next entry opens them again, with a new
-// header: FLUSH LOGS, after a rotation tool renamed them.
-func (l *Logs) Reopen() error {
+// Reopen closes the files of kinds; the next entry opens them again,
+// with a new header: FLUSH LOGS, after a rotation tool renamed them.
+func (l *Logs) Reopen(kinds ...Kind) error {
 	return l.control(func(w *writer) error {
 		var errs []error
-		for i := range w.files {
-			errs = append(errs, w.files[i].close())
+		for _, k := range kinds {
+			errs = append(errs, w.files[k].close())
 		}
 		return errors.Join(errs...)
 	})

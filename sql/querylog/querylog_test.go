@@ -128,7 +128,7 @@ func TestReopenAfterRotation(t *testing.T) {
 	if err := os.Rename(path, path+".1"); err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Reopen(); err != nil {
+	if err := l.Reopen(General, Slow); err != nil {
 		t.Fatal(err)
 	}
 	l.General(1, CmdQuery, "after")
