@@ -166,6 +166,10 @@ func Open(cfg Config) (*Engine, error) {
 	e.pipe = asynccommit.Open(e.log, asynccommit.Options{
 		FlushMode: func() int { return int(e.flushMode.Load()) },
 		SyncDelay: func() time.Duration { return time.Duration(e.syncDelay.Load()) * time.Microsecond },
+		OnFailStop: func(op string, cause error, durable uint64) {
+			e.cfg.Logger.Error("commit pipeline fail-stop: the log failed, no more commits until a restart recovers the durable prefix",
+				"op", op, "err", cause, "durable_lsn", durable)
+		},
 	})
 	e.locks = lockmgr.New(lockmgr.Options{
 		LockWaitTimeout:  func() time.Duration { return time.Duration(e.lockWait.Load()) * time.Second },
@@ -179,6 +183,7 @@ func Open(cfg Config) (*Engine, error) {
 	}
 	e.db = sql.NewDatabase(e.txm, e.procs, e.runtimes, e.hot, e.globals, e)
 	e.db.QueryLog = e.qlog
+	e.db.Logger = cfg.Logger
 	e.db.ReopenErrorLog = cfg.ReopenErrorLog
 	e.syncSettings()
 	opened = true

@@ -214,7 +214,7 @@ func (c *conn) dispatch(packet []byte) (quit bool, err error) {
 			return false, c.wire.writeError(errMalformed)
 		}
 		id := uint64(binary.LittleEndian.Uint32(data))
-		return false, c.reply(nil, c.srv.cfg.Engine.Kill(id, false))
+		return false, c.reply(nil, c.session.KillThread(id, false))
 	case mysql.COM_REFRESH:
 		return false, c.reply(nil, c.refresh(data))
 	case mysql.COM_STATISTICS:

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"log/slog"
 	"sync/atomic"
 
 	"github.com/plrun/plrun/hotrow"
@@ -38,6 +39,9 @@ type Database struct {
 	// QueryLog is the general and slow query log (nil: none, as in
 	// tools without an engine); the engine sets it before any session.
 	QueryLog *querylog.Logs
+	// Logger is the error log (nil: none), for what only a session
+	// knows, such as who sent a KILL.
+	Logger *slog.Logger
 	// ReopenErrorLog reopens the error log's file (FLUSH ERROR LOGS);
 	// nil when the error log is no file.
 	ReopenErrorLog func() error
