@@ -78,3 +78,6 @@ func (e *Engine) applyQueryLogs() {
 	}
 	e.qlogState = want
 }
+
+// Dir is the data folder (a relative log file name is in it).
+func (e *Engine) Dir() string { return e.cfg.Dir }

@@ -54,6 +54,7 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 	}
 	if resp.db != "" {
 		if err := c.session.UseDB(resp.db); err != nil {
+			s.logLoginFailed(resp.user, c.nc, "unknown database "+resp.db)
 			_ = w.writeError(toMyError(err))
 			return nil, err
 		}
@@ -91,6 +92,11 @@ func (s *Server) authenticate(w *wire, nc net.Conn, salt []byte, user, plugin st
 	password, known := s.cfg.Users.lookup(user)
 	ok := known && checkScramble(method, salt, auth, password)
 	if !ok {
+		reason := "wrong password"
+		if !known {
+			reason = "no such user"
+		}
+		s.logLoginFailed(user, nc, reason)
 		e := accessDenied(user, nc, len(auth) > 0)
 		_ = w.writeError(e)
 		return e

@@ -15,6 +15,8 @@ import (
 
 	"github.com/plrun/plrun/engine"
 	"github.com/plrun/plrun/runtime/builtin"
+	"github.com/plrun/plrun/sql/querylog"
+	"github.com/plrun/plrun/sql/sysvar"
 )
 
 // Main is `plrun serve`: it opens the engine in --data, serves the MySQL
@@ -61,6 +63,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long in-flight statements may run after SIGTERM before they are cancelled")
 	settings := settingsFlag{}
 	fs.Var(settings, "set", "global setting name=value, e.g. enable_early_lock_release=ON (repeatable)")
+	logFlags := registerErrorLogFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -84,6 +87,20 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		users[*user] = *password
 	}
 
+	log, logFile, err := logFlags.open(stderr)
+	if err != nil {
+		return err
+	}
+	if logFile != nil {
+		defer logFile.Close()
+	}
+	given := map[string]string{} // --set as typed, before serve adds its own
+	for n, v := range settings {
+		if d, err := sysvar.Lookup(n); err == nil {
+			n = d.Key() // an alias is its variable
+		}
+		given[strings.ToLower(n)] = v
+	}
 	if _, ok := settings["secure_file_priv"]; !ok {
 		// Clients must not make the server read arbitrary files (LOAD
 		// PROCEDURE 'path'): only the --procs folder, or nothing.
@@ -92,11 +109,17 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 			settings["secure_file_priv"] = *procsDir
 		}
 	}
-	engine, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: *dataDir, Settings: settings, ProcsDir: *procsDir, Workers: *workers})
+	ecfg := engine.Config{Runtimes: builtin.Runtimes(), Dir: *dataDir, Settings: settings, ProcsDir: *procsDir, Workers: *workers, Logger: log}
+	if logFile != nil {
+		ecfg.ReopenErrorLog = logFile.Reopen
+	}
+	engine, err := engine.Open(ecfg)
 	if err != nil {
+		log.Error("plrun could not start", "data", *dataDir, "err", err)
 		return err
 	}
-	srv, err := New(Config{Engine: engine, Users: users, MaxConnections: *maxConns, AuthPlugin: *authPlugin, Compat: *compat})
+	started := time.Now()
+	srv, err := New(Config{Engine: engine, Users: users, MaxConnections: *maxConns, AuthPlugin: *authPlugin, Compat: *compat, Logger: log})
 	if err != nil {
 		engine.Close()
 		return err
@@ -106,7 +129,14 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		engine.Close()
 		return err
 	}
-	fmt.Fprintf(stderr, "plrun: serving MySQL protocol on %s (data %s)\n", ln.Addr(), *dataDir)
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok {
+		qs := querylog.Server{Program: os.Args[0], Version: ServerVersion, Port: tcp.Port}
+		if exe, err := os.Executable(); err == nil {
+			qs.Program = exe
+		}
+		engine.QueryLogs().SetServer(qs)
+	}
+	logStart(log, engine, ln.Addr(), *dataDir, given)
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -115,20 +145,21 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	go func() { serveErr <- srv.Serve(ln) }()
 	select {
 	case <-ctx.Done():
-		fmt.Fprintln(stderr, "plrun: shutting down")
+		log.Info("shutting down", "cause", context.Cause(ctx).Error())
 	case err = <-serveErr:
-		fmt.Fprintf(stderr, "plrun: accept failed: %v; shutting down\n", err)
+		log.Error("accept failed; shutting down", "err", err)
 	}
 
 	sctx, cancel := context.WithTimeout(context.Background(), *shutdownTimeout)
 	defer cancel()
 	shutdownErr := srv.Shutdown(sctx)
 	if shutdownErr != nil {
-		fmt.Fprintf(stderr, "plrun: %v\n", shutdownErr)
+		log.Warn("shutdown cancelled statements still running", "err", shutdownErr, "shutdown_timeout", *shutdownTimeout)
 	}
 	if cerr := engine.Close(); cerr != nil {
+		log.Error("closing the engine failed", "err", cerr)
 		return fmt.Errorf("closing the engine: %w", cerr)
 	}
-	fmt.Fprintln(stderr, "plrun: stopped")
+	log.Info("plrun stopped", "uptime", time.Since(started).Round(time.Millisecond).String())
 	return err
 }

@@ -8,15 +8,16 @@ import (
 
 // The commands of the general log, as mysqld names them.
 const (
-	CmdConnect = "Connect"
-	CmdQuit    = "Quit"
-	CmdQuery   = "Query"
-	CmdInitDB  = "Init DB"
-	CmdPrepare = "Prepare"
-	CmdExecute = "Execute"
-	CmdClose   = "Close stmt"
-	CmdChange  = "Change user"
-	CmdReset   = "Reset connection"
+	CmdConnect   = "Connect"
+	CmdQuit      = "Quit"
+	CmdQuery     = "Query"
+	CmdInitDB    = "Init DB"
+	CmdPrepare   = "Prepare"
+	CmdExecute   = "Execute"
+	CmdClose     = "Close stmt"
+	CmdFieldList = "Field List"
+	CmdChange    = "Change user"
+	CmdReset     = "Reset connection"
 )
 
 type generalEntry struct {
