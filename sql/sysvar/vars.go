@@ -46,6 +46,10 @@ type Def struct {
 	// store names the variable whose value this one is another name for
 	// (tx_isolation is transaction_isolation).
 	store string
+	// GlobalOnly: a MySQL variable without a session value, which a SET
+	// without GLOBAL refuses (1229) as MySQL does, instead of setting it
+	// globally as plrun's OceanBase and PolarDB settings take it.
+	GlobalOnly bool
 }
 
 // Key is the name the variable's value is stored under.
