@@ -26,7 +26,7 @@ func openLogged(t *testing.T, settings map[string]string) (*engine.Engine, *plsq
 	return e, e.NewSession(), dir
 }
 
-func run(t *testing.T, s *plsql.Session, stmts ...string) {
+func run(t testing.TB, s *plsql.Session, stmts ...string) {
 	t.Helper()
 	for _, q := range stmts {
 		if _, err := s.Exec(context.Background(), q, nil); err != nil {
