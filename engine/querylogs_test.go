@@ -6,8 +6,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/plrun/plrun/engine"
 	"github.com/plrun/plrun/runtime/builtin"
@@ -184,4 +186,48 @@ func TestQueryLogVariables(t *testing.T) {
 			t.Errorf("%s = %s, want %s", name, got, want)
 		}
 	}
+}
+
+// Lock_time is the time the statement waited for a row lock.
+func TestSlowQueryLogLockTime(t *testing.T) {
+	e, holder, dir := openLogged(t, map[string]string{"slow_query_log": "ON", "long_query_time": "0", "slow_query_log_file": "s.log"})
+	waiter := e.NewSession()
+	run(t, holder, "CREATE TABLE t (id INT PRIMARY KEY, k INT)", "INSERT INTO t VALUES (1, 0)", "BEGIN", "UPDATE t SET k = 1 WHERE id = 1")
+	done := make(chan error, 1)
+	go func() {
+		_, err := waiter.Exec(context.Background(), "UPDATE t SET k = 2 WHERE id = 1 /* waited */", nil)
+		done <- err
+	}()
+	for !strings.Contains(statusValue(t, e, "Innodb_row_lock_current_waits"), "1") {
+		time.Sleep(time.Millisecond)
+	}
+	run(t, holder, "COMMIT")
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	got := logText(t, e, filepath.Join(dir, "s.log"))
+	m := regexp.MustCompile(`# Query_time: ([0-9.]+)  Lock_time: ([0-9.]+)  Rows_sent: 0  Rows_examined: 1\n# Rows_affected: 1\nSET timestamp=\d+;\nUPDATE t SET k = 2 WHERE id = 1 /\* waited \*/;`).FindStringSubmatch(got)
+	if m == nil {
+		t.Fatalf("no entry for the waiting UPDATE:\n%s", got)
+	}
+	query, _ := strconv.ParseFloat(m[1], 64)
+	lock, _ := strconv.ParseFloat(m[2], 64)
+	if lock <= 0 || lock > query {
+		t.Errorf("Lock_time %s (Query_time %s): the wait was not timed", m[2], m[1])
+	}
+	for _, other := range regexp.MustCompile(`Lock_time: ([0-9.]+)`).FindAllStringSubmatch(got, -1) {
+		if other[1] != "0.000000" && other[1] != m[2] {
+			t.Errorf("a statement that waited for nothing has Lock_time %s:\n%s", other[1], got)
+		}
+	}
+}
+
+func statusValue(t *testing.T, e *engine.Engine, name string) string {
+	for _, row := range e.Status() {
+		if row[0] == name {
+			return row[1]
+		}
+	}
+	t.Fatalf("no status %s", name)
+	return ""
 }

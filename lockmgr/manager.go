@@ -161,6 +161,7 @@ func (m *Manager) waitInQueue(
 		err = ErrLockWaitTimeout
 	}
 	timer.Stop()
+	noteWait(ctx, now)
 	if err != nil {
 		sh.mu.Lock()
 		if w.granted {

@@ -76,7 +76,7 @@ func (s *Session) logSlow(p *parse.Stmt, args []types.Value, res *exec.Result) {
 		text = querylog.Expand(text, args)
 	}
 	e := &querylog.SlowEntry{Start: s.StmtStart, End: end, User: user, Host: host, ThreadID: s.id, DB: s.DB,
-		QueryTime: took, RowsExamined: s.RowsExamined, Query: text}
+		QueryTime: took, LockTime: s.lockWait.Total(), RowsExamined: s.RowsExamined, Query: text}
 	if res != nil {
 		e.RowsAffected = res.AffectedRows
 		if res.IsResultSet() {

@@ -21,6 +21,7 @@ import (
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/infoschema"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/querylog"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sql/tablelock"
 	"github.com/plrun/plrun/sqlerr"
@@ -71,6 +72,9 @@ type Session struct {
 	// long_query_time, parsed once per change (slowQuery)
 	longQuery     time.Duration
 	longQueryText string
+	// lockWait times the statement's row-lock waits (the slow log's
+	// Lock_time), when the slow log is on.
+	lockWait lockmgr.WaitClock
 	// callAffected is the rows the last CALL's statements changed, for
 	// its OK (procHost.affected).
 	callAffected uint64
@@ -387,6 +391,11 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 		cancel = func(cause error) { stop(); inner(cause) }
 	}
 	ctx = membudget.With(ctx, membudget.New(s.statementMemoryLimit()))
+	s.lockWait.Reset()
+	if s.database.QueryLog.Enabled(querylog.Slow) {
+		// Lock_time: only when the slow log may write the statement.
+		ctx = lockmgr.WithWaitClock(ctx, &s.lockWait)
+	}
 	if v, ok := s.vars["innodb_lock_wait_timeout"]; ok {
 		secs, _ := strconv.ParseInt(v, 10, 64)
 		ctx = lockmgr.WithLockWaitTimeout(ctx, time.Duration(secs)*time.Second)
