@@ -93,10 +93,12 @@ func TestSlowQueryLogChoice(t *testing.T) {
 		"SET SESSION log_queries_not_using_indexes = ON", "SELECT 'scan' FROM t WHERE b = 1", "SELECT 'point' FROM t WHERE a = 2",
 		"SET SESSION long_query_time = 0", "SET SESSION slow_query_log = OFF", "SELECT 'session off'",
 		"SET SESSION slow_query_log = ON", "SET SESSION min_examined_row_limit = 2", "SELECT 'one row' FROM t WHERE a = 1",
-		"SELECT 'two rows' FROM t", "SET GLOBAL log_output = 'NONE'", "SELECT 'output none' FROM t")
+		"SELECT 'two rows' FROM t", "SET SESSION min_examined_row_limit = 0",
+		"ALTER TABLE t ADD COLUMN c1 INT", "SET SESSION log_slow_admin_statements = OFF", "ALTER TABLE t ADD COLUMN c2 INT",
+		"SET GLOBAL log_output = 'NONE'", "SELECT 'output none' FROM t")
 	got := logText(t, e, path)
 	for q, want := range map[string]bool{"'fast'": false, "'scan'": true, "'point'": false, "'session off'": false,
-		"'one row'": false, "'two rows'": true, "'output none'": false} {
+		"'one row'": false, "'two rows'": true, "ADD COLUMN c1": true, "ADD COLUMN c2": false, "'output none'": false} {
 		if strings.Contains(got, q) != want {
 			t.Errorf("%s logged = %v, want %v:\n%s", q, !want, want, got)
 		}

@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-mysql-org/go-mysql/mysql"
 )
 
 // logBuffer is an error log kept in memory as slog's JSON lines.
@@ -205,5 +207,18 @@ func TestGeneralLogProtocol(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("general log lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// COM_STATISTICS (mysqladmin status) counts the slow queries.
+func TestStatisticsSlowQueries(t *testing.T) {
+	ts := startServer(t, Config{}, map[string]string{"long_query_time": "0"})
+	rc := dialRaw(t, ts.addr)
+	rc.login("root", "root", "test", 0)
+	rc.query("SELECT 1")
+	rc.query("SELECT 2")
+	stats := string(rc.command([]byte{mysql.COM_STATISTICS})[0])
+	if !strings.Contains(stats, "  Slow queries: 2  ") {
+		t.Fatalf("COM_STATISTICS: %q", stats)
 	}
 }

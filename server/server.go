@@ -293,6 +293,7 @@ func (s *Server) statistics() string {
 	up := time.Since(s.started).Seconds()
 	q := s.questions.Load()
 	threads := len(s.cfg.Engine.Sessions())
-	return fmt.Sprintf("Uptime: %d  Threads: %d  Questions: %d  Slow queries: 0  Opens: 0  Open tables: 0  Queries per second avg: %.3f",
-		int64(up), threads, q, float64(q)/max(up, 1))
+	slow := s.cfg.Engine.Database().Counters.SlowQueries()
+	return fmt.Sprintf("Uptime: %d  Threads: %d  Questions: %d  Slow queries: %d  Opens: 0  Open tables: 0  Queries per second avg: %.3f",
+		int64(up), threads, q, slow, float64(q)/max(up, 1))
 }

@@ -177,6 +177,7 @@ func TestRedact(t *testing.T) {
 		"SET PASSWORD FOR 'u1'@'%' = PASSWORD('sekrit3')":                   "SET PASSWORD FOR `u1`@`%`=<secret>",
 		"set password = 'sekrit4'":                                          "SET PASSWORD=<secret>",
 		"CREATE USER u4 IDENTIFIED WITH mysql_native_password AS '*ABCDEF'": "CREATE USER `u4`@`%` IDENTIFIED WITH 'mysql_native_password' AS <secret>",
+		"GRANT SELECT ON d.* TO 'u6'@'%' IDENTIFIED BY 'sekrit6'":           "GRANT SELECT ON `d`.* TO `u6`@`%` IDENTIFIED BY <secret>",
 		"select 'sekrit' from t":                                            "select 'sekrit' from t",
 		"CREATE USER u5":                                                    "CREATE USER u5",
 	} {
