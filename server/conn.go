@@ -427,7 +427,8 @@ func (c *conn) useDB(name string) error {
 // fieldList is COM_FIELD_LIST: the column definitions of a table, those
 // whose names match the LIKE pattern wildcard if it is not empty.
 func (c *conn) fieldList(table, wildcard string) ([]*mysql.Field, error) {
-	r, err := c.session.Exec(c.ctx, "SELECT * FROM `"+strings.ReplaceAll(table, "`", "``")+"` LIMIT 0", nil)
+	// The command is in the general log as Field List, not as this query.
+	r, err := c.session.ExecUnlogged(c.ctx, "SELECT * FROM `"+strings.ReplaceAll(table, "`", "``")+"` LIMIT 0")
 	if err != nil {
 		return nil, toMyError(err)
 	}

@@ -189,6 +189,15 @@ func TestGeneralLogProtocol(t *testing.T) {
 		t.Fatal(err)
 	}
 	db.Close()
+	// COM_FIELD_LIST is its own line, not the query that answers it.
+	rc := dialRaw(t, ts.addr)
+	rc.login("root", "root", "test")
+	rc.query("CREATE TABLE fl (a INT)")
+	rc.command(append([]byte{mysql.COM_INIT_DB}, "test"...))
+	rc.pc.resetSequence()
+	rc.write(append([]byte{mysql.COM_FIELD_LIST}, "fl\x00"...))
+	for p := rc.read(); p[0] != mysql.EOF_HEADER && p[0] != mysql.ERR_HEADER; p = rc.read() {
+	}
 	waitFor(t, "Quit line", func() bool {
 		ts.engine.QueryLogs().Sync()
 		b, _ := os.ReadFile(filepath.Join(ts.engine.Dir(), "general.log"))
@@ -203,10 +212,15 @@ func TestGeneralLogProtocol(t *testing.T) {
 		" Execute\tSELECT 5\n",
 		" Close stmt\t\n",
 		" Quit\t\n",
+		" Init DB\ttest\n",
+		" Field List\tfl\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("general log lacks %q:\n%s", want, got)
 		}
+	}
+	if strings.Contains(got, "LIMIT 0") {
+		t.Errorf("the query answering COM_FIELD_LIST is in the general log:\n%s", got)
 	}
 }
 

@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"time"
@@ -24,13 +25,22 @@ func (s *Session) LogCommand(command, arg string) {
 	s.database.QueryLog.General(s.id, command, arg)
 }
 
+// ExecUnlogged runs a statement a server makes up to answer a protocol
+// command (COM_FIELD_LIST's SELECT): the command is in the logs under its
+// own name, so the statement is in neither query log.
+func (s *Session) ExecUnlogged(ctx context.Context, query string) (*exec.Result, error) {
+	s.unlogged = true
+	defer func() { s.unlogged = false }()
+	return s.exec(ctx, query, nil)
+}
+
 // logGeneral writes a statement as it starts: Query, or Execute (the
 // text with its arguments) for one run with arguments. A statement that
 // does not parse is not written: it could not be known to hold no
 // password (MySQL does the same).
 func (s *Session) logGeneral(p *parse.Stmt, args []types.Value) {
 	ql := s.database.QueryLog
-	if !ql.Enabled(querylog.General) {
+	if !ql.Enabled(querylog.General) || s.unlogged {
 		return
 	}
 	text := querylog.Redact(p, s.SQLMode().ParserMode())
@@ -56,7 +66,7 @@ var (
 // CREATE/DROP INDEX, ANALYZE) only under log_slow_admin_statements.
 func (s *Session) logSlow(p *parse.Stmt, args []types.Value, res *exec.Result) {
 	ql := s.database.QueryLog
-	if !ql.Enabled(querylog.Slow) || s.getVar(slowQueryLog, false) != "ON" {
+	if !ql.Enabled(querylog.Slow) || s.unlogged || s.getVar(slowQueryLog, false) != "ON" {
 		return
 	}
 	end := time.Now()

@@ -75,6 +75,8 @@ type Session struct {
 	// lockWait times the statement's row-lock waits (the slow log's
 	// Lock_time), when the slow log is on.
 	lockWait lockmgr.WaitClock
+	// unlogged: the running statement is a server's own (ExecUnlogged).
+	unlogged bool
 	// callAffected is the rows the last CALL's statements changed, for
 	// its OK (procHost.affected).
 	callAffected uint64
