@@ -16,6 +16,7 @@ import (
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/sql/acl"
 	"github.com/plrun/plrun/sql/psm"
 	"github.com/plrun/plrun/sql/querylog"
 	"github.com/plrun/plrun/sql/sysvar"
@@ -55,6 +56,9 @@ type Engine struct {
 	locks *lockmgr.Manager
 	txm   *txn.Manager
 	procs *procs.Catalog
+	// accounts is the account catalog (sql/acl): logged as accounts
+	// records, kept in snapshots beside the procedures.
+	accounts *acl.Catalog
 	// runtimes compile procedure bodies (Lua, JavaScript).
 	runtimes []procs.Runtime
 
@@ -135,15 +139,16 @@ func Open(cfg Config) (*Engine, error) {
 	// the caller's runtimes.
 	e.runtimes = append([]procs.Runtime{psm.Runtime{}}, cfg.Runtimes...)
 	e.procs = procs.NewCatalog(e.runtimes...)
-	// Persisted settings first (ALTER SYSTEM SET, SET PERSIST), then --set,
-	// which wins for this run.
+	e.accounts = acl.New()
+	// The embedder's read-only values first (what others are checked
+	// against: have_ssl), persisted settings next (ALTER SYSTEM SET, SET
+	// PERSIST), then --set, which wins for this run.
+	e.applyStartupOnly(cfg.Settings)
 	if err := e.applyPersisted(); err != nil {
 		return nil, err
 	}
 	for name, val := range cfg.Settings {
-		if strings.EqualFold(name, "secure_file_priv") {
-			// Read-only at run time, like MySQL's: only set at open.
-			e.globals.Vals["secure_file_priv"] = val
+		if startupOnly[strings.ToLower(name)] {
 			continue
 		}
 		if err := e.setOpenSetting(name, val); err != nil {
@@ -185,6 +190,7 @@ func Open(cfg Config) (*Engine, error) {
 	e.db.QueryLog = e.qlog
 	e.db.Logger = cfg.Logger
 	e.db.ReopenErrorLog = cfg.ReopenErrorLog
+	e.db.Accounts = e.accounts
 	e.syncSettings()
 	opened = true
 	if cfg.ProcsDir != "" {

@@ -34,6 +34,9 @@ func (e *Engine) setGlobal(name string, v types.Value) (*sql.Note, error) {
 	if err := e.checkLogFile(d, text); err != nil {
 		return nil, err
 	}
+	if err := e.checkSecureTransport(d, text); err != nil {
+		return nil, err
+	}
 	e.globals.Mu.Lock()
 	e.globals.Vals[d.Key()] = text
 	e.globals.Mu.Unlock()

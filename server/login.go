@@ -1,12 +1,12 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
+	"github.com/plrun/plrun/sql/acl"
 )
 
 // Compatibility modes (Config.Compat, `plrun serve --compat`).
@@ -34,24 +34,39 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 	if s.cfg.Compat != CompatOceanBase && c.session.Autocommit() {
 		status |= mysql.SERVER_STATUS_AUTOCOMMIT
 	}
-	if err := p.writePacket(initialHandshake(uint32(c.session.ID()), salt, status, s.cfg.AuthPlugin)); err != nil {
-		return nil, err
-	}
-	data, err := p.readPacket()
-	if err != nil {
+	if err := p.writePacket(initialHandshake(uint32(c.session.ID()), salt, status, s.cfg.AuthPlugin, s.capabilities())); err != nil {
 		return nil, err
 	}
 	w := &wire{packetConn: p, status: status}
-	resp, err := parseHandshakeResponse(data)
+	resp, err := readHandshakeResponse(w)
 	if err != nil {
-		_ = w.writeError(errHandshake)
 		return nil, err
 	}
-	w.capability = resp.capability & serverCapabilities
+	if resp.sslRequest {
+		if err := s.startTLS(c, p); err != nil {
+			s.cfg.Engine.Logger().Warn("connection refused", "id", c.session.ID(), "host", c.nc.RemoteAddr().String(), "reason", err.Error())
+			return nil, err
+		}
+		if resp, err = readHandshakeResponse(w); err != nil {
+			return nil, err
+		}
+		if resp.sslRequest { // a second SSLRequest, inside TLS
+			_ = w.writeError(errHandshake)
+			return nil, errHandshake
+		}
+	}
+	if !c.secure && c.requireSecureTransport() {
+		s.logLoginFailed(resp.user, c.nc, "insecure transport (require_secure_transport)")
+		_ = w.writeError(errSecureTransportRequired)
+		return nil, errSecureTransportRequired
+	}
+	w.capability = resp.capability & s.capabilities()
 	w.user = resp.user
-	if err := s.authenticate(w, c.nc, salt, resp.user, resp.plugin, resp.auth, resp.capability); err != nil {
+	acct, err := s.authenticate(w, c, salt, resp.user, resp.plugin, resp.auth, resp.capability)
+	if err != nil {
 		return nil, err
 	}
+	c.session.SetAccount(s.cfg.Engine.Accounts().GrantsFor(acct.User, acct.Host))
 	if resp.db != "" {
 		if err := c.session.UseDB(resp.db); err != nil {
 			s.logLoginFailed(resp.user, c.nc, "unknown database "+resp.db)
@@ -68,64 +83,88 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 	return w, nil
 }
 
+// readHandshakeResponse reads and decodes the client's handshake response
+// (or SSLRequest); one it cannot read is answered errHandshake.
+func readHandshakeResponse(w *wire) (handshakeResponse, error) {
+	data, err := w.readPacket()
+	if err != nil {
+		return handshakeResponse{}, err
+	}
+	resp, err := parseHandshakeResponse(data)
+	if err != nil {
+		_ = w.writeError(errHandshake)
+	}
+	return resp, err
+}
+
 // authenticate checks a login (the handshake's, or COM_CHANGE_USER's)
-// and writes what the method needs before the final OK, or the error.
-// plugin is the method the client used for auth ("" if it named none).
-func (s *Server) authenticate(w *wire, nc net.Conn, salt []byte, user, plugin string, auth []byte, clientCaps uint32) error {
+// against the account catalog and writes what the method needs before
+// the final OK, or the error; it returns the account the login matched.
+// The method is the matched account's plugin (the server's default for
+// a name no account has, so a probe learns nothing); a client that
+// started with another gets an auth switch. plugin is the method the
+// client used ("" if it named none).
+func (s *Server) authenticate(w *wire, c *conn, salt []byte, user, plugin string, auth []byte, clientCaps uint32) (*acl.Account, error) {
+	acct := s.cfg.Engine.Accounts().Current().MatchLogin(user, clientHost(c.nc))
 	method := s.cfg.AuthPlugin
+	if acct != nil {
+		method = acct.Plugin
+	}
 	if clientCaps&mysql.CLIENT_PLUGIN_AUTH == 0 {
-		method = mysql.AUTH_NATIVE_PASSWORD // a client that cannot switch
+		if method != mysql.AUTH_NATIVE_PASSWORD {
+			acct = nil // a client that cannot switch cannot answer this account's method
+		}
+		method = mysql.AUTH_NATIVE_PASSWORD
 	} else if plugin != method {
 		// AuthSwitchRequest: the method and a fresh scramble.
 		salt = mysql.RandomBuf(20)
 		req := append([]byte{mysql.EOF_HEADER}, method...)
 		req = append(append(append(req, 0), salt...), 0)
 		if err := w.writePacket(req); err != nil {
-			return err
+			return nil, err
 		}
 		data, err := w.readPacket()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		auth = data
 	}
-	password, known := s.cfg.Users.lookup(user)
-	ok := known && checkScramble(method, salt, auth, password)
-	if !ok {
-		reason := "wrong password"
-		if !known {
-			reason = "no such user"
+	sec := accountSecrets{cat: s.cfg.Engine.Accounts(), acct: acct}
+	if method == mysql.AUTH_CACHING_SHA2_PASSWORD {
+		if err := s.cachingSha2(w, c, sec, salt, user, auth); err != nil {
+			return nil, err
 		}
-		s.logLoginFailed(user, nc, reason)
-		e := accessDenied(user, nc, len(auth) > 0)
-		_ = w.writeError(e)
-		return e
+		return acct, nil
 	}
-	if method == mysql.AUTH_CACHING_SHA2_PASSWORD && len(auth) > 0 {
-		// caching_sha2_password's fast authentication succeeded: plrun
-		// knows the password, so the server-side cache always hits.
-		if err := w.writePacket([]byte{mysql.MORE_DATE_HEADER, mysql.CACHE_SHA2_FAST_AUTH}); err != nil {
-			return err
-		}
+	if !sec.CheckNative(user, salt, auth) {
+		return nil, s.deny(w, c, user, len(auth) > 0)
 	}
-	return nil
+	return acct, nil
 }
 
-// checkScramble reports whether auth is password scrambled with salt by
-// method. An empty auth-response is an empty password.
-func checkScramble(method string, salt, auth []byte, password string) bool {
-	if len(auth) == 0 || len(auth) == 1 && auth[0] == 0 {
-		return password == ""
+// deny refuses a login with 1045.
+func (s *Server) deny(w *wire, c *conn, user string, usedPassword bool) error {
+	reason := "wrong password"
+	switch {
+	case s.cfg.Engine.Accounts().Current().MatchLogin(user, clientHost(c.nc)) == nil:
+		reason = "no such account"
+	case !usedPassword:
+		reason = "no password given"
 	}
-	if password == "" {
-		return false
+	s.logLoginFailed(user, c.nc, reason)
+	e := accessDenied(user, c.nc, usedPassword)
+	_ = w.writeError(e)
+	return e
+}
+
+// clientHost is the client's address without its port, as accounts'
+// host patterns match it.
+func clientHost(nc net.Conn) string {
+	host := nc.RemoteAddr().String()
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
 	}
-	switch method {
-	case mysql.AUTH_CACHING_SHA2_PASSWORD:
-		return bytes.Equal(mysql.CalcCachingSha2Password(salt, password), auth)
-	default:
-		return bytes.Equal(mysql.CalcPassword(salt, []byte(password)), auth)
-	}
+	return host
 }
 
 // accessDenied is MySQL's 1045, naming the client's host without its port
@@ -154,7 +193,8 @@ func (c *conn) changeUser(data []byte) error {
 	}
 	c.session.Reset()
 	clear(c.stmts)
-	if err := c.srv.authenticate(c.wire, c.nc, c.salt, req.user, req.plugin, req.auth, c.wire.capability); err != nil {
+	acct, err := c.srv.authenticate(c.wire, c, c.salt, req.user, req.plugin, req.auth, c.wire.capability)
+	if err != nil {
 		var my *mysql.MyError
 		if errors.As(err, &my) {
 			return errChangeUserFailed // MySQL closes the connection
@@ -163,6 +203,7 @@ func (c *conn) changeUser(data []byte) error {
 	}
 	c.wire.user = req.user
 	c.session.SetClient(req.user, c.nc.RemoteAddr().String())
+	c.session.SetAccount(c.srv.cfg.Engine.Accounts().GrantsFor(acct.User, acct.Host))
 	if req.db != "" {
 		if err := c.session.UseDB(req.db); err != nil {
 			return c.reply(nil, err)

@@ -52,15 +52,16 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:3306", "address to listen on")
 	dataDir := fs.String("data", "", "data directory (created if missing)")
-	user := fs.String("user", "root", "login name accepted (with --password)")
-	password := fs.String("password", "root", "password of --user")
-	usersFile := fs.String("users-file", "", "file of name:password lines (replaces --user/--password unless they are given explicitly)")
+	user := fs.String("user", "root", "the first account, created as 'name'@'%' with ALL PRIVILEGES at the first start (with --password); later starts keep the accounts the data folder has")
+	password := fs.String("password", "root", "password of --user (first start only: stored hashed)")
+	usersFile := fs.String("users-file", "", "file of name:password lines: the first accounts, as --user (replaces --user/--password unless they are given explicitly)")
 	maxConns := fs.Int("max-connections", DefaultMaxConnections, "maximum concurrent connections (1040 past it)")
 	procsDir := fs.String("procs", "", "folder of *.lua / *.js procedures loaded at start")
 	workers := fs.Int("workers", 0, "engine worker pool size (0 = engine default)")
-	authPlugin := fs.String("auth-plugin", "mysql_native_password", "mysql_native_password or caching_sha2_password")
+	authPlugin := fs.String("auth-plugin", "mysql_native_password", "mysql_native_password or caching_sha2_password: the seeded accounts' plugin")
 	compat := fs.String("compat", "", "compatibility mode: oceanbase announces no status in the handshake, as OceanBase does (seed 000's ob_elr.py relies on it; see README)")
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long in-flight statements may run after SIGTERM before they are cancelled")
+	tlsOpts := registerTLSFlags(fs)
 	settings := settingsFlag{}
 	fs.Var(settings, "set", "global setting name=value, e.g. enable_early_lock_release=ON (repeatable)")
 	logFlags := registerErrorLogFlags(fs)
@@ -109,6 +110,10 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 			settings["secure_file_priv"] = *procsDir
 		}
 	}
+	tlsConfig, rsaKey, err := tlsOpts.setup(*dataDir, settings)
+	if err != nil {
+		return err
+	}
 	ecfg := engine.Config{Runtimes: builtin.Runtimes(), Dir: *dataDir, Settings: settings, ProcsDir: *procsDir, Workers: *workers, Logger: log}
 	if logFile != nil {
 		ecfg.ReopenErrorLog = logFile.Reopen
@@ -119,7 +124,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		return err
 	}
 	started := time.Now()
-	srv, err := New(Config{Engine: engine, Users: users, MaxConnections: *maxConns, AuthPlugin: *authPlugin, Compat: *compat, Logger: log})
+	srv, err := New(Config{Engine: engine, Users: users, MaxConnections: *maxConns, AuthPlugin: *authPlugin, Compat: *compat, TLS: tlsConfig, RSAKey: rsaKey, Logger: log})
 	if err != nil {
 		engine.Close()
 		return err

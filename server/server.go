@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/rsa"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -28,17 +30,27 @@ const DefaultMaxConnections = 1000
 // Config configures a Server.
 type Config struct {
 	Engine *engine.Engine
-	// Users are the accepted logins; there is no anonymous access.
+	// Users seed the account catalog at the first start (seedAccounts):
+	// each becomes 'name'@'%' with ALL PRIVILEGES ON *.* WITH GRANT
+	// OPTION. Once the catalog has accounts they are the logins, and
+	// Users is not applied again.
 	Users Users
 	// MaxConnections bounds concurrent connections (0 = DefaultMaxConnections);
 	// past it a client gets 1040 Too many connections.
 	MaxConnections int
-	// AuthPlugin is the authentication method the server asks for:
+	// AuthPlugin is the plugin of the seeded accounts and the method the
+	// server asks a login for before it knows the account:
 	// "mysql_native_password" (default) or "caching_sha2_password"
-	// (fast authentication: plrun knows the passwords, so it never needs
-	// the full exchange over TLS or RSA). Clients that start with the other
-	// one are switched.
+	// (sha2auth.go: fast authentication from a cache that a full
+	// authentication, over TLS or RSA, fills). A login is switched to its
+	// account's plugin.
 	AuthPlugin string
+	// TLS, if set, is offered on the connection (CLIENT_SSL; tls.go).
+	TLS *tls.Config
+	// RSAKey, if set, lets caching_sha2_password's full authentication
+	// run without TLS: the client encrypts its password with the public
+	// half, which it may ask the server for.
+	RSAKey *rsa.PrivateKey
 	// Compat is CompatMySQL (default) or CompatOceanBase: see there.
 	Compat string
 	// Logger is the error log (panics, failed logins, refused
@@ -50,6 +62,9 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	started time.Time
+
+	fastAuth     fastAuthCache // caching_sha2_password's (sha2auth.go)
+	publicKeyPEM []byte        // RSAKey's public half, sent on request
 
 	questions atomic.Uint64 // commands received (COM_STATISTICS)
 	panics    atomic.Uint64 // connections ended by a panic
@@ -67,9 +82,6 @@ type Server struct {
 func New(cfg Config) (*Server, error) {
 	if cfg.Engine == nil {
 		return nil, errors.New("server: no engine")
-	}
-	if len(cfg.Users) == 0 {
-		return nil, errors.New("server: no users configured")
 	}
 	for name := range cfg.Users {
 		if name == "" {
@@ -95,7 +107,16 @@ func New(cfg Config) (*Server, error) {
 	default:
 		return nil, fmt.Errorf("server: unknown compatibility mode %q (want oceanbase or none)", cfg.Compat)
 	}
+	if err := seedAccounts(cfg); err != nil {
+		return nil, err
+	}
 	s := &Server{cfg: cfg, started: time.Now()}
+	if cfg.RSAKey != nil {
+		var err error
+		if s.publicKeyPEM, err = encodePublicKey(cfg.RSAKey); err != nil {
+			return nil, fmt.Errorf("server: RSA key: %w", err)
+		}
+	}
 	s.mu.conns = map[*conn]struct{}{}
 	s.mu.listeners = map[net.Listener]struct{}{}
 	return s, nil

@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"errors"
+	"github.com/plrun/plrun/sql/acl"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,6 +36,7 @@ type Session struct {
 	database   *Database
 	id         uint64
 	user, host string
+	transport  transport // the connection's TLS, if any (transport.go)
 
 	txn         *txn.Txn
 	explicit    bool      // BEGIN / START TRANSACTION is open
@@ -196,11 +198,12 @@ func (s *Session) Close() {
 }
 
 // Info is the session's PROCESSLIST row now; safe from any goroutine.
+// An account statement's passwords show as <secret>, as MySQL's.
 func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: s.command,
-		Time: int64(time.Since(s.since).Seconds()), State: s.state, Info: s.query, Trx: s.liveTrxLocked()}
+		Time: int64(time.Since(s.since).Seconds()), State: s.state, Info: acl.RedactSecrets(s.query), Trx: s.liveTrxLocked()}
 }
 
 // Interrupt stops the running statement, as KILL QUERY (queryOnly) or
