@@ -233,3 +233,32 @@ func statusValue(t *testing.T, e *engine.Engine, name string) string {
 	t.Fatalf("no status %s", name)
 	return ""
 }
+
+// The account statements' passwords reach neither log: each statement is
+// written with <secret> in their place.
+func TestQueryLogsHidePasswords(t *testing.T) {
+	e, s, dir := openLogged(t, map[string]string{"general_log": "ON", "general_log_file": "g.log",
+		"slow_query_log": "ON", "long_query_time": "0", "slow_query_log_file": "s.log"})
+	ctx := context.Background()
+	stmts := []string{
+		"CREATE USER 'u1'@'%' IDENTIFIED BY 'Sekrit-1'",
+		"ALTER USER 'u1'@'%' IDENTIFIED BY 'Sekrit-2'",
+		"SET PASSWORD FOR 'u1'@'%' = 'Sekrit-3'",
+		"GRANT SELECT ON test.* TO 'u1'@'%' IDENTIFIED BY 'Sekrit-4'",
+	}
+	for _, q := range stmts {
+		s.Exec(ctx, q, nil) // logged whether it then succeeds or not
+	}
+	for _, path := range []string{"g.log", "s.log"} {
+		got := logText(t, e, filepath.Join(dir, path))
+		if strings.Contains(got, "Sekrit") {
+			t.Errorf("%s holds a password:\n%s", path, got)
+		}
+		for _, want := range []string{"CREATE USER `u1`@`%` IDENTIFIED BY <secret>", "ALTER USER `u1`@`%` IDENTIFIED BY <secret>",
+			"SET PASSWORD FOR `u1`@`%`=<secret>"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("%s lacks %q:\n%s", path, want, got)
+			}
+		}
+	}
+}
