@@ -155,7 +155,7 @@ func TestErrorLogServe(t *testing.T) {
 	old := read(logPath + ".1")
 	fails := old.events(t, "login failed")
 	if len(fails) != 2 || fails[0]["user"] != "root" || fails[0]["reason"] != "wrong password" ||
-		fails[1]["user"] != "nobody" || fails[1]["reason"] != "no such user" || fails[0]["level"] != "WARN" ||
+		fails[1]["user"] != "nobody" || fails[1]["reason"] != "no such account" || fails[0]["level"] != "WARN" ||
 		!strings.HasPrefix(fails[0]["client"].(string), "127.0.0.1:") {
 		t.Errorf("failed logins %v", fails)
 	}
