@@ -262,3 +262,25 @@ func TestQueryLogsHidePasswords(t *testing.T) {
 		}
 	}
 }
+
+// A multi-statement text is one Query line, as MariaDB writes it; with a
+// password in one of its statements, the statements redacted.
+func TestGeneralLogMultiStatement(t *testing.T) {
+	e, s, dir := openLogged(t, map[string]string{"general_log": "ON", "general_log_file": "g.log"})
+	ctx := context.Background()
+	if _, err := s.ExecMulti(ctx, "SELECT 1; SELECT 2"); err != nil {
+		t.Fatal(err)
+	}
+	s.ExecMulti(ctx, "SELECT 3; CREATE USER 'm1'@'%' IDENTIFIED BY 'Sekrit-9'; SELECT 4")
+	got := logText(t, e, filepath.Join(dir, "g.log"))
+	for text, want := range map[string]bool{
+		"Query\tSELECT 1; SELECT 2\n": true,
+		"Query\tSELECT 1\n":           false,
+		"Query\tSELECT 3;CREATE USER `m1`@`%` IDENTIFIED BY <secret>;SELECT 4\n": true,
+		"Sekrit": false,
+	} {
+		if strings.Contains(got, text) != want {
+			t.Errorf("general log has %q = %v, want %v:\n%s", text, !want, want, got)
+		}
+	}
+}

@@ -40,7 +40,7 @@ func (s *Session) ExecUnlogged(ctx context.Context, query string) (*exec.Result,
 // password (MySQL does the same).
 func (s *Session) logGeneral(p *parse.Stmt, args []types.Value) {
 	ql := s.database.QueryLog
-	if !ql.Enabled(querylog.General) || s.unlogged {
+	if !ql.Enabled(querylog.General) || s.unlogged || s.scriptLogged {
 		return
 	}
 	text := querylog.Redact(p, s.SQLMode().ParserMode())
@@ -49,6 +49,37 @@ func (s *Session) logGeneral(p *parse.Stmt, args []types.Value) {
 		return
 	}
 	ql.General(s.id, querylog.CmdQuery, text)
+}
+
+// logGeneralScript writes a multi-statement text as one Query line, as
+// MariaDB does (the slow log still has each statement). When a statement
+// of it carries a password, or does not parse (and so could), the line
+// is the redacted statements up to that one, joined. It reports whether
+// it wrote the line.
+func (s *Session) logGeneralScript(script string, stmts []string) bool {
+	ql := s.database.QueryLog
+	if !ql.Enabled(querylog.General) || s.unlogged || s.callDepth > 0 {
+		return false
+	}
+	mode := s.SQLMode().ParserMode()
+	parts := make([]string, 0, len(stmts))
+	verbatim := true
+	for _, q := range stmts {
+		p, err := s.database.plans.Get(q, mode)
+		if err != nil {
+			verbatim = false
+			break
+		}
+		text := querylog.Redact(p, mode)
+		verbatim = verbatim && text == p.Text
+		parts = append(parts, strings.TrimRight(text, " \t\r\n;"))
+	}
+	if verbatim {
+		ql.General(s.id, querylog.CmdQuery, script)
+	} else if len(parts) > 0 {
+		ql.General(s.id, querylog.CmdQuery, strings.Join(parts, ";"))
+	}
+	return true
 }
 
 var (

@@ -77,8 +77,11 @@ type Session struct {
 	// lockWait times the statement's row-lock waits (the slow log's
 	// Lock_time), when the slow log is on.
 	lockWait lockmgr.WaitClock
-	// unlogged: the running statement is a server's own (ExecUnlogged).
-	unlogged bool
+	// unlogged: the running statement is a server's own (ExecUnlogged);
+	// scriptLogged: the general log has the multi-statement text it is
+	// part of (logGeneralScript).
+	unlogged     bool
+	scriptLogged bool
 	// callAffected is the rows the last CALL's statements changed, for
 	// its OK (procHost.affected).
 	callAffected uint64
@@ -449,6 +452,10 @@ func (s *Session) ExecMulti(ctx context.Context, script string) ([]*exec.Result,
 		stmts = append(stmts, rest)
 	}
 	var out []*exec.Result
+	if len(stmts) > 1 && s.logGeneralScript(script, stmts) {
+		s.scriptLogged = true
+		defer func() { s.scriptLogged = false }()
+	}
 	for _, q := range stmts {
 		r, err := s.exec(ctx, q, nil)
 		if err != nil {
