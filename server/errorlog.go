@@ -112,6 +112,14 @@ func (l *logFile) Close() error {
 // names given with --set).
 func logStart(log *slog.Logger, e *engine.Engine, addr net.Addr, dataDir string, explicit map[string]string) {
 	attrs := []any{"version", ServerVersion, "listen", addr.String(), "data", dataDir, "pid", os.Getpid()}
+	log.Info("plrun started", append(attrs, changedSettings(e, explicit)...)...)
+}
+
+// changedSettings is the settings group of the start and stop lines: each
+// global setting that differs from its default, its value and source (a
+// name given with --set is "--set"; SET GLOBAL since the start shows at
+// the stop).
+func changedSettings(e *engine.Engine, explicit map[string]string) []any {
 	var settings []any
 	for _, s := range e.ChangedSettings() {
 		source := s.Source
@@ -120,10 +128,10 @@ func logStart(log *slog.Logger, e *engine.Engine, addr net.Addr, dataDir string,
 		}
 		settings = append(settings, slog.Group(s.Name, "value", s.Value, "source", source))
 	}
-	if len(settings) > 0 {
-		attrs = append(attrs, slog.Group("settings", settings...))
+	if len(settings) == 0 {
+		return nil
 	}
-	log.Info("plrun started", attrs...)
+	return []any{slog.Group("settings", settings...)}
 }
 
 // logLoginFailed is the line of a refused login: the user and client

@@ -161,10 +161,11 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	if shutdownErr != nil {
 		log.Warn("shutdown cancelled statements still running", "err", shutdownErr, "shutdown_timeout", *shutdownTimeout)
 	}
+	settingsAtStop := changedSettings(engine, given)
 	if cerr := engine.Close(); cerr != nil {
 		log.Error("closing the engine failed", "err", cerr)
 		return fmt.Errorf("closing the engine: %w", cerr)
 	}
-	log.Info("plrun stopped", "uptime", time.Since(started).Round(time.Millisecond).String())
+	log.Info("plrun stopped", append([]any{"uptime", time.Since(started).Round(time.Millisecond).String()}, settingsAtStop...)...)
 	return err
 }
