@@ -284,3 +284,30 @@ func TestGeneralLogMultiStatement(t *testing.T) {
 		}
 	}
 }
+
+// FLUSH SLOW LOGS (and FLUSH LOGS) reopens the file under its name after
+// a rotation tool renamed it; FLUSH GENERAL LOGS leaves the slow log alone.
+func TestFlushLogsReopens(t *testing.T) {
+	e, s, dir := openLogged(t, map[string]string{"slow_query_log": "ON", "long_query_time": "0", "slow_query_log_file": "s.log"})
+	path := filepath.Join(dir, "s.log")
+	run(t, s, "SELECT 'first'")
+	logText(t, e, path)
+	if err := os.Rename(path, path+".1"); err != nil {
+		t.Fatal(err)
+	}
+	run(t, s, "FLUSH GENERAL LOGS", "SELECT 'still the old file'", "FLUSH SLOW LOGS", "SELECT 'second'")
+	old, cur := logText(t, e, path+".1"), logText(t, e, path)
+	if !strings.Contains(old, "'first'") || !strings.Contains(old, "'still the old file'") || strings.Contains(old, "'second'") {
+		t.Errorf("rotated file:\n%s", old)
+	}
+	if !strings.Contains(cur, "Time\t\t    Id Command\tArgument\n") || !strings.Contains(cur, "SELECT 'second';") {
+		t.Errorf("reopened file:\n%s", cur)
+	}
+	if err := os.Rename(path, path+".2"); err != nil {
+		t.Fatal(err)
+	}
+	run(t, s, "FLUSH LOGS", "SELECT 'third'")
+	if got := logText(t, e, path); !strings.Contains(got, "SELECT 'third';") {
+		t.Errorf("FLUSH LOGS did not reopen:\n%s", got)
+	}
+}
