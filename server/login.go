@@ -44,7 +44,7 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 	}
 	if resp.sslRequest {
 		if err := s.startTLS(c, p); err != nil {
-			s.cfg.Engine.Logger().Warn("connection refused", "id", c.session.ID(), "host", c.nc.RemoteAddr().String(), "reason", err.Error())
+			s.cfg.Logger.Warn("connection refused", "id", c.session.ID(), "host", c.nc.RemoteAddr().String(), "reason", err.Error())
 			return nil, err
 		}
 		if resp, err = readHandshakeResponse(w); err != nil {
