@@ -37,6 +37,9 @@ type Options struct {
 	// Logger is the error log (recovery, checkpoints, fail-stop, KILL);
 	// nil logs nothing.
 	Logger *slog.Logger
+	// OptionSettings are settings read from option files (cmd/plrun's
+	// plrun.cnf): below plrun-auto.cnf and Settings, as MySQL 8 orders them.
+	OptionSettings []engine.OptionSetting
 }
 
 // DB is an open plrun database.
@@ -50,7 +53,7 @@ func Open(dir string, opts *Options) (*DB, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, Settings: opts.Settings, ProcsDir: opts.ProcsDir, Workers: opts.Workers, Logger: opts.Logger})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, Settings: opts.Settings, OptionSettings: opts.OptionSettings, ProcsDir: opts.ProcsDir, Workers: opts.Workers, Logger: opts.Logger})
 	if err != nil {
 		return nil, err
 	}

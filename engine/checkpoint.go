@@ -13,13 +13,14 @@ import (
 func (e *Engine) Checkpoint(ctx context.Context) (uint64, error) {
 	e.ckptMu.Lock()
 	defer e.ckptMu.Unlock()
-	began := time.Now()
+	start := time.Now()
 	lsn, err := e.txm.Checkpoint(ctx, e.cfg.Dir, e.procsJSON)
+	e.ckpt.note(start, err)
 	if err != nil {
-		e.cfg.Logger.Error("checkpoint failed", "err", err, "duration", time.Since(began))
+		e.cfg.Logger.Error("checkpoint failed", "err", err, "duration", time.Since(start))
 		return 0, sql.MapError(err)
 	}
-	e.logCheckpoint(lsn, time.Since(began))
+	e.logCheckpoint(lsn, time.Since(start))
 	return lsn, nil
 }
 

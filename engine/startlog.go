@@ -2,7 +2,6 @@ package engine
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/plrun/plrun/sql/sysvar"
 )
@@ -11,34 +10,15 @@ import (
 // compiled-in default, and where the value came from.
 type ChangedSetting struct {
 	Name, Value string
-	// Source is "startup" (Config.Settings: --set, --workers and the
-	// like), "persisted" (plrun-auto.cnf: SET PERSIST, ALTER SYSTEM SET)
-	// or "SET GLOBAL" (changed since the engine opened).
+	// Source and Path are the variable's origin as
+	// performance_schema.variables_info shows it (sysvar.Origin).
 	Source string
+	Path   string
 }
 
 // ChangedSettings lists the global settings that differ from their
-// defaults, by name: what the error log's start line names.
+// defaults, by name: what the error log's start and stop lines name.
 func (e *Engine) ChangedSettings() []ChangedSetting {
-	key := func(n string) string {
-		if d, err := sysvar.Lookup(n); err == nil {
-			return d.Key()
-		}
-		return strings.ToLower(n)
-	}
-	fromConfig := map[string]bool{}
-	for n := range e.cfg.Settings {
-		fromConfig[key(n)] = true
-	}
-	if e.cfg.Workers > 0 {
-		fromConfig["plrun_workers"] = true
-	}
-	e.persistMu.Lock()
-	persisted := make(map[string]bool, len(e.persisted))
-	for n := range e.persisted {
-		persisted[key(n)] = true
-	}
-	e.persistMu.Unlock()
 	var out []ChangedSetting
 	for name, d := range sysvar.Defs {
 		if d.Key() != name {
@@ -48,14 +28,8 @@ func (e *Engine) ChangedSettings() []ChangedSetting {
 		if v == d.Def {
 			continue
 		}
-		source := "SET GLOBAL"
-		switch {
-		case fromConfig[name]:
-			source = "startup"
-		case persisted[name]:
-			source = "persisted"
-		}
-		out = append(out, ChangedSetting{Name: name, Value: v, Source: source})
+		o := e.globals.OriginOf(name)
+		out = append(out, ChangedSetting{Name: name, Value: v, Source: string(o.Source), Path: o.Path})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out

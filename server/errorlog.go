@@ -110,23 +110,24 @@ func (l *logFile) Close() error {
 // logStart is the start line: what runs, where, and every global setting
 // that differs from its default with where it came from (explicit: the
 // names given with --set).
-func logStart(log *slog.Logger, e *engine.Engine, addr net.Addr, dataDir string, explicit map[string]string) {
+func logStart(log *slog.Logger, e *engine.Engine, addr net.Addr, dataDir string) {
 	attrs := []any{"version", ServerVersion, "listen", addr.String(), "data", dataDir, "pid", os.Getpid()}
-	log.Info("plrun started", append(attrs, changedSettings(e, explicit)...)...)
+	log.Info("plrun started", append(attrs, changedSettings(e)...)...)
 }
 
 // changedSettings is the settings group of the start and stop lines: each
-// global setting that differs from its default, its value and source (a
-// name given with --set is "--set"; SET GLOBAL since the start shows at
-// the stop).
-func changedSettings(e *engine.Engine, explicit map[string]string) []any {
+// global setting that differs from its default, its value and source as
+// performance_schema.variables_info names it (COMMAND_LINE, PERSISTED,
+// GLOBAL / EXPLICIT / EXTRA with the option file, DYNAMIC for SET GLOBAL
+// since the start, which shows at the stop).
+func changedSettings(e *engine.Engine) []any {
 	var settings []any
 	for _, s := range e.ChangedSettings() {
-		source := s.Source
-		if _, ok := explicit[s.Name]; ok && source == "startup" {
-			source = "--set"
+		attrs := []any{"value", s.Value, "source", s.Source}
+		if s.Path != "" {
+			attrs = append(attrs, "path", s.Path)
 		}
-		settings = append(settings, slog.Group(s.Name, "value", s.Value, "source", source))
+		settings = append(settings, slog.Group(s.Name, attrs...))
 	}
 	if len(settings) == 0 {
 		return nil

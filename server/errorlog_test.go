@@ -114,7 +114,7 @@ func TestErrorLogServe(t *testing.T) {
 	elr, _ := settings["enable_early_lock_release"].(map[string]any)
 	lqt, _ := settings["long_query_time"].(map[string]any)
 	if start["version"] != ServerVersion || start["listen"] != addr.String() || start["data"] != filepath.Join(dir, "data") ||
-		elr["value"] != "ON" || elr["source"] != "--set" || lqt["value"] != "2.000000" || lqt["source"] != "--set" {
+		elr["value"] != "ON" || elr["source"] != "COMMAND_LINE" || lqt["value"] != "2.000000" || lqt["source"] != "COMMAND_LINE" {
 		t.Errorf("start line %v", start)
 	}
 	if _, ok := settings["secure_file_priv"]; !ok {
@@ -193,7 +193,7 @@ func TestErrorLogServe(t *testing.T) {
 	stop := cur.one(t, "plrun stopped")
 	stopSettings, _ := stop["settings"].(map[string]any)
 	hot, _ := stopSettings["hotspot"].(map[string]any)
-	if hot["value"] != "ON" || hot["source"] != "SET GLOBAL" || stop["uptime"] == nil {
+	if hot["value"] != "ON" || hot["source"] != "DYNAMIC" || stop["uptime"] == nil {
 		t.Errorf("stop line %v", stop)
 	}
 	if len(old.events(t, "plrun stopped")) != 0 {

@@ -64,8 +64,14 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	tlsOpts := registerTLSFlags(fs)
 	settings := settingsFlag{}
 	fs.Var(settings, "set", "global setting name=value, e.g. enable_early_lock_release=ON (repeatable)")
+	metricsOpts := registerMetricsFlags(fs)
 	logFlags := registerErrorLogFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	RegisterOptionFileFlags(fs)
+	optionSettings, printed, err := loadOptions(fs, args, stderr)
+	if err != nil || printed {
+		return err
+	}
+	if err := metricsOpts.check(); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -95,26 +101,19 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	if logFile != nil {
 		defer logFile.Close()
 	}
-	given := map[string]string{} // --set as typed, before serve adds its own
-	for n, v := range settings {
-		if d, err := sysvar.Lookup(n); err == nil {
-			n = d.Key() // an alias is its variable
-		}
-		given[strings.ToLower(n)] = v
+	// Clients must not make the server read arbitrary files (LOAD
+	// PROCEDURE 'path'): only the --procs folder, or nothing, unless an
+	// option file or --set says otherwise.
+	filePriv := "NULL"
+	if *procsDir != "" {
+		filePriv = *procsDir
 	}
-	if _, ok := settings["secure_file_priv"]; !ok {
-		// Clients must not make the server read arbitrary files (LOAD
-		// PROCEDURE 'path'): only the --procs folder, or nothing.
-		settings["secure_file_priv"] = "NULL"
-		if *procsDir != "" {
-			settings["secure_file_priv"] = *procsDir
-		}
-	}
+	optionSettings = append([]engine.OptionSetting{{Name: "secure_file_priv", Value: filePriv, Source: sysvar.SourceCompiled}}, optionSettings...)
 	tlsConfig, rsaKey, err := tlsOpts.setup(*dataDir, settings)
 	if err != nil {
 		return err
 	}
-	ecfg := engine.Config{Runtimes: builtin.Runtimes(), Dir: *dataDir, Settings: settings, ProcsDir: *procsDir, Workers: *workers, Logger: log}
+	ecfg := engine.Config{Runtimes: builtin.Runtimes(), Dir: *dataDir, Settings: settings, OptionSettings: optionSettings, ProcsDir: *procsDir, Workers: *workers, Logger: log}
 	if logFile != nil {
 		ecfg.ReopenErrorLog = logFile.Reopen
 	}
@@ -129,8 +128,14 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		engine.Close()
 		return err
 	}
+	metricsLn, err := metricsOpts.start(engine, stderr)
+	if err != nil {
+		engine.Close()
+		return err
+	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
+		metricsLn.Close()
 		engine.Close()
 		return err
 	}
@@ -141,7 +146,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		}
 		engine.QueryLogs().SetServer(qs)
 	}
-	logStart(log, engine, ln.Addr(), *dataDir, given)
+	logStart(log, engine, ln.Addr(), *dataDir)
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -161,7 +166,11 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	if shutdownErr != nil {
 		log.Warn("shutdown cancelled statements still running", "err", shutdownErr, "shutdown_timeout", *shutdownTimeout)
 	}
-	settingsAtStop := changedSettings(engine, given)
+	// Metrics stay up through the drain, so it can be watched.
+	if merr := metricsLn.Close(); merr != nil {
+		log.Warn("closing the metrics listener failed", "err", merr)
+	}
+	settingsAtStop := changedSettings(engine)
 	if cerr := engine.Close(); cerr != nil {
 		log.Error("closing the engine failed", "err", cerr)
 		return fmt.Errorf("closing the engine: %w", cerr)

@@ -51,6 +51,9 @@ func prepareDataDir(dir string, create bool) (created bool, err error) {
 		if isQueryLogFile(e.Name()) {
 			continue // neither foreign nor proof of a database
 		}
+		if e.Name() == server.DataOptionFile {
+			continue // the folder's option file: neither a database nor foreign
+		}
 		if isPlrunFile(e.Name()) {
 			ours = true
 		} else {
