@@ -4,19 +4,42 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/sql/enginestatus"
+	"github.com/plrun/plrun/wal"
 )
 
 // Checkpoint writes a snapshot and truncates the log.
 func (e *Engine) Checkpoint(ctx context.Context) (uint64, error) {
 	e.ckptMu.Lock()
 	defer e.ckptMu.Unlock()
+	start := time.Now()
 	lsn, err := e.txm.Checkpoint(ctx, e.cfg.Dir, e.procsJSON)
 	if err != nil {
 		return 0, sql.MapError(err)
 	}
+	c := &enginestatus.Checkpoint{LSN: lsn, At: start, Took: time.Since(start)}
+	if fi, err := os.Stat(wal.SnapshotPath(e.cfg.Dir, lsn)); err == nil {
+		c.Bytes = fi.Size()
+	}
+	e.lastCkpt.Store(c)
 	return lsn, nil
+}
+
+// EngineStatus is the commit pipeline's and the last checkpoint's state
+// (sql.Engine; SHOW ENGINE PLRUN STATUS).
+func (e *Engine) EngineStatus() (enginestatus.Pipeline, enginestatus.Checkpoint) {
+	ps := e.pipe.Stats()
+	p := enginestatus.Pipeline{LastLSN: e.pipe.LastLSN(), DurableLSN: e.pipe.DurableLSN(), Waiting: ps.Waiting,
+		Commits: ps.Commits, Groups: ps.Groups, Syncs: ps.Syncs, SyncNanos: ps.SyncNanos, LogBytes: ps.Bytes}
+	var c enginestatus.Checkpoint
+	if last := e.lastCkpt.Load(); last != nil {
+		c = *last
+	}
+	c.LogBytes = e.log.Size()
+	return p, c
 }
 
 // maybeCheckpoint starts a background checkpoint once the log is past

@@ -85,6 +85,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			return nil, 0, err
 		}
 		return &exec.Result{Info: fmt.Sprintf("Checkpoint at LSN %d", lsn)}, 0, nil
+	case parse.KindShowEngine:
+		r, err := s.showEngine(p.Name, p.Like)
+		return r, 0, err
 	case parse.KindShowProcStatus:
 		return show.ProcStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like), 0, nil
 	case parse.KindLoadProc:

@@ -111,6 +111,10 @@ type Session struct {
 	stateP atomic.Pointer[string]
 	// grants are the account's privileges (SetAccount); nil is unchecked.
 	grants privilege.Grants
+	// reportedLock is the last deadlock or lock-wait timeout written to
+	// the error log (lockreport.go), so a CALL failing with its
+	// statement's error does not write it again.
+	reportedLock error
 
 	localFiles LocalFileOpener // LOAD DATA LOCAL (sql/dataio)
 }
@@ -296,6 +300,9 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if nested {
 		mark := len(s.stmtTxns) // a statement's transactions end with it
 		res, ack, err := s.execParsed(ctx, p, args)
+		if err != nil {
+			s.reportLockFailure(query, err)
+		}
 		s.stmtTxns = s.stmtTxns[:mark]
 		if ack > s.callAck {
 			s.callAck = ack
@@ -309,6 +316,9 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	}
 	s.StmtNotes, s.StmtWarnings = s.StmtNotes[:0], 0
 	res, ack, err := s.execHoldingWorker(func() (*exec.Result, uint64, error) { return s.execParsed(ctx, p, args) })
+	if err != nil {
+		s.reportLockFailure(query, err)
+	}
 	if s.StmtWarnings > 0 && err == nil && res != nil {
 		res.Notes = append(res.Notes, s.StmtNotes...)
 		res.Warnings = uint16(min(int(res.Warnings)+s.StmtWarnings, 65535))
