@@ -183,6 +183,20 @@ func TestProcesslistLogSyncStates(t *testing.T) {
 	if r := mustExec(t, c, "select v from t where id = 1"); r.Rows[0][0].String() != "3" {
 		t.Fatalf("v = %s, want 3", r.Rows[0][0])
 	}
+
+	// Past _max_elr_dependent_trx_count the next holder of the row waits,
+	// holding it, for the earlier commits to become durable.
+	mustExec(t, c, "set global _max_elr_dependent_trx_count = 1")
+	gate.close()
+	first = goExec(a, "update t set v = v + 1 where id = 1")
+	processState(t, c, a.ID(), is("waiting for log sync"))
+	mustExec(t, b, "begin")
+	second = goExec(b, "update t set v = v + 1 where id = 1")
+	processState(t, c, b.ID(), is("waiting for ELR dependents"))
+	gate.release()
+	mustDone(t, first)
+	mustDone(t, second)
+	mustExec(t, b, "commit")
 }
 
 // TestProcesslistHotRowStates: a hot-row group's leader, waiting for the
