@@ -23,9 +23,14 @@ var (
 	stateRowLock = "waiting for row lock"
 )
 
-// setStateP sets the PROCESSLIST State of the running statement and
-// returns the one before, for the caller to put back.
-func (s *Session) setStateP(state *string) *string { return s.stateP.Swap(state) }
+// SendingResult tells PROCESSLIST that the server is writing the last
+// statement's rows to the client: the session shows Command Query and
+// State "Sending data" with that statement until ResultSent, as MySQL
+// shows a client that reads its result slowly. One atomic store each.
+func (s *Session) SendingResult() { s.sending.Store(true) }
+
+// ResultSent ends SendingResult.
+func (s *Session) ResultSent() { s.sending.Store(false) }
 
 // setState sets a State given as text (the table-lock waits of
 // sql/tablelock); "" is the running statement's plain "executing".

@@ -109,6 +109,9 @@ type Session struct {
 	// stateP is the running statement's PROCESSLIST State (procstate.go):
 	// one atomic store per change, read by Info.
 	stateP atomic.Pointer[string]
+	// sending: the server is writing the last statement's rows to the
+	// client (SendingResult), PROCESSLIST's "Sending data".
+	sending atomic.Bool
 	// grants are the account's privileges (SetAccount); nil is unchecked.
 	grants privilege.Grants
 	// reportedLock is the last deadlock or lock-wait timeout written to
@@ -196,8 +199,15 @@ func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	state, holder, rowLock := s.stateLocked()
-	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: s.command,
-		Time: int64(time.Since(s.since).Seconds()), State: state, Info: s.query, Trx: s.liveTrxLocked(),
+	command, query := s.command, ""
+	if command != "Sleep" {
+		query = s.query
+	} else if s.sending.Load() {
+		// the statement is done; the server still writes its rows
+		command, state, query = "Query", stateSending, s.query
+	}
+	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: command,
+		Time: int64(time.Since(s.since).Seconds()), State: state, Info: query, Trx: s.liveTrxLocked(),
 		RowLockWait: rowLock, LockHolderTrx: holder}
 }
 
@@ -440,7 +450,8 @@ func (s *Session) end(cancel context.CancelCauseFunc) {
 	s.cancel = nil
 	s.command = "Sleep"
 	s.since = now
-	s.query = ""
+	// s.query stays: it is the statement whose rows a server may still
+	// be sending (SendingResult); Info shows it only then.
 	s.mu.Unlock()
 	s.stateP.Store(nil)
 	s.StmtCtx = nil
