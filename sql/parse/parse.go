@@ -239,6 +239,13 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 		// The TiDB parser has no SHOW ENGINE; tools send SHOW ENGINE
 		// INNODB STATUS.
 		p.Kind, p.Name, p.Like = KindShowEngine, strings.Trim(m[1], "`"), strings.ToLower(m[2])
+		switch strings.ToLower(p.Name) {
+		case "innodb", "plrun", "all":
+		default:
+			// MariaDB's parser resolves the engine: an unknown one fails
+			// as a statement that never ran (no Com_show_engine_* count).
+			return nil, sqlerr.New(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", p.Name)
+		}
 		return p, nil
 	}
 	if m := reShowTriggers.FindStringSubmatch(s); m != nil {
