@@ -399,7 +399,7 @@ func (s *Session) waitAck(ctx context.Context, lsn uint64) error {
 	prev := s.stateP.Load()
 	defer s.stateP.Store(prev)
 	if dep > durable {
-		if s.database.ELR.Load() || s.asyncPL() {
+		if s.database.ELR.Load() {
 			s.stateP.Store(&stateELRDeps)
 		} else {
 			s.stateP.Store(&txn.StateLogSync)
