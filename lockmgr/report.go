@@ -81,6 +81,18 @@ func (m *Manager) WaitOf(txn TxnID) (Wait, bool) {
 	return w, ok
 }
 
+// DependentWaits lists the transactions in a dependent-limit wait now,
+// each holding its key (SHOW ENGINE PLRUN STATUS).
+func (m *Manager) DependentWaits() map[TxnID]Wait {
+	m.depWaits.Lock()
+	defer m.depWaits.Unlock()
+	out := make(map[TxnID]Wait, len(m.depWaits.m))
+	for txn, w := range m.depWaits.m {
+		out[txn] = w
+	}
+	return out
+}
+
 // noteDependentWait records (or, with done, forgets) that txn waits for
 // key's ELR dependents. It runs only on the dependent-limit path, which
 // waits for a log sync anyway.

@@ -105,5 +105,8 @@ func (db *Database) lockWaits(ix trxIndex) []enginestatus.LockWait {
 			out = append(out, enginestatus.LockWait{Waiter: ix.ref(uint64(w.Txn)), Holder: ix.ref(uint64(h.Holder)), Row: row, Since: w.Since})
 		}
 	}
+	for txn, w := range db.Txns.Locks.DependentWaits() {
+		out = append(out, enginestatus.LockWait{Waiter: ix.ref(uint64(txn)), Row: db.lockRow(w.Key), Since: w.Since, Dependents: true})
+	}
 	return out
 }

@@ -193,6 +193,12 @@ func TestProcesslistLogSyncStates(t *testing.T) {
 	mustExec(t, b, "begin")
 	second = goExec(b, "update t set v = v + 1 where id = 1")
 	processState(t, c, b.ID(), is("waiting for ELR dependents"))
+	r := mustExec(t, c, "SHOW ENGINE PLRUN STATUS")
+	if text := r.Rows[0][2].String(); !strings.Contains(text, fmt.Sprintf(", connection id %d, waiting ", b.ID())) ||
+		!strings.Contains(text, " sec for its ELR dependents to become durable:\nupdate t set v = v + 1 where id = 1\n"+
+			"RECORD LOCK index PRIMARY of table `test`.`t` lock_mode X key (1), held by it\n") {
+		t.Errorf("the dependent wait is not in the report:\n%s", text)
+	}
 	gate.release()
 	mustDone(t, first)
 	mustDone(t, second)

@@ -20,12 +20,16 @@ type Row struct {
 	Table, Index, Data string
 }
 
-// LockWait is one transaction waiting for a row lock now.
+// LockWait is one transaction waiting for a row lock now. With
+// Dependents the waiter holds Row and waits for the commits ELR released
+// it from to become durable (_max_elr_dependent_trx_count); Holder is
+// then empty.
 type LockWait struct {
-	Waiter Trx
-	Holder Trx
-	Row    Row
-	Since  time.Time
+	Waiter     Trx
+	Holder     Trx
+	Row        Row
+	Since      time.Time
+	Dependents bool
 }
 
 // DeadlockTrx is one transaction of a deadlock cycle: the lock it held
@@ -141,6 +145,11 @@ func (r *Report) lockWaits(b *strings.Builder) {
 		byWaiter[w.Waiter.ID] = w
 	}
 	for _, w := range r.LockWaits {
+		if w.Dependents {
+			fmt.Fprintf(b, "---%s, waiting %d sec for its ELR dependents to become durable:\n%s\n%s, held by it\n",
+				w.Waiter, seconds(r.Now.Sub(w.Since)), w.Waiter.query(), w.Row)
+			continue
+		}
 		fmt.Fprintf(b, "---%s, waiting %d sec for this lock to be granted:\n", w.Waiter, seconds(r.Now.Sub(w.Since)))
 		fmt.Fprintf(b, "%s\n", w.Waiter.query())
 		fmt.Fprintf(b, "%s\n", w.Row)
