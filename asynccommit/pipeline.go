@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -64,7 +65,17 @@ type Stats struct {
 	Bytes     uint64 // framed bytes written
 	SyncNanos uint64 // total time from each fsync's start until its group is durable (SyncDelay included)
 	Waiting   int64  // goroutines in WaitDurable or Flush now
+	// GroupSizes counts log groups by records per group: bucket 0 holds
+	// groups of 1, bucket i groups of 2^i to 2^(i+1)-1, the last 256 and
+	// more (GroupSizeBucket).
+	GroupSizes [NumGroupSizeBuckets]uint64
 }
+
+// NumGroupSizeBuckets is the number of Stats.GroupSizes buckets.
+const NumGroupSizeBuckets = 9
+
+// GroupSizeBucket is the Stats.GroupSizes bucket of a group of n records.
+func GroupSizeBucket(n int) int { return min(bits.Len(uint(max(n, 1)))-1, NumGroupSizeBuckets-1) }
 
 // recordEnd marks where a queued record's frame ends in the queue.
 type recordEnd struct {
@@ -119,6 +130,7 @@ type Pipeline struct {
 
 	stats struct {
 		commits, groups, syncs, bytes, syncNanos atomic.Uint64
+		groupSizes                               [NumGroupSizeBuckets]atomic.Uint64
 	}
 
 	closeOnce sync.Once
@@ -320,7 +332,7 @@ func (p *Pipeline) Err() error {
 
 // Stats returns the writer's counters.
 func (p *Pipeline) Stats() Stats {
-	return Stats{
+	st := Stats{
 		Commits:   p.stats.commits.Load(),
 		Groups:    p.stats.groups.Load(),
 		Syncs:     p.stats.syncs.Load(),
@@ -328,6 +340,10 @@ func (p *Pipeline) Stats() Stats {
 		SyncNanos: p.stats.syncNanos.Load(),
 		Waiting:   p.waiters.Load(),
 	}
+	for i := range st.GroupSizes {
+		st.GroupSizes[i] = p.stats.groupSizes[i].Load()
+	}
+	return st
 }
 
 // Close stops new Appends, writes and fsyncs what is queued, stops the

@@ -66,6 +66,7 @@ func (p *Pipeline) writeAndSync(timerDue, closing bool) {
 				p.written = last
 				p.stats.commits.Add(uint64(n))
 				p.stats.groups.Add(1)
+				p.stats.groupSizes[GroupSizeBucket(n)].Add(1)
 				p.stats.bytes.Add(uint64(len(group)))
 				wrote = true
 				if mode != flushEvery {

@@ -33,7 +33,8 @@ func (e *Engine) Checkpoint(ctx context.Context) (uint64, error) {
 func (e *Engine) EngineStatus() (enginestatus.Pipeline, enginestatus.Checkpoint) {
 	ps := e.pipe.Stats()
 	p := enginestatus.Pipeline{LastLSN: e.pipe.LastLSN(), DurableLSN: e.pipe.DurableLSN(), Waiting: ps.Waiting,
-		Commits: ps.Commits, Groups: ps.Groups, Syncs: ps.Syncs, SyncNanos: ps.SyncNanos, LogBytes: ps.Bytes}
+		Commits: ps.Commits, Groups: ps.Groups, Syncs: ps.Syncs, SyncNanos: ps.SyncNanos, LogBytes: ps.Bytes,
+		GroupSizes: ps.GroupSizes[:]}
 	var c enginestatus.Checkpoint
 	if last := e.lastCkpt.Load(); last != nil {
 		c = *last

@@ -126,7 +126,7 @@ func TestShowEngineLockWaits(t *testing.T) {
 	mustExec(t, c, "checkpoint")
 	_, text = engineStatus(t, c, "innodb")
 	mustContain(t, "the report after the waits and a checkpoint", text, "No transaction is waiting for a row lock",
-		"Last checkpoint at LSN 4, ", "Last LSN           4\nDurable LSN        4\n")
+		"Last checkpoint at LSN 4, ", "Last LSN           4\nDurable LSN        4\n", "4 records in 4 log groups, 1.00 records per group\nLog groups by records: 1: 4\n")
 }
 
 // TestDeadlockReportAndLog: a deadlock is the report's LATEST DETECTED

@@ -53,6 +53,9 @@ type Pipeline struct {
 	Commits, Groups     uint64
 	Syncs, SyncNanos    uint64
 	LogBytes            uint64 // framed bytes written since start
+	// GroupSizes counts log groups by records per group: bucket 0 holds
+	// groups of 1, bucket i of 2^i to 2^(i+1)-1, the last all larger.
+	GroupSizes []uint64
 }
 
 // Checkpoint is the last checkpoint (LSN 0: none since start).
@@ -193,6 +196,23 @@ func (r *Report) pipeline(b *strings.Builder) {
 		avg = float64(p.Commits) / float64(p.Groups)
 	}
 	fmt.Fprintf(b, "%d records in %d log groups, %.2f records per group\n", p.Commits, p.Groups, avg)
+	var buckets []string
+	for i, n := range p.GroupSizes {
+		lo := 1 << i
+		switch {
+		case n == 0:
+		case i == 0:
+			buckets = append(buckets, fmt.Sprintf("1: %d", n))
+		case i == len(p.GroupSizes)-1:
+			buckets = append(buckets, fmt.Sprintf("%d+: %d", lo, n))
+		default:
+			buckets = append(buckets, fmt.Sprintf("%d-%d: %d", lo, 2*lo-1, n))
+		}
+	}
+	if len(buckets) == 0 {
+		buckets = []string{"none yet"}
+	}
+	fmt.Fprintf(b, "Log groups by records: %s\n", strings.Join(buckets, ", "))
 	syncAvg := uint64(0)
 	if p.Syncs > 0 {
 		syncAvg = p.SyncNanos / p.Syncs / 1000
