@@ -26,10 +26,11 @@ func (s *Session) showEngine(name, what string) (*exec.Result, error) {
 	default:
 		return nil, sqlerr.New(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", name)
 	}
+	// described as MariaDB 10.11 describes them (NOT NULL, decimals 39)
 	r := &exec.Result{Columns: []exec.Column{
-		{Name: "Type", Type: types.ColType{Base: types.TVarchar, Length: 10}},
-		{Name: "Name", Type: types.ColType{Base: types.TVarchar, Length: 512}},
-		{Name: "Status", Type: types.ColType{Base: types.TVarchar, Length: 10}}}}
+		{Name: "Type", Type: types.ColType{Base: types.TVarchar, Length: 10}, NotNull: true, Expr: true},
+		{Name: "Name", Type: types.ColType{Base: types.TVarchar, Length: 512}, NotNull: true, Expr: true},
+		{Name: "Status", Type: types.ColType{Base: types.TVarchar, Length: 10}, NotNull: true, Expr: true}}}
 	if what != "status" {
 		return r, nil
 	}
