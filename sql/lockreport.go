@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/plrun/plrun/lockmgr"
+	"github.com/plrun/plrun/sql/acl"
 	"github.com/plrun/plrun/sql/enginestatus"
 	"github.com/plrun/plrun/sql/infoschema"
 )
@@ -46,7 +47,7 @@ func (s *Session) self(query string) enginestatus.Trx {
 	if len(query) > 1024 {
 		query = query[:1024]
 	}
-	return enginestatus.Trx{Session: s.id, Query: query}
+	return enginestatus.Trx{Session: s.id, Query: acl.RedactSecrets(query)}
 }
 
 // deadlockOf describes a refused cycle; victim is the requester's session

@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"errors"
+	"github.com/plrun/plrun/sql/acl"
 	"strconv"
 	"strings"
 	"sync"
@@ -196,6 +197,7 @@ func (s *Session) Close() {
 }
 
 // Info is the session's PROCESSLIST row now; safe from any goroutine.
+// An account statement's passwords show as <secret>, as MySQL's.
 func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -206,6 +208,9 @@ func (s *Session) Info() SessionInfo {
 	} else if s.sending.Load() {
 		// the statement is done; the server still writes its rows
 		command, state, query = "Query", stateSending, s.query
+	}
+	if query != "" {
+		query = acl.RedactSecrets(query)
 	}
 	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: command,
 		Time: int64(time.Since(s.since).Seconds()), State: state, Info: query, Trx: s.liveTrxLocked(),
