@@ -337,6 +337,9 @@ func (s *Session) runDML(ctx context.Context, p *parse.Stmt, args []types.Value,
 		err = fmt.Errorf("%w: TARGET_AFFECT_ROW(%d), %d rows affected", errTargetAffectRow, p.Hints.TargetRows, r.AffectedRows)
 	}
 	if err != nil {
+		// before the rollback hands the locks on: the other transactions
+		// of a deadlock are still at the statements that closed it
+		s.reportLockFailure(p.Text, err)
 		if auto {
 			x.Rollback()
 			return nil, 0, err

@@ -12,9 +12,11 @@ import (
 
 // reportLockFailure writes a deadlock or lock-wait timeout the statement
 // query met to the error log, and keeps a deadlock for SHOW ENGINE PLRUN
-// STATUS. It runs only for a failed statement; a failure a CALL's
-// statement met is reported once, by the innermost statement, though the
-// CALL fails with it too.
+// STATUS. It runs only for a failed statement: a DML statement reports
+// before its transaction is rolled back (runDML), so the other
+// transactions of a deadlock are still where the cycle caught them; any
+// other statement when it fails. A failure is reported once, by the
+// innermost statement, though a CALL fails with it too.
 func (s *Session) reportLockFailure(query string, err error) {
 	var dl *lockmgr.DeadlockError
 	var to *lockmgr.LockWaitTimeoutError
