@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/bits"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,22 +64,13 @@ type Stats struct {
 	Bytes     uint64 // framed bytes written
 	SyncNanos uint64 // total time from each fsync's start until its group is durable (SyncDelay included)
 	Waiting   int64  // goroutines in WaitDurable or Flush now
-	// GroupSizes counts log groups by records per group: bucket 0 holds
-	// groups of 1, bucket i groups of 2^i to 2^(i+1)-1, the last 256 and
-	// more (GroupSizeBucket).
-	GroupSizes [NumGroupSizeBuckets]uint64
 }
-
-// NumGroupSizeBuckets is the number of Stats.GroupSizes buckets.
-const NumGroupSizeBuckets = 9
-
-// GroupSizeBucket is the Stats.GroupSizes bucket of a group of n records.
-func GroupSizeBucket(n int) int { return min(bits.Len(uint(max(n, 1)))-1, NumGroupSizeBuckets-1) }
 
 // recordEnd marks where a queued record's frame ends in the queue.
 type recordEnd struct {
-	end int
-	lsn uint64
+	end      int
+	lsn      uint64
+	appended int64 // Pipeline.now() at Append, or ackedAtAppend
 }
 
 // Pipeline is the commit pipeline: Append assigns LSNs and queues framed
@@ -127,10 +117,16 @@ type Pipeline struct {
 	// remote round trip (a multi-region log), so it overlaps with the next
 	// groups' writes and syncs instead of stalling the writer.
 	delayed []delayedSync
+	// ackQueue[ackHead:] are the written records not yet acknowledged, in
+	// LSN order, for the commit latency histogram.
+	ackQueue []ackStamp
+	ackHead  int
+
+	epoch time.Time // the origin of recordEnd.appended
+	hist  pipelineHistograms
 
 	stats struct {
 		commits, groups, syncs, bytes, syncNanos atomic.Uint64
-		groupSizes                               [NumGroupSizeBuckets]atomic.Uint64
 	}
 
 	closeOnce sync.Once
@@ -151,6 +147,8 @@ func Open(log *wal.Log, opts Options) *Pipeline {
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
 		notify: make(chan struct{}),
+		epoch:  time.Now(),
+		hist:   newPipelineHistograms(),
 	}
 	last := log.LastLSN()
 	p.mu.nextLSN = last
@@ -180,6 +178,10 @@ func (p *Pipeline) flushMode() int {
 // queue. LSN order is queue order is log order.
 func (p *Pipeline) Append(kind wal.Kind, payload []byte) (lsn uint64, err error) {
 	ackAtAppend := p.flushMode() == flushLazy
+	appended := int64(ackedAtAppend)
+	if !ackAtAppend {
+		appended = p.now() // outside mu: the clock read is not serialized
+	}
 	p.mu.Lock()
 	if p.mu.err != nil {
 		err = p.mu.err
@@ -194,7 +196,7 @@ func (p *Pipeline) Append(kind wal.Kind, payload []byte) (lsn uint64, err error)
 	lsn = p.mu.nextLSN
 	wasEmpty := len(p.mu.ends) == 0
 	p.mu.queue = wal.AppendRecord(p.mu.queue, wal.Record{LSN: lsn, Kind: kind, Payload: payload})
-	p.mu.ends = append(p.mu.ends, recordEnd{end: len(p.mu.queue), lsn: lsn})
+	p.mu.ends = append(p.mu.ends, recordEnd{end: len(p.mu.queue), lsn: lsn, appended: appended})
 	full := len(p.mu.queue) >= p.opts.MaxGroupBytes
 	p.lastLSN.Store(lsn)
 	// Mode 0 acknowledges here, under mu, so a fail-stop (which takes mu)
@@ -332,7 +334,7 @@ func (p *Pipeline) Err() error {
 
 // Stats returns the writer's counters.
 func (p *Pipeline) Stats() Stats {
-	st := Stats{
+	return Stats{
 		Commits:   p.stats.commits.Load(),
 		Groups:    p.stats.groups.Load(),
 		Syncs:     p.stats.syncs.Load(),
@@ -340,10 +342,6 @@ func (p *Pipeline) Stats() Stats {
 		SyncNanos: p.stats.syncNanos.Load(),
 		Waiting:   p.waiters.Load(),
 	}
-	for i := range st.GroupSizes {
-		st.GroupSizes[i] = p.stats.groupSizes[i].Load()
-	}
-	return st
 }
 
 // Close stops new Appends, writes and fsyncs what is queued, stops the

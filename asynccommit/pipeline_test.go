@@ -199,25 +199,6 @@ func TestGroupCommitGroups(t *testing.T) {
 	if st.SyncNanos < st.Syncs*uint64(time.Millisecond) {
 		t.Fatalf("SyncNanos %d does not include the 1ms SyncDelay of %d syncs", st.SyncNanos, st.Syncs)
 	}
-	// the histogram counts every group once, and some held more than one
-	var groups, multi uint64
-	for i, n := range st.GroupSizes {
-		groups += n
-		if i > 0 {
-			multi += n
-		}
-	}
-	if groups != st.Groups || multi == 0 {
-		t.Fatalf("group sizes %v: %d groups (want %d), %d of more than one record", st.GroupSizes, groups, st.Groups, multi)
-	}
-}
-
-func TestGroupSizeBucket(t *testing.T) {
-	for n, want := range map[int]int{0: 0, 1: 0, 2: 1, 3: 1, 4: 2, 7: 2, 8: 3, 255: 7, 256: 8, 100000: 8} {
-		if got := GroupSizeBucket(n); got != want {
-			t.Errorf("GroupSizeBucket(%d) = %d, want %d", n, got, want)
-		}
-	}
 }
 
 func TestFailStop(t *testing.T) {

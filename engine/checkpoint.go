@@ -17,6 +17,7 @@ func (e *Engine) Checkpoint(ctx context.Context) (uint64, error) {
 	defer e.ckptMu.Unlock()
 	start := time.Now()
 	lsn, err := e.txm.Checkpoint(ctx, e.cfg.Dir, e.procsJSON)
+	e.ckpt.note(start, err)
 	if err != nil {
 		return 0, sql.MapError(err)
 	}
@@ -33,8 +34,9 @@ func (e *Engine) Checkpoint(ctx context.Context) (uint64, error) {
 func (e *Engine) EngineStatus() (enginestatus.Pipeline, enginestatus.Checkpoint) {
 	ps := e.pipe.Stats()
 	p := enginestatus.Pipeline{LastLSN: e.pipe.LastLSN(), DurableLSN: e.pipe.DurableLSN(), Waiting: ps.Waiting,
-		Commits: ps.Commits, Groups: ps.Groups, Syncs: ps.Syncs, SyncNanos: ps.SyncNanos, LogBytes: ps.Bytes,
-		GroupSizes: ps.GroupSizes[:]}
+		Commits: ps.Commits, Groups: ps.Groups, Syncs: ps.Syncs, SyncNanos: ps.SyncNanos, LogBytes: ps.Bytes}
+	gs := e.pipe.Histograms().GroupSize
+	p.GroupSizeBounds, p.GroupSizeCounts = gs.Bounds, gs.Counts
 	var c enginestatus.Checkpoint
 	if last := e.lastCkpt.Load(); last != nil {
 		c = *last

@@ -1,5 +1,8 @@
 // Package engine is the database itself: Open creates or opens a data
-// folder, takes its lock, applies persisted settings and --set, recovers
+// folder, takes its lock, applies the option files' settings
+// (Config.OptionSettings), then persisted settings, then --set, each
+// recorded as the value's origin for performance_schema.variables_info
+// (origins.go), recovers
 // (latest snapshot, then the log after it), and wires storage, txn,
 // lockmgr, asynccommit, wal, hotrow and procs into one sql.Database that
 // its sessions share. It owns the global settings (mirrored into atomics
@@ -7,6 +10,10 @@
 // checkpoints (by CHECKPOINT and automatically past
 // plrun_checkpoint_log_size), persisted settings (plrun-auto.cnf) and the
 // status counters, and implements sql.Engine for the sessions.
+//
+// Metrics (metrics.go) reads every counter and histogram of the packages
+// below in one call, for the Prometheus endpoint (package metrics); the
+// engine itself imports nothing of Prometheus.
 //
 // The engine imports no VM runtime: the caller lists them in
 // Config.Runtimes (runtime/builtin for Lua and JavaScript). SQL/PSM

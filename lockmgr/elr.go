@@ -146,6 +146,7 @@ func (m *Manager) waitForDependents(
 	waitCtx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	err := m.opts.Durability.WaitDurable(waitCtx, lsn)
+	m.hist.dependentWait.Since(start)
 	switch {
 	case err == nil:
 		return nil

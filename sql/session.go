@@ -171,7 +171,7 @@ func (s *Session) CurrentDB() string { return s.DB }
 // UseDB changes the default database.
 func (s *Session) UseDB(name string) error {
 	if s.IsVirtual(name) {
-		s.DB = infoschema.Name
+		s.DB = s.VirtualName(name)
 		return nil
 	}
 	if !s.database.Txns.Catalog().HasDatabase(name) {

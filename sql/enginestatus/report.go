@@ -53,9 +53,10 @@ type Pipeline struct {
 	Commits, Groups     uint64
 	Syncs, SyncNanos    uint64
 	LogBytes            uint64 // framed bytes written since start
-	// GroupSizes counts log groups by records per group: bucket 0 holds
-	// groups of 1, bucket i of 2^i to 2^(i+1)-1, the last all larger.
-	GroupSizes []uint64
+	// GroupSizeBounds and GroupSizeCounts are the commit pipeline's
+	// histogram of records per log group (asynccommit.Histograms): each
+	// bucket's upper bound, and one more count than bounds (the rest).
+	GroupSizeBounds, GroupSizeCounts []uint64
 }
 
 // Checkpoint is the last checkpoint (LSN 0: none since start).
@@ -197,16 +198,15 @@ func (r *Report) pipeline(b *strings.Builder) {
 	}
 	fmt.Fprintf(b, "%d records in %d log groups, %.2f records per group\n", p.Commits, p.Groups, avg)
 	var buckets []string
-	for i, n := range p.GroupSizes {
-		lo := 1 << i
+	for i, n := range p.GroupSizeCounts {
 		switch {
 		case n == 0:
-		case i == 0:
-			buckets = append(buckets, fmt.Sprintf("1: %d", n))
-		case i == len(p.GroupSizes)-1:
-			buckets = append(buckets, fmt.Sprintf("%d+: %d", lo, n))
+		case i >= len(p.GroupSizeBounds):
+			buckets = append(buckets, fmt.Sprintf(">%d: %d", p.GroupSizeBounds[len(p.GroupSizeBounds)-1], n))
+		case i == 0 || p.GroupSizeBounds[i-1]+1 == p.GroupSizeBounds[i]:
+			buckets = append(buckets, fmt.Sprintf("%d: %d", p.GroupSizeBounds[i], n))
 		default:
-			buckets = append(buckets, fmt.Sprintf("%d-%d: %d", lo, 2*lo-1, n))
+			buckets = append(buckets, fmt.Sprintf("%d-%d: %d", p.GroupSizeBounds[i-1]+1, p.GroupSizeBounds[i], n))
 		}
 	}
 	if len(buckets) == 0 {
