@@ -37,10 +37,6 @@ func snapshotName(lsn uint64) string {
 	return fmt.Sprintf("%s%020d%s", snapshotPrefix, lsn, snapshotSuffix)
 }
 
-// SnapshotPath is the file of the snapshot at lsn in dir (its size is
-// what SHOW ENGINE PLRUN STATUS reports of a checkpoint).
-func SnapshotPath(dir string, lsn uint64) string { return filepath.Join(dir, snapshotName(lsn)) }
-
 // parseSnapshotName returns the LSN of a snapshot file name.
 func parseSnapshotName(name string) (uint64, bool) {
 	if !strings.HasPrefix(name, snapshotPrefix) || !strings.HasSuffix(name, snapshotSuffix) {
@@ -269,3 +265,7 @@ func RemoveTempSnapshots(dir string) ([]string, error) {
 	}
 	return nil, nil
 }
+
+// SnapshotPath is the file of the snapshot at lsn in dir (the error log
+// and SHOW ENGINE PLRUN STATUS name its size after a checkpoint).
+func SnapshotPath(dir string, lsn uint64) string { return filepath.Join(dir, snapshotName(lsn)) }
