@@ -68,6 +68,7 @@ type Stats struct {
 	Syncs     uint64
 	Bytes     uint64 // framed bytes written
 	SyncNanos uint64 // total time from each fsync's start until its group is durable (SyncDelay included)
+	Waiting   int64  // goroutines in WaitDurable or Flush now
 }
 
 // recordEnd marks where a queued record's frame ends in the queue.
@@ -344,6 +345,7 @@ func (p *Pipeline) Stats() Stats {
 		Syncs:     p.stats.syncs.Load(),
 		Bytes:     p.stats.bytes.Load(),
 		SyncNanos: p.stats.syncNanos.Load(),
+		Waiting:   p.waiters.Load(),
 	}
 }
 

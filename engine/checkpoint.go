@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/sql/enginestatus"
 	"github.com/plrun/plrun/wal"
 )
 
@@ -20,8 +21,29 @@ func (e *Engine) Checkpoint(ctx context.Context) (uint64, error) {
 		e.cfg.Logger.Error("checkpoint failed", "err", err, "duration", time.Since(start))
 		return 0, sql.MapError(err)
 	}
-	e.logCheckpoint(lsn, time.Since(start))
+	c := &enginestatus.Checkpoint{LSN: lsn, At: start, Took: time.Since(start)}
+	if fi, err := os.Stat(wal.SnapshotPath(e.cfg.Dir, lsn)); err == nil {
+		c.Bytes = fi.Size()
+	}
+	e.lastCkpt.Store(c)
+	e.logCheckpoint(lsn, c.Took)
 	return lsn, nil
+}
+
+// EngineStatus is the commit pipeline's and the last checkpoint's state
+// (sql.Engine; SHOW ENGINE PLRUN STATUS).
+func (e *Engine) EngineStatus() (enginestatus.Pipeline, enginestatus.Checkpoint) {
+	ps := e.pipe.Stats()
+	p := enginestatus.Pipeline{LastLSN: e.pipe.LastLSN(), DurableLSN: e.pipe.DurableLSN(), Waiting: ps.Waiting,
+		Commits: ps.Commits, Groups: ps.Groups, Syncs: ps.Syncs, SyncNanos: ps.SyncNanos, LogBytes: ps.Bytes}
+	gs := e.pipe.Histograms().GroupSize
+	p.GroupSizeBounds, p.GroupSizeCounts = gs.Bounds, gs.Counts
+	var c enginestatus.Checkpoint
+	if last := e.lastCkpt.Load(); last != nil {
+		c = *last
+	}
+	c.LogBytes = e.log.Size()
+	return p, c
 }
 
 // maybeCheckpoint starts a background checkpoint once the log is past

@@ -16,6 +16,7 @@ import (
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/sql/acl"
+	"github.com/plrun/plrun/sql/enginestatus"
 	"github.com/plrun/plrun/sql/psm"
 	"github.com/plrun/plrun/sql/querylog"
 	"github.com/plrun/plrun/sql/sysvar"
@@ -103,10 +104,12 @@ type Engine struct {
 	ckptMu  sync.Mutex
 	ckptRun atomic.Bool
 	ckpt    checkpointStats
-	bg      sync.WaitGroup
-	closed  atomic.Bool
-	started time.Time
-	dirLock *os.File // held while open; see lockDir
+	// lastCkpt is the last checkpoint this process made (SHOW ENGINE PLRUN STATUS).
+	lastCkpt atomic.Pointer[enginestatus.Checkpoint]
+	bg       sync.WaitGroup
+	closed   atomic.Bool
+	started  time.Time
+	dirLock  *os.File // held while open; see lockDir
 }
 
 // Open opens or creates the database in cfg.Dir and recovers it.

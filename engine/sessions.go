@@ -43,6 +43,7 @@ func (e *Engine) Sessions() []sql.SessionInfo {
 		out = append(out, s.Info())
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	sql.ResolveLockHolders(out)
 	return out
 }
 

@@ -16,6 +16,11 @@ type Member struct {
 	done    chan struct{}
 }
 
+// Follower is implemented by a Payload that is told when its member
+// joins another's group: JoinedAsFollower runs on the member's own
+// goroutine, before it waits for the leader (PROCESSLIST's State).
+type Follower interface{ JoinedAsFollower() }
+
 // Group is the set of members run together.
 type Group struct {
 	members []*Member
@@ -70,6 +75,9 @@ func (b *Batcher) Submit(key string, maxWait time.Duration, m *Member, lead func
 		default:
 		}
 		b.mu.Unlock()
+		if f, ok := m.Payload.(Follower); ok {
+			f.JoinedAsFollower()
+		}
 		<-m.done
 		return
 	}

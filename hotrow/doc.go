@@ -15,7 +15,9 @@
 // The package knows nothing of SQL: the sql layer supplies lead and run,
 // which execute each member's statement (statement-level rollback of a
 // failing member), commit once, and record each member's outcome in the
-// Member before Submit returns to it.
+// Member before Submit returns to it. A Payload that implements
+// Follower is told, on its own goroutine, when it joins as a follower
+// (the session's PROCESSLIST State says so).
 //
 // Concurrency: Batcher is safe for concurrent use; its mutex guards the
 // open groups only and is never held while running statements. A follower

@@ -111,6 +111,14 @@
 // abort a transaction that is waiting, cancel the ctx of its Acquire, then
 // call ReleaseAll from the goroutine that drives it.
 //
+// Reports (report.go): WaitOf tells what a transaction waits for now
+// (PROCESSLIST's "waiting for row lock (held by N)"), read from the
+// waits-for graph, which already names the key and the wait's start; a
+// refused deadlock returns a *DeadlockError naming the whole cycle and a
+// timeout a *LockWaitTimeoutError naming the holder, both built on the
+// path that already waited or failed (SHOW ENGINE PLRUN STATUS, the error
+// log). errors.Is with ErrDeadlock / ErrLockWaitTimeout holds for them.
+//
 // Locks (information_schema.PLRUN_LOCKS) copies the held keys and their
 // queues one shard at a time under that shard's mutex alone; the lock path
 // pays only a time.Now when a request has to wait (its wait start).
@@ -121,7 +129,7 @@
 // # Lock order
 //
 //	lockTableShard.mu  ->  waitsForGraph.mu
-//	txnShard.mu is a leaf (never held with any other lockmgr mutex).
+//	txnShard.mu and depWaits are leaves (never held with any other lockmgr mutex).
 //	Durability.DurableLSN is called under a shard mutex, so it must not call
 //	back into lockmgr (the commit pipeline reads an atomic). WaitDurable is
 //	never called with any lockmgr mutex held.

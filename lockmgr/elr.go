@@ -137,12 +137,14 @@ func (m *Manager) waitForDependents(
 	ctx context.Context, txn TxnID, key Key, lsn uint64, deadline time.Time,
 ) error {
 	m.stats.dependentLimitWaits.Add(1)
+	start := time.Now()
 	if deadline.IsZero() {
-		deadline = time.Now().Add(m.lockWaitTimeout(ctx))
+		deadline = start.Add(m.lockWaitTimeout(ctx))
 	}
+	m.noteDependentWait(txn, key, start, false)
+	defer m.noteDependentWait(txn, key, start, true)
 	waitCtx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	start := time.Now()
 	err := m.opts.Durability.WaitDurable(waitCtx, lsn)
 	m.hist.dependentWait.Since(start)
 	switch {
@@ -152,7 +154,7 @@ func (m *Manager) waitForDependents(
 		return fmt.Errorf("lockmgr: txn %d waiting for ELR dependents of key %q: %w", txn, key, ctx.Err())
 	case errors.Is(err, context.DeadlineExceeded) && waitCtx.Err() != nil:
 		m.stats.lockWaitTimeouts.Add(1)
-		return ErrLockWaitTimeout
+		return &LockWaitTimeoutError{Txn: txn, Key: key, Waited: time.Since(start), Dependents: true}
 	default:
 		return fmt.Errorf("lockmgr: txn %d waiting for commit LSN %d (ELR dependents of key %q): %w",
 			txn, lsn, key, err)

@@ -115,10 +115,17 @@ func (e *testEnv) run(t *testing.T, d *datadriven.TestData) string {
 		e.settle(t)
 		e.report(&out)
 		if e.isPending(p) {
-			if e.m.graph.isWaiting(txn) {
-				fmt.Fprintf(&out, "%s: waiting for %s\n", e.names[txn], key)
-			} else {
+			// What WaitOf reports (PROCESSLIST's State) is what the
+			// pending Acquire is doing.
+			switch w, ok := e.m.WaitOf(txn); {
+			case !ok:
+				d.Fatalf(t, "%s: pending but WaitOf reports no wait", e.names[txn])
+			case w.Key != Key(key) || w.Since.IsZero():
+				d.Fatalf(t, "%s: WaitOf reports %+v, want key %s", e.names[txn], w, key)
+			case w.Dependents:
 				fmt.Fprintf(&out, "%s: holds %s, waiting for ELR dependents to become durable\n", e.names[txn], key)
+			default:
+				fmt.Fprintf(&out, "%s: waiting for %s held by %s\n", e.names[txn], key, e.names[w.Holder])
 			}
 		}
 	case "await":
@@ -291,7 +298,8 @@ func (e *testEnv) print() string {
 	}
 	e.m.graph.mu.Lock()
 	var edges []string
-	for txn, ls := range e.m.graph.mu.waitingOn {
+	for txn, edge := range e.m.graph.mu.waitingOn {
+		ls := edge.ls
 		for _, k := range keys {
 			if k.state == ls {
 				edges = append(edges, fmt.Sprintf("%s->%s(%s)", e.names[txn], e.names[ls.waitHolder], k.key))

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -66,7 +67,13 @@ type Manager struct {
 	shards [numLockShards]lockTableShard
 	graph  waitsForGraph
 	txns   txnTable
-	stats  struct {
+	// depWaits are the transactions in a dependent-limit wait now (WaitOf);
+	// only that path, which waits for a log sync, touches it.
+	depWaits struct {
+		sync.Mutex
+		m map[TxnID]Wait
+	}
+	stats struct {
 		lockWaits, deadlocks, lockWaitTimeouts, earlyReleases, dependentLimitWaits atomic.Uint64
 		currentWaiters                                                             atomic.Int64
 	}
@@ -79,7 +86,7 @@ func New(opts Options) *Manager {
 	for i := range m.shards {
 		m.shards[i].mu.locks = make(map[Key]*lockState)
 	}
-	m.graph.mu.waitingOn = make(map[TxnID]*lockState)
+	m.graph.mu.waitingOn = make(map[TxnID]waitEdge)
 	m.txns.init()
 	return m
 }
@@ -134,15 +141,13 @@ func (m *Manager) Acquire(ctx context.Context, txn TxnID, key Key) error {
 func (m *Manager) waitInQueue(
 	ctx context.Context, sh *lockTableShard, ls *lockState, txn TxnID, key Key,
 ) (time.Time, error) {
-	holder := ls.holder
-	if !m.graph.enqueueLocked(txn, ls) {
+	now := time.Now()
+	if cycle := m.graph.enqueueLocked(txn, ls, key, now); cycle != nil {
 		sh.mu.Unlock()
 		m.stats.deadlocks.Add(1)
-		return time.Time{}, fmt.Errorf("%w (txn %d waiting for key %q held by txn %d)",
-			ErrDeadlock, txn, key, holder)
+		return time.Time{}, &DeadlockError{Cycle: cycle}
 	}
 	w := getWaiter(txn)
-	now := time.Now()
 	w.since = now
 	ls.pushBackLocked(w)
 	sh.mu.Unlock()
@@ -173,11 +178,13 @@ func (m *Manager) waitInQueue(
 			<-w.signal
 			err = nil
 		} else {
+			holder := ls.holder
 			ls.removeLocked(w)
 			m.graph.leaveLocked(txn, ls)
 			sh.mu.Unlock()
 			if errors.Is(err, ErrLockWaitTimeout) {
 				m.stats.lockWaitTimeouts.Add(1)
+				err = &LockWaitTimeoutError{Txn: txn, Key: key, Holder: holder, Waited: time.Since(now)}
 			}
 		}
 	}

@@ -304,6 +304,10 @@ func (c *conn) query(q string, binaryRows bool, args []any) error {
 		// A failed CALL's sets go before its error, as MySQL sends them.
 		results = append(results, c.session.FailedCallSets()...)
 	}
+	// PROCESSLIST says "Sending data" while the rows go out: a client
+	// that does not read them holds the connection here.
+	c.session.SendingResult()
+	defer c.session.ResultSent()
 	for i, r := range results {
 		last := i == len(results)-1 && err == nil
 		if !last && !multiResults {

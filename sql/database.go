@@ -9,6 +9,7 @@ import (
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/acl"
 	"github.com/plrun/plrun/sql/counters"
+	"github.com/plrun/plrun/sql/enginestatus"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/querylog"
@@ -50,6 +51,10 @@ type Database struct {
 	// nil when the error log is no file.
 	ReopenErrorLog func() error
 
+	// latestDeadlock is the last deadlock refused (SHOW ENGINE PLRUN
+	// STATUS's LATEST DETECTED DEADLOCK; lockreport.go).
+	latestDeadlock atomic.Pointer[enginestatus.Deadlock]
+
 	plans       *parse.Cache
 	locks       *tablelock.Locks // LOCK TABLES, FLUSH TABLES WITH READ LOCK, metadata locks
 	schemaEpoch atomic.Uint64
@@ -87,6 +92,11 @@ type Engine interface {
 	// PERSIST[_ONLY] and RESET PERSIST.
 	PersistSetting(name string, v types.Value, only bool) (*exec.Note, error)
 	ResetPersisted(name string, ifExists bool) error
+	// Logger is the error log (engine.Config.Logger; never nil).
+	Logger() *slog.Logger
+	// EngineStatus is the commit pipeline's and the last checkpoint's
+	// state, for SHOW ENGINE PLRUN STATUS.
+	EngineStatus() (enginestatus.Pipeline, enginestatus.Checkpoint)
 }
 
 // NewDatabase assembles the shared state of an open database.

@@ -22,6 +22,14 @@
 // statement that panics releases its worker and rolls back its
 // transactions before the panic, as *PanicError, leaves Exec).
 //
+// What an operator sees of a running session: its PROCESSLIST State
+// (procstate.go: one atomic store of a constant per change; a row-lock
+// wait is derived from the lock manager when PROCESSLIST is read, so the
+// statement path pays nothing for it), SHOW ENGINE PLRUN STATUS
+// (showengine.go, text by sql/enginestatus), and the error log's lines
+// for deadlocks and lock-wait timeouts, written by the failing statement
+// (lockreport.go), which also keeps the latest deadlock for the report.
+//
 // What grew here and stands on a small interface of the session lives in
 // packages of its own, each with a Host the session implements (one
 // adapter file each: locktables.go, dataio.go, routinehost.go):

@@ -89,6 +89,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			return nil, 0, err
 		}
 		return &exec.Result{Info: fmt.Sprintf("Checkpoint at LSN %d", lsn)}, 0, nil
+	case parse.KindShowEngine:
+		r, err := s.showEngine(p.Name, p.Like)
+		return r, 0, err
 	case parse.KindShowProcStatus:
 		return show.ProcStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like), 0, nil
 	case parse.KindLoadProc:
@@ -345,6 +348,9 @@ func (s *Session) runDML(ctx context.Context, p *parse.Stmt, args []types.Value,
 		err = fmt.Errorf("%w: TARGET_AFFECT_ROW(%d), %d rows affected", errTargetAffectRow, p.Hints.TargetRows, r.AffectedRows)
 	}
 	if err != nil {
+		// before the rollback hands the locks on: the other transactions
+		// of a deadlock are still at the statements that closed it
+		s.reportLockFailure(p.Text, err)
 		if auto {
 			x.Rollback()
 			return nil, 0, err

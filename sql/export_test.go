@@ -24,6 +24,6 @@ func (s *Session) BuildInfoSchemaTable(name string) int {
 // PROCESSLIST shows it while it runs.
 func (s *Session) SetRunningQuery(q string) {
 	s.mu.Lock()
-	s.query = q
+	s.query, s.command = q, "Query" // running: an idle session shows no Info
 	s.mu.Unlock()
 }

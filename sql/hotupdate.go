@@ -28,6 +28,9 @@ type hotMember struct {
 	ack  uint64
 }
 
+// JoinedAsFollower shows the follower's State (hotrow.Follower).
+func (hm *hotMember) JoinedAsFollower() { hm.s.stateP.Store(&stateHotFollower) }
+
 // hotRow is the row an UPDATE eligible for group update names.
 type hotRow struct {
 	t      *storage.Table
@@ -73,6 +76,7 @@ func (s *Session) hotRowOf(p *parse.Stmt, n *ast.UpdateStmt, args []types.Value)
 func (s *Session) execHotUpdate(ctx context.Context, row hotRow, p *parse.Stmt, n *ast.UpdateStmt, args []types.Value) (*exec.Result, uint64, error) {
 	hm := &hotMember{s: s, p: p, n: n, args: args}
 	m := &hotrow.Member{Payload: hm}
+	defer s.stateP.Store(s.stateP.Load())
 	// The group runs on the leader's goroutine for every member, so it is
 	// not cut short by the leader's own KILL or timeout.
 	// (WithoutCancel keeps the session's lock wait timeout.)
@@ -80,6 +84,7 @@ func (s *Session) execHotUpdate(ctx context.Context, row hotRow, p *parse.Stmt, 
 	// Only the leader's transaction is used: followers begin none.
 	var x *txn.Txn
 	lead := func() error {
+		s.stateP.Store(&stateHotLeader)
 		x = s.beginTxn(nil)
 		return x.Lock(gctx, row.t, row.rowKey)
 	}
@@ -132,6 +137,7 @@ func (db *Database) runHotGroup(ctx context.Context, x *txn.Txn, members []*hotr
 			hm.s.lastCommitLSN = lsn
 		}
 		hm.s.stmtCommitLSN = x.CommitLSN()
+		hm.s.stmtReadLSN = max(hm.s.stmtReadLSN, x.ReadLSN())
 		if err != nil {
 			m.Err = err
 		}

@@ -49,6 +49,7 @@ func (s *Session) beginTxn(forceRO *bool) *txn.Txn {
 		ro = *forceRO
 	}
 	x := s.database.Txns.Begin()
+	s.txnStateSink(x)
 	x.SetIsolation(txnIsolation(iso))
 	s.txnReadOnly = ro
 	s.stmtTxns = append(s.stmtTxns, x) // rolled back if the statement panics (connhooks.go)

@@ -91,7 +91,10 @@ type Session struct {
 
 	// stmtCommitLSN is the highest LSN the current statement committed;
 	// a wait beyond it is a reader waiting for another's commit.
+	// stmtReadLSN is the highest LSN its committed transactions read
+	// from others (under ELR, commits not yet durable: waitAck).
 	stmtCommitLSN uint64
+	stmtReadLSN   uint64
 	// lastCommitLSN is the session's newest commit: its statements'
 	// snapshots always see it (read your own writes).
 	lastCommitLSN uint64
@@ -114,18 +117,20 @@ type Session struct {
 	// its LOCK TABLES and global read lock, and what its running statement
 	// and open transaction use, for lockers to wait on.
 	tables *tablelock.Holder
-	state  string // PROCESSLIST State, guarded by mu
+	// stateP is the running statement's PROCESSLIST State (procstate.go):
+	// one atomic store per change, read by Info.
+	stateP atomic.Pointer[string]
+	// sending: the server is writing the last statement's rows to the
+	// client (SendingResult), PROCESSLIST's "Sending data".
+	sending atomic.Bool
 	// grants are the account's privileges (SetAccount); nil is unchecked.
 	grants privilege.Grants
+	// reportedLock is the last deadlock or lock-wait timeout written to
+	// the error log (lockreport.go), so a CALL failing with its
+	// statement's error does not write it again.
+	reportedLock error
 
 	localFiles LocalFileOpener // LOAD DATA LOCAL (sql/dataio)
-}
-
-// setState sets the PROCESSLIST State of the running statement.
-func (s *Session) setState(state string) {
-	s.mu.Lock()
-	s.state = state
-	s.mu.Unlock()
 }
 
 // NewSession opens a session on database "test".
@@ -205,8 +210,20 @@ func (s *Session) Close() {
 func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: s.command,
-		Time: int64(time.Since(s.since).Seconds()), State: s.state, Info: acl.RedactSecrets(s.query), Trx: s.liveTrxLocked()}
+	state, holder, rowLock := s.stateLocked()
+	command, query := s.command, ""
+	if command != "Sleep" {
+		query = s.query
+	} else if s.sending.Load() {
+		// the statement is done; the server still writes its rows
+		command, state, query = "Query", stateSending, s.query
+	}
+	if query != "" {
+		query = acl.RedactSecrets(query)
+	}
+	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: command,
+		Time: int64(time.Since(s.since).Seconds()), State: state, Info: query, Trx: s.liveTrxLocked(),
+		RowLockWait: rowLock, LockHolderTrx: holder}
 }
 
 // Interrupt stops the running statement, as KILL QUERY (queryOnly) or
@@ -314,6 +331,9 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	if nested {
 		mark := len(s.stmtTxns) // a statement's transactions end with it
 		res, ack, err := s.execParsed(ctx, p, args)
+		if err != nil {
+			s.reportLockFailure(query, err)
+		}
 		s.stmtTxns = s.stmtTxns[:mark]
 		if ack > s.callAck {
 			s.callAck = ack
@@ -327,6 +347,9 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	}
 	s.StmtNotes, s.StmtWarnings = s.StmtNotes[:0], 0
 	res, ack, err := s.execHoldingWorker(func() (*exec.Result, uint64, error) { return s.execParsed(ctx, p, args) })
+	if err != nil {
+		s.reportLockFailure(query, err)
+	}
 	if s.StmtWarnings > 0 && err == nil && res != nil {
 		res.Notes = append(res.Notes, s.StmtNotes...)
 		res.Warnings = uint16(min(int(res.Warnings)+s.StmtWarnings, 65535))
@@ -379,14 +402,36 @@ func (s *Session) noteDiagnostics(p *parse.Stmt, res *exec.Result, err error) {
 
 // waitAck waits for lsn to be durable; a kill or timeout does not cut the
 // wait short unless the log fails: a commit that happened is reported.
+//
+// PROCESSLIST shows the wait in two steps: first for the commits of
+// others the statement read from ("waiting for ELR dependents" when ELR
+// handed their rows on before they were durable), then for its own
+// commit's sync ("waiting for log sync").
 func (s *Session) waitAck(ctx context.Context, lsn uint64) error {
-	if s.database.Engine.DurableLSN() >= lsn {
+	durable := s.database.Engine.DurableLSN()
+	if durable >= lsn {
 		return nil
 	}
+	ctx = context.WithoutCancel(ctx)
+	dep := s.stmtReadLSN
 	if lsn > s.stmtCommitLSN {
 		s.database.Txns.NoteReaderWait()
+		dep = lsn // all of it is for others' commits
 	}
-	return s.database.Txns.WaitDurable(context.WithoutCancel(ctx), lsn)
+	prev := s.stateP.Load()
+	defer s.stateP.Store(prev)
+	if dep > durable {
+		if s.database.ELR.Load() {
+			s.stateP.Store(&stateELRDeps)
+		} else {
+			s.stateP.Store(&txn.StateLogSync)
+		}
+		if err := s.database.Txns.WaitDurable(ctx, dep); err != nil {
+			return err
+		}
+	}
+	s.stateP.Store(&txn.StateLogSync)
+	return s.database.Txns.WaitDurable(ctx, lsn)
 }
 
 // begin sets up the statement's cancellable context.
@@ -419,8 +464,9 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 	}
 	s.query = query
 	s.mu.Unlock()
+	s.stateP.Store(&stateExecuting)
 	s.StmtCtx = ctx
-	s.stmtCommitLSN = 0
+	s.stmtCommitLSN, s.stmtReadLSN = 0, 0
 	s.RowsExamined, s.FullScan = 0, false
 	return ctx, cancel
 }
@@ -432,8 +478,10 @@ func (s *Session) end(cancel context.CancelCauseFunc) {
 	s.cancel = nil
 	s.command = "Sleep"
 	s.since = now
-	s.query = ""
+	// s.query stays: it is the statement whose rows a server may still
+	// be sending (SendingResult); Info shows it only then.
 	s.mu.Unlock()
+	s.stateP.Store(nil)
 	s.StmtCtx = nil
 	cancel(nil)
 	s.database.Counters.Running(-1)
@@ -501,6 +549,9 @@ func (s *Session) commitTxn(ctx context.Context, x *txn.Txn) (uint64, error) {
 	ack, err := x.Commit(ctx, s.commitOpts())
 	if x.CommitLSN() > s.stmtCommitLSN {
 		s.stmtCommitLSN = x.CommitLSN()
+	}
+	if x.ReadLSN() > s.stmtReadLSN {
+		s.stmtReadLSN = x.ReadLSN()
 	}
 	if x.CommitLSN() > s.lastCommitLSN {
 		s.lastCommitLSN = x.CommitLSN()

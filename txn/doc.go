@@ -10,6 +10,8 @@
 //	  │     ── install versions at LSN ── mark installed ── RUnlock
 //	  ├─ ELR / async:  lockmgr.ReleaseEarly(LSN)   (next writer commits at a higher LSN)
 //	  │  otherwise:    pipeline.WaitDurable(LSN), then lockmgr.ReleaseAll
+//	  │                (while it waits, the state sink, if set, reads
+//	  │                StateLogSync: the session's PROCESSLIST State)
 //	  └─ return the ack LSN = max(commit LSN, every LSN the txn read)
 //
 // Rows of temporary tables (TableDef.Temporary: a session's own, never

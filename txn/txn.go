@@ -38,7 +38,20 @@ type Txn struct {
 
 	// live is what others may read while it runs (PLRUN_TRX).
 	live *Live
+	// state, when set (SetStateSink), is where a commit that waits for
+	// its log sync says so (the session's PROCESSLIST State).
+	state *atomic.Pointer[string]
 }
+
+// StateLogSync is the PROCESSLIST State of a commit waiting for its log
+// sync.
+var StateLogSync = "waiting for log sync"
+
+// SetStateSink makes the transaction's waits for the log visible in
+// *state (the PROCESSLIST State of the session driving it): a commit
+// that must wait stores &StateLogSync there and puts the previous value
+// back after. A commit that needs no wait stores nothing.
+func (x *Txn) SetStateSink(state *atomic.Pointer[string]) { x.state = state }
 
 // Live is what other goroutines may read of a transaction while it runs
 // (information_schema.PLRUN_TRX): its methods are safe from any
@@ -398,7 +411,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 	if opts.EarlyRelease {
 		m.Locks.ReleaseEarly(lockmgr.TxnID(x.ID), lsn)
 	} else {
-		err = m.WaitDurable(ctx, lsn)
+		err = x.waitDurable(ctx, lsn)
 		m.Locks.ReleaseAll(lockmgr.TxnID(x.ID))
 		if err != nil {
 			return lsn, err
@@ -408,6 +421,17 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		return x.readLSN, nil
 	}
 	return lsn, nil
+}
+
+// waitDurable waits for the commit's own sync, saying so in the state
+// sink while it does.
+func (x *Txn) waitDurable(ctx context.Context, lsn uint64) error {
+	if x.state == nil || x.m.Pipe.DurableLSN() >= lsn {
+		return x.m.WaitDurable(ctx, lsn)
+	}
+	prev := x.state.Swap(&StateLogSync)
+	defer x.state.Store(prev)
+	return x.m.WaitDurable(ctx, lsn)
 }
 
 // install makes the transaction's pending writes the committed versions at

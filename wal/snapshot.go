@@ -267,5 +267,5 @@ func RemoveTempSnapshots(dir string) ([]string, error) {
 }
 
 // SnapshotPath is the file of the snapshot at lsn in dir (the error log
-// names its size after a checkpoint).
+// and SHOW ENGINE PLRUN STATUS name its size after a checkpoint).
 func SnapshotPath(dir string, lsn uint64) string { return filepath.Join(dir, snapshotName(lsn)) }

@@ -50,6 +50,7 @@ var sqlLayers = map[string]int{
 	"sql/infoschema":   6,
 	"sql/psm":          7,
 	"sql/show":         7,
+	"sql/enginestatus": 7,
 	"sql/callout":      7,
 	"sql/tablelock":    7,
 	"sql/dataio":       7,

@@ -55,6 +55,9 @@ const (
 	comShowWarnings
 	comShowErrors
 	comShowEngines
+	comShowEngineStatus
+	comShowEngineMutex
+	comShowEngineLogs
 	comShowCharsets
 	comShowCollations
 	comShowTableStatus
@@ -92,7 +95,8 @@ var comNames = [numComs]string{
 	comShowDatabases: "show_databases", comShowTables: "show_tables", comShowFields: "show_fields",
 	comShowCreateTable: "show_create_table", comShowKeys: "show_keys", comShowVariables: "show_variables",
 	comShowStatus: "show_status", comShowProcesslist: "show_processlist", comShowWarnings: "show_warnings",
-	comShowErrors: "show_errors", comShowEngines: "show_engine_status", comShowCharsets: "show_charsets",
+	comShowErrors: "show_errors", comShowEngines: "show_storage_engines",
+	comShowEngineStatus: "show_engine_status", comShowEngineMutex: "show_engine_mutex", comShowEngineLogs: "show_engine_logs", comShowCharsets: "show_charsets",
 	comShowCollations: "show_collations", comShowTableStatus: "show_table_status", comShowStatusProc: "show_status_proc",
 	comShowCreateProc: "show_create_proc", comShowStatusFunc: "show_status_func", comShowCreateFunc: "show_create_func",
 	comCreateTable: "create_table", comDropTable: "drop_table", comCreateDB: "create_db", comDropDB: "drop_db",
@@ -125,6 +129,14 @@ func comOf(p *parse.Stmt) com {
 		return comShowCreateFunc
 	case parse.KindDoBlock:
 		return comDo
+	case parse.KindShowEngine:
+		switch p.Like {
+		case "mutex":
+			return comShowEngineMutex
+		case "logs":
+			return comShowEngineLogs
+		}
+		return comShowEngineStatus
 	case parse.KindCreateTrigger:
 		return comCreateTrigger
 	case parse.KindDropTrigger:

@@ -44,6 +44,10 @@ type SessionInfo struct {
 	User, Host, DB, Command string
 	Time                    int64
 	State, Info             string
+	// RowLockWait: the session waits for a row lock that transaction
+	// LockHolderTrx holds (State names its session: sql.ResolveLockHolders).
+	RowLockWait   bool
+	LockHolderTrx uint64
 	// Trx are the session's open transactions (PLRUN_TRX).
 	Trx []TrxInfo
 }

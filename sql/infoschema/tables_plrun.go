@@ -79,6 +79,14 @@ func placeOf(cat *storage.Catalog, key string) lockPlace {
 	return p
 }
 
+// LockPlace is where a lock manager key points: its table
+// (`db`.`t`), index and key values, as PLRUN_LOCKS shows them (SHOW
+// ENGINE PLRUN STATUS, the error log).
+func LockPlace(cat *storage.Catalog, key string) (table, index, data string) {
+	p := placeOf(cat, key)
+	return p.table, p.index, p.data
+}
+
 // keyData prints a key's values as InnoDB's lock_data does: numbers bare,
 // strings quoted, comma-separated. The key is types.KeyString's encoding.
 func keyData(k string) string {

@@ -42,6 +42,7 @@ const (
 	KindShowTriggers      // SHOW TRIGGERS [FROM db] [LIKE 'p']: Name is the database, Like the pattern
 	KindShowCreateTrigger // Name is [db.]name
 	KindLockTables        // LOCK TABLES (locktables.go): Locks
+	KindShowEngine        // SHOW ENGINE name {STATUS|MUTEX|LOGS}: Name is the engine, Like what is shown
 )
 
 // hints are the PolarDB hot-row hints of an UPDATE.
@@ -97,6 +98,7 @@ var (
 	reAssign        = regexp.MustCompile(`(?is)^\s*([\w$]+)\s*=\s*('[^']*'|"[^"]*"|[^\s,]+)\s*`)
 	reTenant        = regexp.MustCompile(`(?is)^\s*tenant\s*=\s*('[^']*'|"[^"]*"|[\w$]+)\s*`)
 	reCheckpoint    = regexp.MustCompile(`(?is)^checkpoint\s*;?\s*$`)
+	reShowEngine    = regexp.MustCompile(`(?is)^show\s+engine\s+(` + "`[^`]+`" + `|[\w$]+)\s+(status|mutex|logs)\s*;?\s*$`)
 	reDropFunc      = regexp.MustCompile(`(?is)^drop\s+function\s+(if\s+exists\s+)?((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
 	reShowFuncState = regexp.MustCompile(`(?is)^show\s+function\s+status(?:\s+like\s+'([^']*)')?\s*;?\s*$`)
 	reShowCreateF   = regexp.MustCompile(`(?is)^show\s+create\s+function\s+((?:` + "`[^`]+`" + `|[\w$]+)(?:\.(?:` + "`[^`]+`" + `|[\w$]+))?)\s*;?\s*$`)
@@ -231,6 +233,19 @@ func Parse(text string, mode mysql.SQLMode) (*Stmt, error) {
 	}
 	if m := reDropTrigger.FindStringSubmatch(s); m != nil {
 		p.Kind, p.IfExists, p.Name = KindDropTrigger, m[1] != "", m[2]
+		return p, nil
+	}
+	if m := reShowEngine.FindStringSubmatch(s); m != nil {
+		// The TiDB parser has no SHOW ENGINE; tools send SHOW ENGINE
+		// INNODB STATUS.
+		p.Kind, p.Name, p.Like = KindShowEngine, strings.Trim(m[1], "`"), strings.ToLower(m[2])
+		switch strings.ToLower(p.Name) {
+		case "innodb", "plrun", "all":
+		default:
+			// MariaDB's parser resolves the engine: an unknown one fails
+			// as a statement that never ran (no Com_show_engine_* count).
+			return nil, sqlerr.New(sqlerr.ErUnknownStorageEngine, "Unknown storage engine '%s'", p.Name)
+		}
 		return p, nil
 	}
 	if m := reShowTriggers.FindStringSubmatch(s); m != nil {
