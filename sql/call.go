@@ -94,6 +94,13 @@ func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]an
 		return nil, nil, 0, err
 	}
 	defer leave()
+	if def, _, ok := s.database.Procs.Get(db, name); ok {
+		restore, err := s.runAsRoutine(def)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		defer restore()
+	}
 	saved := s.procName
 	s.procName = db + "." + name
 	defer func() { s.procName = saved }()

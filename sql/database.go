@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"log/slog"
 	"sync/atomic"
 
 	"github.com/plrun/plrun/hotrow"
@@ -9,6 +10,7 @@ import (
 	"github.com/plrun/plrun/sql/counters"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/privilege"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sql/tablelock"
 	"github.com/plrun/plrun/txn"
@@ -35,6 +37,7 @@ type Database struct {
 	// Counters are the statement counters of SHOW GLOBAL STATUS.
 	Counters counters.Counters
 
+	accounts    atomic.Pointer[Accounts] // SetAccounts; nil until the server has a catalog
 	plans       *parse.Cache
 	locks       *tablelock.Locks // LOCK TABLES, FLUSH TABLES WITH READ LOCK, metadata locks
 	schemaEpoch atomic.Uint64
@@ -72,6 +75,18 @@ type Engine interface {
 	// PERSIST[_ONLY] and RESET PERSIST.
 	PersistSetting(name string, v types.Value, only bool) (*exec.Note, error)
 	ResetPersisted(name string, ifExists bool) error
+	// Logger is the error log (never nil): denied statements are logged
+	// there at WARN.
+	Logger() *slog.Logger
+}
+
+// Accounts finds the account a DEFINER names, for the routines, triggers
+// and views that run with their definer's rights (the account catalog
+// implements it; see SetAccounts).
+type Accounts interface {
+	// Grants is the account user@host exactly as DEFINER names it; false
+	// if there is none.
+	Grants(user, host string) (privilege.Grants, bool)
 }
 
 // NewDatabase assembles the shared state of an open database.
@@ -79,6 +94,19 @@ func NewDatabase(txns *txn.Manager, catalog *procs.Catalog, runtimes []procs.Run
 	db := &Database{Txns: txns, Procs: catalog, Runtimes: runtimes, Hot: hot, Globals: globals, Engine: eng, plans: parse.NewCache(4096)}
 	db.locks = tablelock.New(txns, db.plans)
 	return db
+}
+
+// SetAccounts gives the database its account catalog, for DEFINER
+// rights (the server sets it at start, before the first session).
+func (db *Database) SetAccounts(a Accounts) { db.accounts.Store(&a) }
+
+// definerGrants is the account a DEFINER names, from the catalog.
+func (db *Database) definerGrants(user, host string) (privilege.Grants, bool) {
+	a := db.accounts.Load()
+	if a == nil || *a == nil {
+		return nil, false
+	}
+	return (*a).Grants(user, host)
 }
 
 // SchemaChanged invalidates the plans built for the old schema.

@@ -51,12 +51,12 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		return s.routines().DropTrigger(ctx, p)
 	case parse.KindShowTriggers:
 		r, err := s.routines().ShowTriggers(p.Name, p.Like)
-		return r, 0, err
+		return s.visibleRows(p, r), 0, err
 	case parse.KindShowCreateTrigger:
 		r, err := s.routines().ShowCreateTrigger(p.Name)
 		return r, 0, err
 	case parse.KindShowFuncStatus:
-		return show.FuncStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like), 0, nil
+		return s.visibleRows(p, show.FuncStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like)), 0, nil
 	case parse.KindShowCreateFunc:
 		db, name := routines.SplitName(p.Name, s.DB)
 		r, err := show.CreateFunc(s.database.Procs, db, name, routines.ReturnsText)
@@ -86,7 +86,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		}
 		return &exec.Result{Info: fmt.Sprintf("Checkpoint at LSN %d", lsn)}, 0, nil
 	case parse.KindShowProcStatus:
-		return show.ProcStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like), 0, nil
+		return s.visibleRows(p, show.ProcStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like)), 0, nil
 	case parse.KindLoadProc:
 		n, err := s.routines().LoadProcedures(ctx, p.Name)
 		if err != nil {
@@ -176,7 +176,10 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case *ast.UseStmt:
 		return &exec.Result{}, 0, s.UseDB(n.DBName)
 	case *ast.ShowStmt:
-		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return show.Exec(ctx, &s.State, showOf{s}, x, n) })
+		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) {
+			r, err := show.Exec(ctx, &s.State, showOf{s}, x, n)
+			return s.visibleRows(p, r), err
+		})
 	case *ast.ExplainStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return show.Explain(&s.State, n) })
 	case *ast.CreateTableStmt, *ast.DropTableStmt, *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.TruncateTableStmt,
@@ -218,6 +221,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case *ast.CallStmt:
 		return s.execCall(ctx, n, args)
 	case *ast.KillStmt:
+		if err := s.checkKill(n.ConnectionID); err != nil {
+			return nil, 0, err
+		}
 		return &exec.Result{}, 0, s.database.Engine.Kill(n.ConnectionID, n.Query)
 	case *ast.DoStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) {

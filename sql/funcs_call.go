@@ -102,6 +102,9 @@ func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.F
 // the result to the RETURNS type under the function's, as in MariaDB.
 func (s *Session) CallStoredFunction(c *expr.Ctx, f *expr.StoredFunction, call string, args []types.Value) (types.Value, error) {
 	cf := f.Impl.(*compiledFunc)
+	if err := s.checkExecute(f.DB, f.Name); err != nil {
+		return types.Null, err
+	}
 	strict := s.SQLMode().Strict()
 	for i, a := range args {
 		v, err := s.State.AssignTo(cf.def.Params[i].Name, cf.params[i], a, 1, strict)
@@ -125,7 +128,14 @@ func (s *Session) CallStoredFunction(c *expr.Ctx, f *expr.StoredFunction, call s
 		s.bodyDepth--
 		*ec = expr.Ctx{}
 	} else {
+		// a script body's statements run with the function's definer's
+		// rights (a RETURN expression reads with them: it is not checked)
+		restore, rerr := s.runAsRoutine(cf.def)
+		if rerr != nil {
+			return types.Null, rerr
+		}
 		out, err = s.evalScriptFunction(c, cf, args)
+		restore()
 	}
 	if err != nil {
 		return types.Null, err

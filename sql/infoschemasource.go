@@ -3,6 +3,7 @@ package sql
 import (
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/infoschema"
+	"github.com/plrun/plrun/sql/privilege"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/storage"
 )
@@ -16,8 +17,14 @@ func (o infoschemaOf) Procs() *procs.Catalog                    { return o.s.dat
 func (o infoschemaOf) SysVar(d *sysvar.Def, global bool) string { return o.s.getVar(d, global) }
 func (o infoschemaOf) Status(global bool) [][2]string           { return o.s.database.Engine.Status() }
 func (o infoschemaOf) Processlist() []infoschema.SessionInfo {
-	return o.s.database.Engine.Processlist()
+	return o.s.visibleProcesses(o.s.database.Engine.Processlist())
 }
+
+// SeesDB, SeesTable and SeesProcesses bound the rows information_schema
+// lists to what the session's account may see (infoschema.Visibility).
+func (o infoschemaOf) SeesDB(db string) bool           { return o.s.seesDB(db) }
+func (o infoschemaOf) SeesTable(db, table string) bool { return o.s.seesTable(db, table) }
+func (o infoschemaOf) SeesProcesses() bool             { return o.s.allowed(privilege.Process, "", "") }
 
 func (o infoschemaOf) Locks() []infoschema.LockInfo {
 	held := o.s.database.Txns.Locks.Locks()

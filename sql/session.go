@@ -288,6 +288,12 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	}
 	nested := s.callDepth > 0
 	s.database.Counters.Count(p, !nested)
+	if err := s.checkAccess(p); err != nil {
+		if !nested {
+			s.noteDiagnostics(p, nil, err)
+		}
+		return nil, err
+	}
 	if len(s.runningFuncs) > 0 {
 		if err := routines.RefuseInFunction(p); err != nil {
 			return nil, err
