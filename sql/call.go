@@ -95,7 +95,7 @@ func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]an
 	}
 	defer leave()
 	if def, _, ok := s.database.Procs.Get(db, name); ok {
-		restore, err := s.runAsRoutine(def)
+		restore, err := s.runAsRoutine(db, def)
 		if err != nil {
 			return nil, nil, 0, err
 		}

@@ -130,7 +130,7 @@ func (s *Session) CallStoredFunction(c *expr.Ctx, f *expr.StoredFunction, call s
 	} else {
 		// a script body's statements run with the function's definer's
 		// rights (a RETURN expression reads with them: it is not checked)
-		restore, rerr := s.runAsRoutine(cf.def)
+		restore, rerr := s.runAsRoutine(cf.db, cf.def)
 		if rerr != nil {
 			return types.Null, rerr
 		}

@@ -47,6 +47,10 @@ func (s *Session) denied(g privilege.Grants, d access.Denial, kind string) error
 // accessClient is who 1142 and 1143 name: the login user and the
 // client's host without its port, as MariaDB's errors do.
 func (s *Session) accessClient() access.Client {
+	if s.asDefiner && s.grants != nil {
+		// inside DEFINER code the definer is who is refused, by account
+		return access.Client{User: s.grants.User(), Host: s.grants.Host()}
+	}
 	user, host := s.Client()
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
@@ -83,8 +87,8 @@ func (s *Session) allowed(need privilege.Priv, db, table string) bool {
 // (--procs, LOAD PROCEDURE needs FILE), it runs with the operator's
 // rights. A definer that names no account is MySQL's 1449.
 func (s *Session) runAs(definer string) (restore func(), err error) {
-	saved := s.grants
-	restore = func() { s.grants = saved }
+	saved, savedAs := s.grants, s.asDefiner
+	restore = func() { s.grants, s.asDefiner = saved, savedAs }
 	if saved == nil {
 		return restore, nil
 	}
@@ -100,7 +104,7 @@ func (s *Session) runAs(definer string) (restore func(), err error) {
 	if !ok {
 		return nil, sqlerr.New(sqlerr.ErNoSuchUser, "The user specified as a definer ('%s'@'%s') does not exist", user, host)
 	}
-	s.grants = g
+	s.grants, s.asDefiner = g, true
 	return restore, nil
 }
 
@@ -178,9 +182,10 @@ func (s *Session) seesRoutine(db, name string) bool {
 	return false
 }
 
-// runAsRoutine is runAs for a procedure or function: its DEFINER's
-// rights unless it is SQL SECURITY INVOKER.
-func (s *Session) runAsRoutine(def *procs.Definition) (func(), error) {
+// runAsRoutine is runAs for routine db.name: its DEFINER's rights unless
+// it is SQL SECURITY INVOKER. The definer must hold EXECUTE on it too
+// (1370 naming the definer), as MariaDB checks.
+func (s *Session) runAsRoutine(db string, def *procs.Definition) (func(), error) {
 	security := def.Characteristics
 	if def.Func != nil {
 		security += " " + strings.Join(def.Func.Characteristics, " ")
@@ -188,7 +193,31 @@ func (s *Session) runAsRoutine(def *procs.Definition) (func(), error) {
 	if sqlSecurityInvoker(security) {
 		return func() {}, nil
 	}
-	return s.runAs(def.Definer)
+	restore, err := s.runAs(def.Definer)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkExecute(db, def.Name); err != nil {
+		restore()
+		return nil, err
+	}
+	return restore, nil
+}
+
+// runAsTrigger is runAs for a trigger: its definer must hold TRIGGER on
+// the table (1142 naming the definer), as MariaDB checks at each firing.
+func (s *Session) runAsTrigger(tr *procs.Trigger) (func(), error) {
+	restore, err := s.runAs(tr.RunAs)
+	if err != nil {
+		return nil, err
+	}
+	if g := s.grants; g != nil && !g.Allowed(privilege.Trigger, tr.DB, tr.Def.Table) {
+		err := s.denied(g, access.Denial{Need: access.Need{Priv: privilege.Trigger, Scope: access.OnTable, DB: tr.DB, Name: tr.Def.Table},
+			DB: tr.DB, Missing: privilege.Trigger}, "trigger")
+		restore()
+		return nil, err
+	}
+	return restore, nil
 }
 
 // checkExecute refuses a stored function call without EXECUTE (1370);

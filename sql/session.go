@@ -106,6 +106,8 @@ type Session struct {
 	state  string // PROCESSLIST State, guarded by mu
 	// grants are the account's privileges (SetAccount); nil is unchecked.
 	grants privilege.Grants
+	// asDefiner: grants are a DEFINER's (runAs), whom denials then name.
+	asDefiner bool
 
 	localFiles LocalFileOpener // LOAD DATA LOCAL (sql/dataio)
 }

@@ -69,7 +69,7 @@ func (s *Session) runTrigger(ctx context.Context, x *txn.Txn, tr *procs.Trigger,
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	restore, err := s.runAs(tr.RunAs)
+	restore, err := s.runAsTrigger(tr)
 	if err != nil {
 		return nil, err
 	}
