@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/plrun/plrun/sql/access"
 	"github.com/plrun/plrun/sql/callout"
 	"github.com/plrun/plrun/sql/privilege"
 	"github.com/plrun/plrun/sql/routines"
@@ -165,6 +166,12 @@ func (s *Session) CurrentDB() string { return s.DB }
 
 // UseDB changes the default database.
 func (s *Session) UseDB(name string) error {
+	if s.grants != nil && !s.seesDB(name) {
+		// USE, COM_INIT_DB and a login's database: any privilege in it
+		// (checked before it is looked up, so a database the account may
+		// not see is not told apart from a missing one)
+		return s.denied(s.grants, access.Denial{Need: access.Need{Scope: access.AnyInDatabase, DB: name}, DB: name, Missing: privilege.All}, "use")
+	}
 	if s.IsVirtual(name) {
 		s.DB = infoschema.Name
 		return nil

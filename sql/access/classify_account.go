@@ -14,7 +14,17 @@ import (
 func accountNeeds(n ast.StmtNode) ([]Need, bool) {
 	createUser := []Need{{Priv: privilege.CreateUser, Scope: Global}}
 	switch x := n.(type) {
-	case *ast.CreateUserStmt, *ast.DropUserStmt, *ast.RenameUserStmt:
+	case *ast.CreateUserStmt:
+		if x.IsCreateRole {
+			return unknown, true // plrun has no roles
+		}
+		return createUser, true
+	case *ast.DropUserStmt:
+		if x.IsDropRole {
+			return unknown, true
+		}
+		return createUser, true
+	case *ast.RenameUserStmt:
 		return createUser, true
 	case *ast.AlterUserStmt:
 		if x.CurrentAuth != nil {
