@@ -231,3 +231,29 @@ func (s *Session) checkExecute(db, name string) error {
 	return s.denied(g, access.Denial{Need: access.Need{Priv: privilege.Execute, Scope: access.OnRoutine, DB: db, Name: name, Verb: "execute"},
 		DB: db, Missing: privilege.Execute}, "function_call")
 }
+
+// checkFunctionReads checks a SQL function's RETURN expression's reads
+// with the rights the function runs with, its unqualified tables in the
+// function's database.
+func (s *Session) checkFunctionReads(cf *compiledFunc) error {
+	restore, err := s.runAsRoutine(cf.db, cf.def)
+	if err != nil {
+		return err
+	}
+	defer restore()
+	if s.grants == nil {
+		return nil
+	}
+	if d, denied := access.Check(s.grants, cf.reads, routineEnv{accessEnv{s}, cf.db}); denied {
+		return s.denied(s.grants, d, "function_call")
+	}
+	return nil
+}
+
+// routineEnv is accessEnv in a routine's own database.
+type routineEnv struct {
+	accessEnv
+	db string
+}
+
+func (e routineEnv) CurrentDB() string { return e.db }

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/privilege"
 )
@@ -124,4 +125,11 @@ func kindName(p *parse.Stmt) string {
 		return "do_language"
 	}
 	return "show"
+}
+
+// ReadNeeds is SELECT on every table the nodes read: a stored function's
+// RETURN expression, which runs inside the calling statement's plan and
+// so is checked at each call (with its definer's rights).
+func ReadNeeds(nodes ...ast.Node) []Need {
+	return onRefs(nil, parse.ReadRefsOf(nodes...), 0, privilege.Select)
 }
