@@ -168,11 +168,21 @@ func (s *Session) seesTable(db, table string) bool {
 	return s.grants == nil || strings.EqualFold(db, "information_schema") || access.AnyOnTableAllowed(s.grants, db, table)
 }
 
-// seesRoutine reports whether the account may see routine db.name: any
-// routine privilege on its database, as plrun grants them.
+// seesRoutine reports whether the account may see routine db.name: it
+// is the routine's definer, or holds a routine privilege on its database
+// (as plrun grants them), as MariaDB's SHOW PROCEDURE STATUS lists them.
 func (s *Session) seesRoutine(db, name string) bool {
 	if s.grants == nil {
 		return true
+	}
+	def, _, ok := s.database.Procs.Get(db, name)
+	if !ok {
+		def, _, ok = s.database.Procs.GetFunction(db, name)
+	}
+	if ok && def.Definer != "" {
+		if user, host, _ := access.SplitAccount(def.Definer); user == s.grants.User() && host == s.grants.Host() {
+			return true
+		}
 	}
 	for _, p := range []privilege.Priv{privilege.Execute, privilege.CreateRoutine, privilege.AlterRoutine} {
 		if s.grants.Allowed(p, db, "") || s.grants.Allowed(p, db, name) {
