@@ -119,15 +119,15 @@ func Open(cfg Config) (*Engine, error) {
 	// the caller's runtimes.
 	e.runtimes = append([]procs.Runtime{psm.Runtime{}}, cfg.Runtimes...)
 	e.procs = procs.NewCatalog(e.runtimes...)
-	// Persisted settings first (ALTER SYSTEM SET, SET PERSIST), then --set,
-	// which wins for this run.
+	// The embedder's read-only values first (what others are checked
+	// against: have_ssl), persisted settings next (ALTER SYSTEM SET, SET
+	// PERSIST), then --set, which wins for this run.
+	e.applyStartupOnly(cfg.Settings)
 	if err := e.applyPersisted(); err != nil {
 		return nil, err
 	}
 	for name, val := range cfg.Settings {
-		if strings.EqualFold(name, "secure_file_priv") {
-			// Read-only at run time, like MySQL's: only set at open.
-			e.globals.Vals["secure_file_priv"] = val
+		if startupOnly[strings.ToLower(name)] {
 			continue
 		}
 		if err := e.setOpenSetting(name, val); err != nil {

@@ -27,6 +27,7 @@ type conn struct {
 	wire    *wire         // nil until the handshake is done
 	sock    *countingConn // the socket under wire
 	salt    []byte        // the handshake's scramble (COM_CHANGE_USER uses it)
+	secure  bool          // the connection runs over TLS (tls.go)
 
 	// consumed is how many socket bytes the commands read so far took
 	// (the connection's goroutine only); drainMark is how many had arrived

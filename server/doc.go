@@ -5,9 +5,12 @@
 //
 // Every byte a client sends is read by plrun's own code: packet framing
 // (packets.go, bounded by max_allowed_packet), the connection phase
-// (handshake.go, login.go: handshake, mysql_native_password and
-// caching_sha2_password's fast path, auth switch, COM_CHANGE_USER) and
-// command dispatch (conn.go, stmt.go). Every length is checked against
+// (handshake.go, login.go: handshake, mysql_native_password, auth
+// switch, COM_CHANGE_USER; tls.go: the SSLRequest and the TLS upgrade,
+// certs.go its generated certificates; sha2auth.go: caching_sha2_password
+// with its fast-auth cache and full authentication over TLS or RSA) and
+// command dispatch (conn.go, stmt.go). Secrets are checked behind the
+// Secrets interface (auth.go), which the account catalog implements. Every length is checked against
 // what is left of the packet before it is used, so no input can panic
 // (fuzz_test.go). go-mysql-org/go-mysql supplies protocol constants,
 // column-definition encoding and password scrambles only; its server
@@ -19,7 +22,7 @@
 // connection's sql.Session, used only by the connection's own goroutine.
 //
 //	accept ─► ServeConn ─► connect: handshake (connection id = session id,
-//	                │        status flags), auth, default database
+//	                │        status flags), [SSLRequest, TLS], auth, default database
 //	                └─► loop: read command ─► begin() ─► dispatch ─► reply ─► end()
 //	                         (a statement running past watchDelay is watched:
 //	                          a client that disconnects cancels it)

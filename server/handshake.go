@@ -3,13 +3,14 @@ package server
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 )
 
 // serverCapabilities are the capability flags plrun announces, and so the
-// most a client may use (CLIENT_LOCAL_FILES: LOAD DATA LOCAL, localinfile.go). No TLS, no compression, no old EOF-less replies.
+// most a client may use (CLIENT_LOCAL_FILES: LOAD DATA LOCAL, localinfile.go).
+// No compression, no old EOF-less replies. CLIENT_SSL is added when TLS
+// is configured (Server.capabilities, tls.go).
 // CLIENT_INTERACTIVE: such a client waits interactive_timeout (idle.go).
 const serverCapabilities = mysql.CLIENT_LONG_PASSWORD | mysql.CLIENT_FOUND_ROWS | mysql.CLIENT_LONG_FLAG |
 	mysql.CLIENT_CONNECT_WITH_DB | mysql.CLIENT_PROTOCOL_41 | mysql.CLIENT_TRANSACTIONS |
@@ -19,17 +20,18 @@ const serverCapabilities = mysql.CLIENT_LONG_PASSWORD | mysql.CLIENT_FOUND_ROWS 
 
 // initialHandshake is Protocol::HandshakeV10 for connection id connID,
 // with the 20-byte scramble salt and status flags status.
-func initialHandshake(connID uint32, salt []byte, status uint16, authPlugin string) []byte {
+// caps are the capability flags announced.
+func initialHandshake(connID uint32, salt []byte, status uint16, authPlugin string, caps uint32) []byte {
 	b := []byte{10}
 	b = append(b, ServerVersion...)
 	b = append(b, 0)
 	b = binary.LittleEndian.AppendUint32(b, connID)
 	b = append(b, salt[:8]...)
 	b = append(b, 0)
-	b = binary.LittleEndian.AppendUint16(b, uint16(serverCapabilities&0xffff))
+	b = binary.LittleEndian.AppendUint16(b, uint16(caps&0xffff))
 	b = append(b, charsetUTF8MB4)
 	b = binary.LittleEndian.AppendUint16(b, status)
-	b = binary.LittleEndian.AppendUint16(b, uint16(serverCapabilities>>16))
+	b = binary.LittleEndian.AppendUint16(b, uint16(caps>>16))
 	b = append(b, byte(len(salt)+1))
 	b = append(b, make([]byte, 10)...)
 	b = append(b, salt[8:]...)
@@ -45,14 +47,14 @@ type handshakeResponse struct {
 	auth       []byte // the auth-response; empty when no password was given
 	db         string // "" is no default database
 	plugin     string // "" when the client did not name one
+	// sslRequest: the packet was an SSLRequest (the response's fixed
+	// header alone, with CLIENT_SSL): TLS starts next, and the real
+	// response follows over it.
+	sslRequest bool
 }
 
 // errHandshake answers a handshake response plrun cannot read.
 var errHandshake = mysql.NewError(mysql.ER_HANDSHAKE_ERROR, "Bad handshake")
-
-// errSSLRequested answers a client that asks for TLS, which plrun does
-// not announce.
-var errSSLRequested = errors.New("client requested TLS, which plrun does not offer")
 
 // parseHandshakeResponse decodes HandshakeResponse41. Every length is
 // checked against what is left of the packet: any bytes are either a
@@ -70,7 +72,13 @@ func parseHandshakeResponse(data []byte) (handshakeResponse, error) {
 		return r, errHandshake
 	}
 	if d.done() {
-		return r, errSSLRequested // an SSLRequest is just this header
+		// An SSLRequest is just this header; without CLIENT_SSL it is a
+		// response without a user name.
+		if capability&mysql.CLIENT_SSL == 0 {
+			return r, errHandshake
+		}
+		r.sslRequest = true
+		return r, nil
 	}
 	user, ok := d.nulString()
 	if !ok {

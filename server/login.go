@@ -34,22 +34,34 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 	if s.cfg.Compat != CompatOceanBase && c.session.Autocommit() {
 		status |= mysql.SERVER_STATUS_AUTOCOMMIT
 	}
-	if err := p.writePacket(initialHandshake(uint32(c.session.ID()), salt, status, s.cfg.AuthPlugin)); err != nil {
-		return nil, err
-	}
-	data, err := p.readPacket()
-	if err != nil {
+	if err := p.writePacket(initialHandshake(uint32(c.session.ID()), salt, status, s.cfg.AuthPlugin, s.capabilities())); err != nil {
 		return nil, err
 	}
 	w := &wire{packetConn: p, status: status}
-	resp, err := parseHandshakeResponse(data)
+	resp, err := readHandshakeResponse(w)
 	if err != nil {
-		_ = w.writeError(errHandshake)
 		return nil, err
 	}
-	w.capability = resp.capability & serverCapabilities
+	if resp.sslRequest {
+		if err := s.startTLS(c, p); err != nil {
+			s.cfg.Engine.Logger().Warn("connection refused", "id", c.session.ID(), "host", c.nc.RemoteAddr().String(), "reason", err.Error())
+			return nil, err
+		}
+		if resp, err = readHandshakeResponse(w); err != nil {
+			return nil, err
+		}
+		if resp.sslRequest { // a second SSLRequest, inside TLS
+			_ = w.writeError(errHandshake)
+			return nil, errHandshake
+		}
+	}
+	if !c.secure && c.requireSecureTransport() {
+		_ = w.writeError(errSecureTransportRequired)
+		return nil, errSecureTransportRequired
+	}
+	w.capability = resp.capability & s.capabilities()
 	w.user = resp.user
-	if err := s.authenticate(w, c.nc, salt, resp.user, resp.plugin, resp.auth, resp.capability); err != nil {
+	if err := s.authenticate(w, c, salt, resp.user, resp.plugin, resp.auth, resp.capability); err != nil {
 		return nil, err
 	}
 	if resp.db != "" {
@@ -67,10 +79,25 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 	return w, nil
 }
 
+// readHandshakeResponse reads and decodes the client's handshake response
+// (or SSLRequest); one it cannot read is answered errHandshake.
+func readHandshakeResponse(w *wire) (handshakeResponse, error) {
+	data, err := w.readPacket()
+	if err != nil {
+		return handshakeResponse{}, err
+	}
+	resp, err := parseHandshakeResponse(data)
+	if err != nil {
+		_ = w.writeError(errHandshake)
+	}
+	return resp, err
+}
+
 // authenticate checks a login (the handshake's, or COM_CHANGE_USER's)
 // and writes what the method needs before the final OK, or the error.
 // plugin is the method the client used for auth ("" if it named none).
-func (s *Server) authenticate(w *wire, nc net.Conn, salt []byte, user, plugin string, auth []byte, clientCaps uint32) error {
+// The secret itself is checked by Config.Secrets.
+func (s *Server) authenticate(w *wire, c *conn, salt []byte, user, plugin string, auth []byte, clientCaps uint32) error {
 	method := s.cfg.AuthPlugin
 	if clientCaps&mysql.CLIENT_PLUGIN_AUTH == 0 {
 		method = mysql.AUTH_NATIVE_PASSWORD // a client that cannot switch
@@ -88,21 +115,20 @@ func (s *Server) authenticate(w *wire, nc net.Conn, salt []byte, user, plugin st
 		}
 		auth = data
 	}
-	password, known := s.cfg.Users.lookup(user)
-	ok := known && checkScramble(method, salt, auth, password)
-	if !ok {
-		e := accessDenied(user, nc, len(auth) > 0)
-		_ = w.writeError(e)
-		return e
+	if method == mysql.AUTH_CACHING_SHA2_PASSWORD {
+		return s.cachingSha2(w, c, salt, user, auth)
 	}
-	if method == mysql.AUTH_CACHING_SHA2_PASSWORD && len(auth) > 0 {
-		// caching_sha2_password's fast authentication succeeded: plrun
-		// knows the password, so the server-side cache always hits.
-		if err := w.writePacket([]byte{mysql.MORE_DATE_HEADER, mysql.CACHE_SHA2_FAST_AUTH}); err != nil {
-			return err
-		}
+	if !s.cfg.Secrets.CheckNative(user, salt, auth) {
+		return s.deny(w, c, user, len(auth) > 0)
 	}
 	return nil
+}
+
+// deny refuses a login with 1045.
+func (s *Server) deny(w *wire, c *conn, user string, usedPassword bool) error {
+	e := accessDenied(user, c.nc, usedPassword)
+	_ = w.writeError(e)
+	return e
 }
 
 // checkScramble reports whether auth is password scrambled with salt by
@@ -148,7 +174,7 @@ func (c *conn) changeUser(data []byte) error {
 	}
 	c.session.Reset()
 	clear(c.stmts)
-	if err := c.srv.authenticate(c.wire, c.nc, c.salt, req.user, req.plugin, req.auth, c.wire.capability); err != nil {
+	if err := c.srv.authenticate(c.wire, c, c.salt, req.user, req.plugin, req.auth, c.wire.capability); err != nil {
 		var my *mysql.MyError
 		if errors.As(err, &my) {
 			return errChangeUserFailed // MySQL closes the connection

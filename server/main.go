@@ -59,6 +59,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	authPlugin := fs.String("auth-plugin", "mysql_native_password", "mysql_native_password or caching_sha2_password")
 	compat := fs.String("compat", "", "compatibility mode: oceanbase announces no status in the handshake, as OceanBase does (seed 000's ob_elr.py relies on it; see README)")
 	shutdownTimeout := fs.Duration("shutdown-timeout", 10*time.Second, "how long in-flight statements may run after SIGTERM before they are cancelled")
+	tlsOpts := registerTLSFlags(fs)
 	settings := settingsFlag{}
 	fs.Var(settings, "set", "global setting name=value, e.g. enable_early_lock_release=ON (repeatable)")
 	if err := fs.Parse(args); err != nil {
@@ -92,11 +93,15 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 			settings["secure_file_priv"] = *procsDir
 		}
 	}
+	tlsConfig, rsaKey, err := tlsOpts.setup(*dataDir, settings)
+	if err != nil {
+		return err
+	}
 	engine, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: *dataDir, Settings: settings, ProcsDir: *procsDir, Workers: *workers})
 	if err != nil {
 		return err
 	}
-	srv, err := New(Config{Engine: engine, Users: users, MaxConnections: *maxConns, AuthPlugin: *authPlugin, Compat: *compat})
+	srv, err := New(Config{Engine: engine, Users: users, MaxConnections: *maxConns, AuthPlugin: *authPlugin, Compat: *compat, TLS: tlsConfig, RSAKey: rsaKey})
 	if err != nil {
 		engine.Close()
 		return err

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/rsa"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log"
@@ -28,16 +30,25 @@ const DefaultMaxConnections = 1000
 type Config struct {
 	Engine *engine.Engine
 	// Users are the accepted logins; there is no anonymous access.
+	// Used when Secrets is nil.
 	Users Users
+	// Secrets checks login secrets (the account catalog); nil: Users.
+	Secrets Secrets
 	// MaxConnections bounds concurrent connections (0 = DefaultMaxConnections);
 	// past it a client gets 1040 Too many connections.
 	MaxConnections int
 	// AuthPlugin is the authentication method the server asks for:
 	// "mysql_native_password" (default) or "caching_sha2_password"
-	// (fast authentication: plrun knows the passwords, so it never needs
-	// the full exchange over TLS or RSA). Clients that start with the other
-	// one are switched.
+	// (sha2auth.go: fast authentication from a cache that a full
+	// authentication, over TLS or RSA, fills). Clients that start with the
+	// other one are switched.
 	AuthPlugin string
+	// TLS, if set, is offered on the connection (CLIENT_SSL; tls.go).
+	TLS *tls.Config
+	// RSAKey, if set, lets caching_sha2_password's full authentication
+	// run without TLS: the client encrypts its password with the public
+	// half, which it may ask the server for.
+	RSAKey *rsa.PrivateKey
 	// Compat is CompatMySQL (default) or CompatOceanBase: see there.
 	Compat string
 	// Logf reports connection-level failures; nil logs with package log.
@@ -48,6 +59,9 @@ type Config struct {
 type Server struct {
 	cfg     Config
 	started time.Time
+
+	fastAuth     fastAuthCache // caching_sha2_password's (sha2auth.go)
+	publicKeyPEM []byte        // RSAKey's public half, sent on request
 
 	questions atomic.Uint64 // commands received (COM_STATISTICS)
 	panics    atomic.Uint64 // connections ended by a panic
@@ -66,8 +80,11 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Engine == nil {
 		return nil, errors.New("server: no engine")
 	}
-	if len(cfg.Users) == 0 {
-		return nil, errors.New("server: no users configured")
+	if cfg.Secrets == nil {
+		if len(cfg.Users) == 0 {
+			return nil, errors.New("server: no users configured")
+		}
+		cfg.Secrets = cfg.Users
 	}
 	for name := range cfg.Users {
 		if name == "" {
@@ -94,6 +111,12 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("server: unknown compatibility mode %q (want oceanbase or none)", cfg.Compat)
 	}
 	s := &Server{cfg: cfg, started: time.Now()}
+	if cfg.RSAKey != nil {
+		var err error
+		if s.publicKeyPEM, err = encodePublicKey(cfg.RSAKey); err != nil {
+			return nil, fmt.Errorf("server: RSA key: %w", err)
+		}
+	}
 	s.mu.conns = map[*conn]struct{}{}
 	s.mu.listeners = map[net.Listener]struct{}{}
 	return s, nil

@@ -27,6 +27,15 @@ type testServer struct {
 
 func startServer(t *testing.T, cfg Config, settings map[string]string) *testServer {
 	t.Helper()
+	if cfg.RSAKey == nil {
+		cfg.RSAKey = testRSAKey(t) // as `plrun serve` has one
+	}
+	return startServerAs(t, cfg, settings)
+}
+
+// startServerAs is startServer with cfg as given (RSAKey nil: none).
+func startServerAs(t *testing.T, cfg Config, settings map[string]string) *testServer {
+	t.Helper()
 	engine, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: t.TempDir(), Settings: settings})
 	if err != nil {
 		t.Fatal(err)

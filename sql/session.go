@@ -35,6 +35,7 @@ type Session struct {
 	database   *Database
 	id         uint64
 	user, host string
+	transport  transport // the connection's TLS, if any (transport.go)
 
 	txn         *txn.Txn
 	explicit    bool      // BEGIN / START TRANSACTION is open

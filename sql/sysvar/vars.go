@@ -76,6 +76,13 @@ var Defs = func() map[string]*Def {
 		{Name: "innodb_lock_wait_timeout", Kind: KindInt, Def: "50", min: 1, max: 1073741824, Global: true, Session: true},
 		{Name: "innodb_flush_log_at_trx_commit", Kind: KindInt, Def: "1", min: 0, max: 2, Global: true, rejectOutOfRange: true},
 		{Name: "secure_file_priv", Kind: varString, Def: "", ReadOnly: true},
+		// TLS (server/tls.go): set at start by `plrun serve` from its flags.
+		{Name: "have_ssl", Kind: varString, Def: "DISABLED", ReadOnly: true},
+		{Name: "ssl_ca", Kind: varString, Def: "", ReadOnly: true},
+		{Name: "ssl_cert", Kind: varString, Def: "", ReadOnly: true},
+		{Name: "ssl_key", Kind: varString, Def: "", ReadOnly: true},
+		{Name: "tls_version", Kind: varString, Def: "TLSv1.2,TLSv1.3", ReadOnly: true},
+		{Name: "require_secure_transport", Kind: KindBool, Def: "OFF", Global: true},
 		{Name: "plrun_workers", Kind: KindInt, Def: "64", min: 1, max: 65536, Global: true},
 		{Name: "plrun_log_sync_delay_us", Kind: KindInt, Def: "0", min: 0, max: 10000000, Global: true},
 		{Name: "plrun_checkpoint_log_size", Kind: KindInt, Def: "67108864", min: 1 << 20, max: 1 << 40, Global: true},
