@@ -132,8 +132,12 @@ func insertNeeds(x *ast.InsertStmt) []Need {
 // SET values, WHERE or ORDER BY read a column (1143).
 func updateNeeds(x *ast.UpdateStmt) []Need {
 	refs := parse.RefsOf(x)
+	joined := x.TableRefs != nil && x.TableRefs.TableRefs != nil && x.TableRefs.TableRefs.Right != nil
+	if x.MultipleTable || joined {
+		return readsFirst(nil, refs, privilege.Update, privilege.Select)
+	}
 	out := onRefs(nil, refs, privilege.Update, privilege.Select)
-	if x.MultipleTable || len(refs) == 0 {
+	if len(refs) == 0 {
 		return out
 	}
 	nodes := make([]ast.Node, 0, len(x.List)+2)
@@ -159,8 +163,11 @@ func updateNeeds(x *ast.UpdateStmt) []Need {
 // or ORDER BY reads a column (1143).
 func deleteNeeds(x *ast.DeleteStmt) []Need {
 	refs := parse.RefsOf(x)
+	if x.IsMultiTable {
+		return readsFirst(nil, refs, privilege.Delete, privilege.Select)
+	}
 	out := onRefs(nil, refs, privilege.Delete, privilege.Select)
-	if x.IsMultiTable || len(refs) == 0 {
+	if len(refs) == 0 {
 		return out
 	}
 	var nodes []ast.Node

@@ -71,14 +71,26 @@ func Needs(p *parse.Stmt) []Need {
 }
 
 // onRefs adds a need on every table of refs: written uses need write, read
-// ones read.
+// ones read; the written ones first, as MariaDB checks an INSERT's or a
+// single-table UPDATE's target before what it reads.
 func onRefs(out []Need, refs []parse.TableRef, write, read privilege.Priv) []Need {
+	out = onUses(out, refs, true, write)
+	return onUses(out, refs, false, read)
+}
+
+// readsFirst is onRefs checking the tables read first, as MariaDB checks
+// a multi-table UPDATE or DELETE.
+func readsFirst(out []Need, refs []parse.TableRef, write, read privilege.Priv) []Need {
+	out = onUses(out, refs, false, read)
+	return onUses(out, refs, true, write)
+}
+
+func onUses(out []Need, refs []parse.TableRef, written bool, p privilege.Priv) []Need {
+	if p == 0 {
+		return out
+	}
 	for _, r := range refs {
-		p := read
-		if r.Write {
-			p = write
-		}
-		if p != 0 {
+		if r.Write == written {
 			out = append(out, Need{Priv: p, Scope: OnTable, DB: r.Schema, Name: r.Name})
 		}
 	}
