@@ -155,7 +155,7 @@ func isSQLErr(err error) bool { _, ok := sqlerr.As(err); return ok }
 // parameters' values after the call.
 func (s *Session) Call(ctx context.Context, name string, args []any) ([]types.Value, error) {
 	db, n := routines.SplitName(name, s.DB)
-	if err := s.checkExecute(db, n); err != nil {
+	if err := s.checkRoutineExecute(db, n, false); err != nil {
 		return nil, err
 	}
 	ctx, cancel := s.begin(ctx, "CALL "+name)

@@ -184,12 +184,9 @@ func (s *Session) seesRoutine(db, name string) bool {
 			return true
 		}
 	}
-	for _, p := range []privilege.Priv{privilege.Execute, privilege.CreateRoutine, privilege.AlterRoutine} {
-		if s.grants.Allowed(p, db, "") || s.grants.Allowed(p, db, name) {
-			return true
-		}
-	}
-	return false
+	fn := ok && def.Func != nil
+	return access.RoutineAllowed(s.grants, privilege.Execute, db, name, fn) || access.RoutineAllowed(s.grants, privilege.AlterRoutine, db, name, fn) ||
+		s.grants.Allowed(privilege.CreateRoutine, db, "")
 }
 
 // runAsRoutine is runAs for routine db.name: its DEFINER's rights unless
@@ -207,7 +204,7 @@ func (s *Session) runAsRoutine(db string, def *procs.Definition) (func(), error)
 	if err != nil {
 		return nil, err
 	}
-	if err := s.checkExecute(db, def.Name); err != nil {
+	if err := s.checkRoutineExecute(db, def.Name, def.Func != nil); err != nil {
 		restore()
 		return nil, err
 	}
@@ -234,11 +231,17 @@ func (s *Session) runAsTrigger(tr *procs.Trigger) (func(), error) {
 // it is checked at each call, not at the plan's build, since plans are
 // cached across sessions and grants change.
 func (s *Session) checkExecute(db, name string) error {
+	return s.checkRoutineExecute(db, name, true)
+}
+
+// checkRoutineExecute is EXECUTE on procedure (function false) or
+// function db.name.
+func (s *Session) checkRoutineExecute(db, name string, function bool) error {
 	g := s.grants
-	if g == nil || g.Allowed(privilege.Execute, db, "") || g.Allowed(privilege.Execute, db, name) {
+	if g == nil || access.RoutineAllowed(g, privilege.Execute, db, name, function) {
 		return nil
 	}
-	return s.denied(g, access.Denial{Need: access.Need{Priv: privilege.Execute, Scope: access.OnRoutine, DB: db, Name: name, Verb: "execute"},
+	return s.denied(g, access.Denial{Need: access.Need{Priv: privilege.Execute, Scope: access.OnRoutine, DB: db, Name: name, Verb: "execute", Function: function},
 		DB: db, Missing: privilege.Execute}, "function_call")
 }
 

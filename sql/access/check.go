@@ -96,12 +96,13 @@ func check(g privilege.Grants, n Need, env Env) (Denial, bool) {
 			lack = n.Priv
 		}
 	case OnRoutine:
-		if !g.Allowed(n.Priv, db, "") && !g.Allowed(n.Priv, db, n.Name) {
+		if !RoutineAllowed(g, n.Priv, db, n.Name, n.Function) {
 			lack = n.Priv
 		}
 	case SeeRoutine:
 		routine := privilege.Execute | privilege.CreateRoutine | privilege.AlterRoutine
-		if !anyOf(g, routine, db, "") && !anyOf(g, routine, db, n.Name) {
+		if !RoutineAllowed(g, privilege.Execute, db, n.Name, n.Function) && !RoutineAllowed(g, privilege.AlterRoutine, db, n.Name, n.Function) &&
+			!g.Allowed(privilege.CreateRoutine, db, "") {
 			lack = routine
 		}
 	default: // Unknown
@@ -111,6 +112,21 @@ func check(g privilege.Grants, n Need, env Env) (Denial, bool) {
 		return Denial{}, false
 	}
 	return Denial{Need: n, DB: db, Missing: lack}, true
+}
+
+// RoutineGrants is a Grants that also holds routine-level grants (GRANT
+// EXECUTE ON PROCEDURE db.p); without it a routine's privileges are its
+// database's.
+type RoutineGrants interface {
+	AllowedRoutine(need privilege.Priv, db, name string, function bool) bool
+}
+
+// RoutineAllowed reports whether g holds need on routine db.name.
+func RoutineAllowed(g privilege.Grants, need privilege.Priv, db, name string, function bool) bool {
+	if rg, ok := g.(RoutineGrants); ok {
+		return rg.AllowedRoutine(need, db, name, function)
+	}
+	return g.Allowed(need, db, "")
 }
 
 // anyOf reports whether g holds one of the privileges of p on db.table.

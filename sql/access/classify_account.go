@@ -84,7 +84,7 @@ func grantNeeds(privs []*ast.PrivElem, obj ast.ObjectTypeType, lv *ast.GrantLeve
 	}
 	switch {
 	case obj == ast.ObjectTypeProcedure || obj == ast.ObjectTypeFunction:
-		return []Need{{Priv: need, Scope: OnRoutine, DB: lv.DBName, Name: lv.TableName, Verb: "execute"}}
+		return []Need{{Priv: need, Scope: OnRoutine, DB: lv.DBName, Name: lv.TableName, Verb: "execute", Function: obj == ast.ObjectTypeFunction}}
 	case lv.Level == ast.GrantLevelGlobal:
 		return []Need{{Priv: need, Scope: OnServer}}
 	case lv.Level == ast.GrantLevelDB:

@@ -35,7 +35,7 @@ func kindNeeds(p *parse.Stmt) []Need {
 		return createRoutineNeeds(st.Def.Name, st.Def.Definer)
 	case parse.KindDropProc, parse.KindDropFunc:
 		db, name := splitName(p.Name)
-		return []Need{{Priv: privilege.AlterRoutine, Scope: OnRoutine, DB: db, Name: name, Verb: "alter routine"}}
+		return []Need{{Priv: privilege.AlterRoutine, Scope: OnRoutine, DB: db, Name: name, Verb: "alter routine", Function: p.Kind == parse.KindDropFunc}}
 	case parse.KindCreateTrigger:
 		st, err := procs.ParseCreateTrigger(p.Text)
 		if err != nil || st.Def == nil {
@@ -57,7 +57,7 @@ func kindNeeds(p *parse.Stmt) []Need {
 		return []Need{{Scope: SeeRoutine, DB: db, Name: name, Verb: "PROCEDURE"}}
 	case parse.KindShowCreateFunc:
 		db, name := splitName(p.Name)
-		return []Need{{Scope: SeeRoutine, DB: db, Name: name, Verb: "FUNCTION"}}
+		return []Need{{Scope: SeeRoutine, DB: db, Name: name, Verb: "FUNCTION", Function: true}}
 	case parse.KindAlterSystem, parse.KindSetPersist, parse.KindResetPersist:
 		return []Need{{Priv: privilege.Super, Scope: Global}}
 	case parse.KindCheckpoint:

@@ -58,6 +58,9 @@ type Need struct {
 	// Name is the table, routine or trigger.
 	Name   string
 	Column string // OnColumn
+	// Function: the OnRoutine or SeeRoutine routine is a stored function
+	// (GRANT ... ON FUNCTION), not a procedure.
+	Function bool
 	// Verb is the word the denial names when it is not Priv's names:
 	// "SHOW" (SHOW CREATE TABLE), "execute", "PROCEDURE".
 	Verb string
