@@ -69,6 +69,8 @@ func TestNeeds(t *testing.T) {
 		{"FLUSH TABLES", "global:RELOAD"},
 		{"CHECKPOINT", "global:RELOAD"},
 		{"SHOW CREATE TABLE t", "any-on-table: .t"},
+		{"SHOW COLUMNS FROM t IN d", "any-on-table: d.t"},
+		{"SHOW INDEX FROM d.t", "any-on-table: d.t"},
 		{"GRANT SELECT, INSERT ON d.* TO x", "db:SELECT, INSERT, GRANT OPTION d."},
 		{"GRANT ALL ON *.* TO x", "server:" + (privilege.All | privilege.GrantOption).String()},
 		{"CREATE USER x", "global:CREATE USER"},

@@ -21,9 +21,9 @@ func showNeeds(x *ast.ShowStmt) []Need {
 	case ast.ShowCreateDatabase:
 		return []Need{{Scope: AnyInDatabase, DB: x.DBName}}
 	case ast.ShowColumns, ast.ShowIndex:
-		return []Need{tableAny(x.Table, "SELECT")}
+		return []Need{inDB(tableAny(x.Table, "SELECT"), x.DBName)}
 	case ast.ShowCreateTable:
-		return []Need{tableAny(x.Table, "SHOW")}
+		return []Need{inDB(tableAny(x.Table, "SHOW"), x.DBName)}
 	case ast.ShowCreateView:
 		// SELECT, then SHOW VIEW, on the view: MariaDB names the first
 		// one missing.
@@ -59,6 +59,15 @@ func tableAny(t *ast.TableName, verb string) Need {
 	n := tableNeed(0, t)
 	if n.Scope == OnTable {
 		n.Scope, n.Verb = AnyOnTable, verb
+	}
+	return n
+}
+
+// inDB is n in database db when its table names none (SHOW COLUMNS FROM
+// t IN db).
+func inDB(n Need, db string) Need {
+	if n.DB == "" {
+		n.DB = db
 	}
 	return n
 }
