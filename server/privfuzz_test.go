@@ -121,6 +121,28 @@ func limitedSeeds() [][]byte {
 	}
 }
 
+// TestLimitedProcessKill: COM_PROCESS_KILL of another account's session
+// is refused (1095) as KILL is.
+func TestLimitedProcessKill(t *testing.T) {
+	e := limitedFuzzEngine(t)
+	srv, err := New(Config{Engine: e, Users: Users{"root": "root"}, Logf: func(string, ...any) {}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := e.NewSession()
+	defer other.Close()
+	other.SetClient("root", "localhost:1")
+	c, _ := newLimitedConn(srv, nil)
+	defer c.session.Close()
+	id := binary.LittleEndian.AppendUint32([]byte{mysql.COM_PROCESS_KILL}, uint32(other.ID()))
+	if _, err := c.dispatch(id); err != nil {
+		t.Fatal(err)
+	}
+	if other.Killed() {
+		t.Fatal("the limited account killed another account's session")
+	}
+}
+
 // FuzzLimitedCommands is FuzzCommands from the limited account.
 func FuzzLimitedCommands(f *testing.F) {
 	for _, s := range limitedSeeds() {

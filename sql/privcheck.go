@@ -123,6 +123,9 @@ func sqlSecurityInvoker(characteristics string) bool {
 	return strings.Contains(strings.ToUpper(characteristics), "SQL SECURITY INVOKER")
 }
 
+// CheckKill is checkKill for the protocol's COM_PROCESS_KILL.
+func (s *Session) CheckKill(id uint64) error { return MapError(s.checkKill(id)) }
+
 // checkKill refuses KILL of another account's session without SUPER
 // (1095, as MariaDB); an unknown id is the KILL's own 1094.
 func (s *Session) checkKill(id uint64) error {
