@@ -16,6 +16,7 @@ import (
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql"
+	"github.com/plrun/plrun/sql/acl"
 	"github.com/plrun/plrun/sql/psm"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
@@ -51,6 +52,9 @@ type Engine struct {
 	locks *lockmgr.Manager
 	txm   *txn.Manager
 	procs *procs.Catalog
+	// accounts is the account catalog (sql/acl): logged as accounts
+	// records, kept in snapshots beside the procedures.
+	accounts *acl.Catalog
 	// runtimes compile procedure bodies (Lua, JavaScript).
 	runtimes []procs.Runtime
 
@@ -119,6 +123,7 @@ func Open(cfg Config) (*Engine, error) {
 	// the caller's runtimes.
 	e.runtimes = append([]procs.Runtime{psm.Runtime{}}, cfg.Runtimes...)
 	e.procs = procs.NewCatalog(e.runtimes...)
+	e.accounts = acl.New()
 	// The embedder's read-only values first (what others are checked
 	// against: have_ssl), persisted settings next (ALTER SYSTEM SET, SET
 	// PERSIST), then --set, which wins for this run.
@@ -162,6 +167,7 @@ func Open(cfg Config) (*Engine, error) {
 		return e.largeTrx.Load(), int(e.largeTrxMax.Load()), int(e.largeTrxSplit.Load())
 	}
 	e.db = sql.NewDatabase(e.txm, e.procs, e.runtimes, e.hot, e.globals, e)
+	e.db.Accounts = e.accounts
 	e.syncSettings()
 	opened = true
 	if cfg.ProcsDir != "" {

@@ -21,6 +21,8 @@ type procSnapshot struct {
 	Views []*storage.ViewDef `json:"views,omitempty"`
 	// Triggers in firing order (each restored at the end of its group)
 	Triggers []*procs.Trigger `json:"triggers,omitempty"`
+	// Accounts is the account catalog (acl.State.Encode).
+	Accounts json.RawMessage `json:"accounts,omitempty"`
 }
 
 type procEntry struct {
@@ -75,6 +77,11 @@ func (e *Engine) recover() (*storage.Catalog, error) {
 					return nil, fmt.Errorf("restoring trigger %s.%s: %w", t.DB, t.Def.Name, err)
 				}
 			}
+			if len(ps.Accounts) > 0 {
+				if err := e.accounts.Restore(ps.Accounts); err != nil {
+					return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "reading snapshot accounts: %v", err)
+				}
+			}
 			for _, v := range ps.Views {
 				if !cat.PutView(v) {
 					return nil, fmt.Errorf("restoring view %s.%s: no database or a table of that name", v.DB, v.Name)
@@ -99,6 +106,9 @@ func (e *Engine) recover() (*storage.Catalog, error) {
 		case wal.KindDDL:
 			d, err := txn.DecodeDDL(rec.Payload)
 			if err != nil {
+				return err
+			}
+			if ok, err := e.accounts.Replay(d); ok {
 				return err
 			}
 			// A create_table_rows that fails here failed when it ran too
@@ -129,5 +139,10 @@ func (e *Engine) procsJSON() ([]byte, error) {
 	// Views ride with the procedures: both are read under the commit
 	// latch, so they match the snapshot's LSN.
 	ps.Views = e.txm.Catalog().AllViews()
+	acc, err := e.accounts.Current().Encode()
+	if err != nil {
+		return nil, err
+	}
+	ps.Accounts = acc
 	return json.Marshal(ps)
 }

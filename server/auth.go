@@ -2,13 +2,11 @@ package server
 
 import (
 	"bufio"
-	"crypto/sha256"
-	"crypto/subtle"
 	"fmt"
 	"os"
 	"strings"
 
-	"github.com/go-mysql-org/go-mysql/mysql"
+	"github.com/plrun/plrun/sql/acl"
 )
 
 // Secrets is how the server checks what a client proves at login; the
@@ -29,26 +27,11 @@ type Secrets interface {
 	SecretVersion(user string) (version string, ok bool)
 }
 
-// Users is the Secrets of a fixed set of plaintext passwords
-// (--user/--password, --users-file).
-var _ Secrets = Users(nil)
-
-// Users maps login names to passwords. A login "user@tenant" (OceanBase's
-// form, used by the seed's ob_elr.py as root@test) that is not itself
-// configured authenticates as "user"; both parts must be non-empty.
+// Users maps login names to passwords: the accounts a first start
+// seeds (Config.Users). A login "user@tenant" (OceanBase's form, used by
+// the seed's ob_elr.py as root@test) that matches no account of its own
+// authenticates as "user" (acl.State.MatchLogin).
 type Users map[string]string
-
-// lookup returns the password of a login name.
-func (u Users) lookup(login string) (string, bool) {
-	if p, ok := u[login]; ok {
-		return p, true
-	}
-	if i := strings.IndexByte(login, '@'); i > 0 && i < len(login)-1 {
-		p, ok := u[login[:i]]
-		return p, ok
-	}
-	return "", false
-}
 
 // ReadUsersFile reads "name:password" lines ('#' starts a comment line;
 // the password is everything after the first ':', and may be empty).
@@ -75,24 +58,33 @@ func ReadUsersFile(path string) (Users, error) {
 	return users, sc.Err()
 }
 
-// CheckNative implements Secrets.
-func (u Users) CheckNative(user string, salt, scramble []byte) bool {
-	password, ok := u.lookup(user)
-	return ok && checkScramble(mysql.AUTH_NATIVE_PASSWORD, salt, scramble, password)
+// accountSecrets is Secrets for one login: the account it matched in
+// the catalog (nil: none, so nothing is proved). The user argument is
+// the login name the cache is keyed by; the account is already chosen.
+type accountSecrets struct {
+	cat  *acl.Catalog
+	acct *acl.Account
 }
 
-// CheckCleartext implements Secrets.
-func (u Users) CheckCleartext(user, password string) bool {
-	want, ok := u.lookup(user)
-	return ok && subtle.ConstantTimeCompare([]byte(want), []byte(password)) == 1
+var _ Secrets = accountSecrets{}
+
+// CheckNative implements Secrets: the scramble against the stored
+// mysql_native_password hash.
+func (a accountSecrets) CheckNative(_ string, salt, scramble []byte) bool {
+	return a.acct != nil && acl.CheckNative(a.acct, salt, scramble)
 }
 
-// SecretVersion implements Secrets: a digest of the password.
-func (u Users) SecretVersion(user string) (string, bool) {
-	password, ok := u.lookup(user)
-	if !ok {
+// CheckCleartext implements Secrets: the password against the stored
+// secret (sha256-crypt for caching_sha2_password).
+func (a accountSecrets) CheckCleartext(_, password string) bool {
+	return a.acct != nil && a.cat.CheckCleartext(a.acct, password)
+}
+
+// SecretVersion implements Secrets: the account and its stored secret,
+// which changes with the password.
+func (a accountSecrets) SecretVersion(string) (string, bool) {
+	if a.acct == nil {
 		return "", false
 	}
-	sum := sha256.Sum256([]byte(password))
-	return string(sum[:]), true
+	return a.acct.User + "\x00" + a.acct.Host + "\x00" + a.acct.Plugin + "\x00" + a.acct.Auth, true
 }

@@ -1,12 +1,12 @@
 package server
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"net"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
+	"github.com/plrun/plrun/sql/acl"
 )
 
 // Compatibility modes (Config.Compat, `plrun serve --compat`).
@@ -61,9 +61,11 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 	}
 	w.capability = resp.capability & s.capabilities()
 	w.user = resp.user
-	if err := s.authenticate(w, c, salt, resp.user, resp.plugin, resp.auth, resp.capability); err != nil {
+	acct, err := s.authenticate(w, c, salt, resp.user, resp.plugin, resp.auth, resp.capability)
+	if err != nil {
 		return nil, err
 	}
+	c.session.SetAccount(s.cfg.Engine.Accounts().GrantsFor(acct.User, acct.Host))
 	if resp.db != "" {
 		if err := c.session.UseDB(resp.db); err != nil {
 			_ = w.writeError(toMyError(err))
@@ -94,34 +96,48 @@ func readHandshakeResponse(w *wire) (handshakeResponse, error) {
 }
 
 // authenticate checks a login (the handshake's, or COM_CHANGE_USER's)
-// and writes what the method needs before the final OK, or the error.
-// plugin is the method the client used for auth ("" if it named none).
-// The secret itself is checked by Config.Secrets.
-func (s *Server) authenticate(w *wire, c *conn, salt []byte, user, plugin string, auth []byte, clientCaps uint32) error {
+// against the account catalog and writes what the method needs before
+// the final OK, or the error; it returns the account the login matched.
+// The method is the matched account's plugin (the server's default for
+// a name no account has, so a probe learns nothing); a client that
+// started with another gets an auth switch. plugin is the method the
+// client used ("" if it named none).
+func (s *Server) authenticate(w *wire, c *conn, salt []byte, user, plugin string, auth []byte, clientCaps uint32) (*acl.Account, error) {
+	acct := s.cfg.Engine.Accounts().Current().MatchLogin(user, clientHost(c.nc))
 	method := s.cfg.AuthPlugin
+	if acct != nil {
+		method = acct.Plugin
+	}
 	if clientCaps&mysql.CLIENT_PLUGIN_AUTH == 0 {
-		method = mysql.AUTH_NATIVE_PASSWORD // a client that cannot switch
+		if method != mysql.AUTH_NATIVE_PASSWORD {
+			acct = nil // a client that cannot switch cannot answer this account's method
+		}
+		method = mysql.AUTH_NATIVE_PASSWORD
 	} else if plugin != method {
 		// AuthSwitchRequest: the method and a fresh scramble.
 		salt = mysql.RandomBuf(20)
 		req := append([]byte{mysql.EOF_HEADER}, method...)
 		req = append(append(append(req, 0), salt...), 0)
 		if err := w.writePacket(req); err != nil {
-			return err
+			return nil, err
 		}
 		data, err := w.readPacket()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		auth = data
 	}
+	sec := accountSecrets{cat: s.cfg.Engine.Accounts(), acct: acct}
 	if method == mysql.AUTH_CACHING_SHA2_PASSWORD {
-		return s.cachingSha2(w, c, salt, user, auth)
+		if err := s.cachingSha2(w, c, sec, salt, user, auth); err != nil {
+			return nil, err
+		}
+		return acct, nil
 	}
-	if !s.cfg.Secrets.CheckNative(user, salt, auth) {
-		return s.deny(w, c, user, len(auth) > 0)
+	if !sec.CheckNative(user, salt, auth) {
+		return nil, s.deny(w, c, user, len(auth) > 0)
 	}
-	return nil
+	return acct, nil
 }
 
 // deny refuses a login with 1045.
@@ -131,21 +147,14 @@ func (s *Server) deny(w *wire, c *conn, user string, usedPassword bool) error {
 	return e
 }
 
-// checkScramble reports whether auth is password scrambled with salt by
-// method. An empty auth-response is an empty password.
-func checkScramble(method string, salt, auth []byte, password string) bool {
-	if len(auth) == 0 || len(auth) == 1 && auth[0] == 0 {
-		return password == ""
+// clientHost is the client's address without its port, as accounts'
+// host patterns match it.
+func clientHost(nc net.Conn) string {
+	host := nc.RemoteAddr().String()
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
 	}
-	if password == "" {
-		return false
-	}
-	switch method {
-	case mysql.AUTH_CACHING_SHA2_PASSWORD:
-		return bytes.Equal(mysql.CalcCachingSha2Password(salt, password), auth)
-	default:
-		return bytes.Equal(mysql.CalcPassword(salt, []byte(password)), auth)
-	}
+	return host
 }
 
 // accessDenied is MySQL's 1045, naming the client's host without its port
@@ -174,7 +183,8 @@ func (c *conn) changeUser(data []byte) error {
 	}
 	c.session.Reset()
 	clear(c.stmts)
-	if err := c.srv.authenticate(c.wire, c, c.salt, req.user, req.plugin, req.auth, c.wire.capability); err != nil {
+	acct, err := c.srv.authenticate(c.wire, c, c.salt, req.user, req.plugin, req.auth, c.wire.capability)
+	if err != nil {
 		var my *mysql.MyError
 		if errors.As(err, &my) {
 			return errChangeUserFailed // MySQL closes the connection
@@ -183,6 +193,7 @@ func (c *conn) changeUser(data []byte) error {
 	}
 	c.wire.user = req.user
 	c.session.SetClient(req.user, c.nc.RemoteAddr().String())
+	c.session.SetAccount(c.srv.cfg.Engine.Accounts().GrantsFor(acct.User, acct.Host))
 	if req.db != "" {
 		if err := c.session.UseDB(req.db); err != nil {
 			return c.reply(nil, err)

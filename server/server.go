@@ -29,19 +29,20 @@ const DefaultMaxConnections = 1000
 // Config configures a Server.
 type Config struct {
 	Engine *engine.Engine
-	// Users are the accepted logins; there is no anonymous access.
-	// Used when Secrets is nil.
+	// Users seed the account catalog at the first start (seedAccounts):
+	// each becomes 'name'@'%' with ALL PRIVILEGES ON *.* WITH GRANT
+	// OPTION. Once the catalog has accounts they are the logins, and
+	// Users is not applied again.
 	Users Users
-	// Secrets checks login secrets (the account catalog); nil: Users.
-	Secrets Secrets
 	// MaxConnections bounds concurrent connections (0 = DefaultMaxConnections);
 	// past it a client gets 1040 Too many connections.
 	MaxConnections int
-	// AuthPlugin is the authentication method the server asks for:
+	// AuthPlugin is the plugin of the seeded accounts and the method the
+	// server asks a login for before it knows the account:
 	// "mysql_native_password" (default) or "caching_sha2_password"
 	// (sha2auth.go: fast authentication from a cache that a full
-	// authentication, over TLS or RSA, fills). Clients that start with the
-	// other one are switched.
+	// authentication, over TLS or RSA, fills). A login is switched to its
+	// account's plugin.
 	AuthPlugin string
 	// TLS, if set, is offered on the connection (CLIENT_SSL; tls.go).
 	TLS *tls.Config
@@ -80,12 +81,6 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Engine == nil {
 		return nil, errors.New("server: no engine")
 	}
-	if cfg.Secrets == nil {
-		if len(cfg.Users) == 0 {
-			return nil, errors.New("server: no users configured")
-		}
-		cfg.Secrets = cfg.Users
-	}
 	for name := range cfg.Users {
 		if name == "" {
 			return nil, errors.New("server: empty user name (anonymous access is not allowed)")
@@ -109,6 +104,9 @@ func New(cfg Config) (*Server, error) {
 	case CompatMySQL, CompatOceanBase:
 	default:
 		return nil, fmt.Errorf("server: unknown compatibility mode %q (want oceanbase or none)", cfg.Compat)
+	}
+	if err := seedAccounts(cfg); err != nil {
+		return nil, err
 	}
 	s := &Server{cfg: cfg, started: time.Now()}
 	if cfg.RSAKey != nil {

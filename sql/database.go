@@ -7,6 +7,7 @@ import (
 
 	"github.com/plrun/plrun/hotrow"
 	"github.com/plrun/plrun/procs"
+	"github.com/plrun/plrun/sql/acl"
 	"github.com/plrun/plrun/sql/counters"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
@@ -26,6 +27,9 @@ type Database struct {
 	Hot      *hotrow.Batcher
 	Globals  *sysvar.Globals
 	Engine   Engine
+	// Accounts is the account catalog (CREATE USER, GRANT, SHOW GRANTS;
+	// the server's logins). The engine sets it.
+	Accounts *acl.Catalog
 
 	// The settings sessions read per statement, mirrored from Globals by
 	// the engine whenever a global changes.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/plrun/plrun/sql/acl"
 	"strings"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
@@ -102,6 +103,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	}
 	if err := withOnDML(p); err != nil {
 		return nil, 0, err
+	}
+	if acl.IsAccountStmt(p.Node) {
+		return s.execAccount(ctx, p)
 	}
 	switch n := p.Node.(type) {
 	case *ast.SelectStmt:

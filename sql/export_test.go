@@ -19,3 +19,11 @@ func (s *Session) ExecHoldingWorker(fn func(x *txn.Txn)) {
 func (s *Session) BuildInfoSchemaTable(name string) int {
 	return s.State.Virtual.Table(name, nil).Len()
 }
+
+// SetRunningQuery makes q the session's running statement text, as
+// PROCESSLIST shows it while it runs.
+func (s *Session) SetRunningQuery(q string) {
+	s.mu.Lock()
+	s.query = q
+	s.mu.Unlock()
+}

@@ -3,6 +3,7 @@ package sql
 import (
 	"context"
 	"errors"
+	"github.com/plrun/plrun/sql/acl"
 	"strconv"
 	"strings"
 	"sync"
@@ -200,11 +201,12 @@ func (s *Session) Close() {
 }
 
 // Info is the session's PROCESSLIST row now; safe from any goroutine.
+// An account statement's passwords show as <secret>, as MySQL's.
 func (s *Session) Info() SessionInfo {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: s.command,
-		Time: int64(time.Since(s.since).Seconds()), State: s.state, Info: s.query, Trx: s.liveTrxLocked()}
+		Time: int64(time.Since(s.since).Seconds()), State: s.state, Info: acl.RedactSecrets(s.query), Trx: s.liveTrxLocked()}
 }
 
 // Interrupt stops the running statement, as KILL QUERY (queryOnly) or

@@ -37,6 +37,10 @@ import (
 //	                            a line; run again, it replaces them. The
 //	                            accounts are also the DEFINERs routines
 //	                            run as.
+//	login [session=NAME] user=U from=HOST
+//	                            make the session run as the account a
+//	                            server login of U from HOST matches (no
+//	                            password check), as the server does.
 //	file name=F                 print file F of the script's file folder
 //	                            ($FILES in statements, for INTO OUTFILE and
 //	                            LOAD DATA), a Go-quoted line per line;
@@ -202,6 +206,18 @@ func (h *harness) run(t *testing.T, d *datadriven.TestData) string {
 		s.SetClient(user, client+":40000")
 		s.SetAccount(g)
 		return "ok\n"
+	case "login":
+		s := h.session(d)
+		var user, from string
+		d.ScanArgs(t, "user", &user)
+		d.ScanArgs(t, "from", &from)
+		a := h.e.Accounts().Current().MatchLogin(user, from)
+		if a == nil {
+			return "no account matches\n"
+		}
+		s.SetClient(user, from)
+		s.SetAccount(h.e.Accounts().GrantsFor(a.User, a.Host))
+		return fmt.Sprintf("logged in as '%s'@'%s'\n", a.User, a.Host)
 	case "restart":
 		h.close()
 		h.open()

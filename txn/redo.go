@@ -110,8 +110,8 @@ type DDLRecord struct {
 	// Op is create_db, drop_db, create_table, drop_table (one table; logs
 	// of earlier versions), drop_tables, truncate_table, alter_table,
 	// rename_tables, create_proc, create_func, drop_func, drop_proc,
-	// create_view, drop_views or create_table_rows (CREATE TABLE ...
-	// SELECT: Def and Rows).
+	// create_view, drop_views, create_table_rows (CREATE TABLE ...
+	// SELECT: Def and Rows) or accounts (sql/acl: Accounts).
 	Op     string             `json:"op"`
 	DB     string             `json:"db,omitempty"`
 	Name   string             `json:"name,omitempty"`
@@ -133,6 +133,9 @@ type DDLRecord struct {
 	View *storage.ViewDef `json:"view,omitempty"`
 	// Rows are create_table_rows' initial rows (EncodeTableRows).
 	Rows []byte `json:"rows,omitempty"`
+	// Accounts is an accounts record's whole account catalog after the
+	// statement (sql/acl: users, stored secrets, grants; never a password).
+	Accounts json.RawMessage `json:"accounts,omitempty"`
 }
 
 // Encode marshals the record.

@@ -94,6 +94,10 @@ func TestCrashChild(t *testing.T) {
 		ctasChild(db, iter, say)
 		return
 	}
+	if mode == "accounts" {
+		accountsChild(db, iter, say)
+		return
+	}
 	if mode == "alter" {
 		alterChild(db, iter, say)
 		return

@@ -31,6 +31,7 @@ var sqlLayers = map[string]int{
 	"sql/datetime":     0,
 	"sql/jsondoc":      0,
 	"sql/parse":        1,
+	"sql/acl":          1,
 	"sql/expr":         1,
 	"sql/plan":         2,
 	"sql/funcs":        2,

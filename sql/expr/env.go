@@ -3,6 +3,7 @@ package expr
 import (
 	"context"
 	"fmt"
+	"github.com/plrun/plrun/sql/privilege"
 	"strconv"
 	"time"
 
@@ -20,6 +21,9 @@ type Host interface {
 	ID() uint64
 	// Client is the login user and the client's host (USER()).
 	Client() (user, host string)
+	// Account is the account the session runs as (CURRENT_USER()), nil
+	// when it is not checked (embedded, REPL).
+	Account() privilege.Grants
 	FunctionHost
 }
 

@@ -234,6 +234,8 @@ func stringFuncLength(f *Call) (int, bool) {
 		return 32, true
 	case "sha1", "sha":
 		return 40, true
+	case "password":
+		return 41, true
 	}
 	return 0, false
 }

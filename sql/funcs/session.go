@@ -32,9 +32,22 @@ func sessionFunc(f *expr.Call) (*expr.Expr, error) {
 		return mk(types.ColType{Base: types.TBigInt, Unsigned: true}, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
 			return types.UintValue(c.Env.Host().ID()), nil
 		}), nil
-	case "user", "current_user", "session_user", "system_user":
+	case "current_user":
 		return mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
-			// As MySQL: the account without the client's port.
+			// The account the login matched ('user'@'host pattern'); a
+			// session without one (embedded, REPL) is its login, as USER().
+			if a := c.Env.Host().Account(); a != nil {
+				return types.StringValue(a.User() + "@" + a.Host()), nil
+			}
+			user, host := c.Env.Host().Client()
+			if h, _, err := net.SplitHostPort(host); err == nil {
+				host = h
+			}
+			return types.StringValue(user + "@" + host), nil
+		}), nil
+	case "user", "session_user", "system_user":
+		return mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			// As MySQL: the login name and the client's host, without its port.
 			user, host := c.Env.Host().Client()
 			if h, _, err := net.SplitHostPort(host); err == nil {
 				host = h

@@ -7,6 +7,7 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"encoding/hex"
+	"github.com/plrun/plrun/sql/acl"
 	"github.com/plrun/plrun/sql/expr"
 	"strconv"
 	"strings"
@@ -234,6 +235,18 @@ func textFunc(f *expr.Call) (*expr.Expr, error) {
 			h := md5.Sum([]byte(vs[0].String()))
 			return str(hex.EncodeToString(h[:]))
 		})
+	case "password":
+		// MariaDB's PASSWORD(): the stored mysql_native_password hash
+		// (acl.NativeHash); NULL and '' hash to ''.
+		if err := f.NArgs(1, 1); err != nil {
+			return nil, err
+		}
+		return f.Mk(expr.TVarchar, func(c *expr.Ctx, vs []types.Value) (types.Value, error) {
+			if expr.AnyNull(vs) {
+				return str(""), nil
+			}
+			return str(acl.NativeHash(vs[0].String())), nil
+		}), nil
 	case "sha1", "sha":
 		return strict(1, 1, expr.TVarchar, func(c *expr.Ctx, vs []types.Value) types.Value {
 			h := sha1.Sum([]byte(vs[0].String()))
