@@ -41,7 +41,6 @@ type Database struct {
 	// Counters are the statement counters of SHOW GLOBAL STATUS.
 	Counters counters.Counters
 
-	accounts    atomic.Pointer[Accounts] // SetAccounts; nil until the server has a catalog
 	plans       *parse.Cache
 	locks       *tablelock.Locks // LOCK TABLES, FLUSH TABLES WITH READ LOCK, metadata locks
 	schemaEpoch atomic.Uint64
@@ -84,15 +83,6 @@ type Engine interface {
 	Logger() *slog.Logger
 }
 
-// Accounts finds the account a DEFINER names, for the routines, triggers
-// and views that run with their definer's rights (the account catalog
-// implements it; see SetAccounts).
-type Accounts interface {
-	// Grants is the account user@host exactly as DEFINER names it; false
-	// if there is none.
-	Grants(user, host string) (privilege.Grants, bool)
-}
-
 // NewDatabase assembles the shared state of an open database.
 func NewDatabase(txns *txn.Manager, catalog *procs.Catalog, runtimes []procs.Runtime, hot *hotrow.Batcher, globals *sysvar.Globals, eng Engine) *Database {
 	db := &Database{Txns: txns, Procs: catalog, Runtimes: runtimes, Hot: hot, Globals: globals, Engine: eng, plans: parse.NewCache(4096)}
@@ -100,17 +90,13 @@ func NewDatabase(txns *txn.Manager, catalog *procs.Catalog, runtimes []procs.Run
 	return db
 }
 
-// SetAccounts gives the database its account catalog, for DEFINER
-// rights (the server sets it at start, before the first session).
-func (db *Database) SetAccounts(a Accounts) { db.accounts.Store(&a) }
-
-// definerGrants is the account a DEFINER names, from the catalog.
+// definerGrants is the account a DEFINER names exactly, from the
+// account catalog; false if there is no such account.
 func (db *Database) definerGrants(user, host string) (privilege.Grants, bool) {
-	a := db.accounts.Load()
-	if a == nil || *a == nil {
+	if db.Accounts == nil || db.Accounts.Current().Lookup(user, host) == nil {
 		return nil, false
 	}
-	return (*a).Grants(user, host)
+	return db.Accounts.GrantsFor(user, host), true
 }
 
 // SchemaChanged invalidates the plans built for the old schema.

@@ -1,9 +1,13 @@
 package sql_test
 
 import (
+	"context"
 	"strings"
 	"sync"
+	"testing"
 
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/sql/privilege"
 )
 
@@ -77,32 +81,23 @@ func (g *testGrants) Visible(db string) bool {
 func (g *testGrants) User() string { return g.user }
 func (g *testGrants) Host() string { return g.host }
 
-// testAccounts is the account catalog DEFINERs are found in.
-type testAccounts struct {
-	mu sync.Mutex
-	m  map[string]*testGrants // user@host
-}
-
-func (a *testAccounts) Grants(user, host string) (privilege.Grants, bool) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	g, ok := a.m[user+"@"+host]
-	if !ok {
-		return nil, false
+// limitedSession is a session of account user@'%', created by the
+// operator session op with the GRANT statements given, logged in as the
+// server logs it in (from localhost).
+func limitedSession(t testing.TB, e *engine.Engine, op *sql.Session, user string, grants ...string) *sql.Session {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := op.Exec(ctx, "CREATE USER "+user+"@'%' IDENTIFIED BY 'p'", nil); err != nil {
+		t.Fatal(err)
 	}
-	return g, true
-}
-
-func (a *testAccounts) account(user, host string) *testGrants {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.m == nil {
-		a.m = map[string]*testGrants{}
+	for _, g := range grants {
+		if _, err := op.Exec(ctx, "GRANT "+g+" TO "+user+"@'%'", nil); err != nil {
+			t.Fatalf("GRANT %s: %v", g, err)
+		}
 	}
-	g := a.m[user+"@"+host]
-	if g == nil {
-		g = newTestGrants(user, host)
-		a.m[user+"@"+host] = g
-	}
-	return g
+	s := e.NewSession()
+	t.Cleanup(s.Close)
+	s.SetClient(user, "localhost:40000")
+	s.SetAccount(e.Accounts().GrantsFor(user, "%"))
+	return s
 }

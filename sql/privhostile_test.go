@@ -129,14 +129,7 @@ func TestLimitedAccountAttacks(t *testing.T) {
 		CREATE TRIGGER guard BEFORE DELETE ON vault.secret FOR EACH ROW SET @guard = OLD.s`); err != nil {
 		t.Fatal(err)
 	}
-	accounts := &testAccounts{}
-	e.Database().SetAccounts(accounts)
-	g := accounts.account("u", "%")
-	g.set("ALL ON play.*")
-	s := e.NewSession()
-	defer s.Close()
-	s.SetClient("u", "localhost:1")
-	s.SetAccount(g)
+	s := limitedSession(t, e, op, "u", "ALL ON play.*")
 	for _, q := range limitedAttacks {
 		r, err := s.Exec(ctx, q, nil)
 		if testing.Verbose() {

@@ -26,11 +26,8 @@ func TestDenialLogged(t *testing.T) {
 	op := e.NewSession()
 	defer op.Close()
 	mustExec(t, op, "CREATE TABLE t (a varchar(20))")
-	s := e.NewSession()
-	defer s.Close()
-	g := newTestGrants("u", "%")
+	s := limitedSession(t, e, op, "u")
 	s.SetClient("u", "10.0.0.7:5555")
-	s.SetAccount(g)
 	_, err = s.Exec(context.Background(), "SELECT * FROM t WHERE a = 'LITERAL-77'", nil)
 	if se, ok := sqlerr.As(err); !ok || se.Code != sqlerr.ErTableAccessDenied {
 		t.Fatalf("got %v, want 1142", err)
@@ -55,11 +52,7 @@ func TestProcesslistAndKill(t *testing.T) {
 	ctx := context.Background()
 	e, op := newHostileSession(t)
 	op.SetClient("root", "localhost:1")
-	s := e.NewSession()
-	defer s.Close()
-	g := newTestGrants("u", "%")
-	s.SetClient("u", "localhost:2")
-	s.SetAccount(g)
+	s := limitedSession(t, e, op, "u")
 	users := func() string {
 		r, err := s.Exec(ctx, "SHOW PROCESSLIST", nil)
 		if err != nil {
@@ -90,11 +83,12 @@ func TestProcesslistAndKill(t *testing.T) {
 	if _, err := s.Exec(ctx, fmt.Sprintf("KILL QUERY %d", s.ID()), nil); err != nil {
 		t.Errorf("KILL QUERY of its own session: %v", err)
 	}
-	g.set("PROCESS ON *.*")
+	mustExec(t, op, "GRANT PROCESS ON *.* TO u@'%'")
 	if got := users(); got != "root,u,|,root,u" {
 		t.Errorf("with PROCESS: %s", got)
 	}
-	g.set("SUPER ON *.*")
+	mustExec(t, op, "REVOKE ALL PRIVILEGES, GRANT OPTION FROM u@'%'")
+	mustExec(t, op, "GRANT SUPER ON *.* TO u@'%'")
 	if _, err := s.Exec(ctx, kill, nil); err != nil {
 		t.Errorf("KILL with SUPER: %v", err)
 	}

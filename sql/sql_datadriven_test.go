@@ -30,13 +30,6 @@ import (
 //	                            adds a line with the column types.
 //	exec-args args=(1,'x',NULL) one statement with ? placeholders.
 //	restart                     close the engine and reopen the same dir.
-//	account session=S user=U host=H [client=C]
-//	                            session S runs as account 'U'@'H' (login
-//	                            from host C, default localhost) holding the
-//	                            grants of the input, one "PRIVS ON db.t"
-//	                            a line; run again, it replaces them. The
-//	                            accounts are also the DEFINERs routines
-//	                            run as.
 //	login [session=NAME] user=U from=HOST
 //	                            make the session run as the account a
 //	                            server login of U from HOST matches (no
@@ -67,7 +60,6 @@ type harness struct {
 	dir      string
 	e        *engine.Engine
 	sessions map[string]*sql.Session
-	accounts *testAccounts
 }
 
 func newHarness(t testing.TB, dir string) *harness {
@@ -83,10 +75,6 @@ func (h *harness) open() {
 	}
 	h.e = e
 	h.sessions = map[string]*sql.Session{}
-	if h.accounts == nil {
-		h.accounts = &testAccounts{}
-	}
-	e.Database().SetAccounts(h.accounts)
 }
 
 // files is the folder $FILES names in a script, made on first use.
@@ -192,20 +180,6 @@ func (h *harness) run(t *testing.T, d *datadriven.TestData) string {
 		}
 		r, err := s.Exec(ctx, strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(d.Input), ";")), args)
 		return render(r, err, false)
-	case "account":
-		var user, host string
-		client := "localhost"
-		d.ScanArgs(t, "user", &user)
-		d.ScanArgs(t, "host", &host)
-		if d.HasArg("client") {
-			d.ScanArgs(t, "client", &client)
-		}
-		g := h.accounts.account(user, host)
-		g.set(d.Input)
-		s := h.session(d)
-		s.SetClient(user, client+":40000")
-		s.SetAccount(g)
-		return "ok\n"
 	case "login":
 		s := h.session(d)
 		var user, from string
