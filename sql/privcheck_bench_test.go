@@ -28,7 +28,7 @@ func (g tableGrants) Host() string           { return "%" }
 //
 //	go test ./sql -run XXX -bench PointSelectChecked -count 5 -benchmem
 func BenchmarkPointSelectChecked(b *testing.B) {
-	_, s := newHostileSession(b)
+	e, s := newHostileSession(b)
 	mustExec(b, s, "CREATE TABLE pt (id int PRIMARY KEY, k int NOT NULL, c char(20))")
 	for i := 1; i <= 1000; i++ {
 		mustExec(b, s, "INSERT INTO pt VALUES ("+itoa(i)+", 0, 'x')")
@@ -46,6 +46,12 @@ func BenchmarkPointSelectChecked(b *testing.B) {
 	b.Run("unchecked", run)
 	s.SetAccount(tableGrants{db: "test", table: "pt", p: privilege.Select})
 	b.Run("checked", run)
+	// the account catalog's grants (sql/acl), as a server login has them
+	s.SetAccount(nil)
+	mustExec(b, s, "CREATE USER bench@'%'")
+	mustExec(b, s, "GRANT SELECT ON test.pt TO bench@'%'")
+	s.SetAccount(e.Accounts().GrantsFor("bench", "%"))
+	b.Run("checked-catalog", run)
 	s.SetAccount(nil)
 }
 
