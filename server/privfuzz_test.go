@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 	"github.com/plrun/plrun/engine"
 	"github.com/plrun/plrun/runtime/builtin"
-	"github.com/plrun/plrun/sql/privilege"
 )
 
 // The fuzz and bad-input commands again, from a limited account: one
@@ -20,16 +18,6 @@ import (
 // into a reply or change the table.
 
 const limitedSecret = "VAULT-SECRET-7"
-
-// playOnly is the limited account's grants: ALL ON play.*.
-type playOnly struct{}
-
-func (playOnly) Allowed(need privilege.Priv, db, table string) bool {
-	return strings.EqualFold(db, "play") && need&^privilege.All == 0
-}
-func (playOnly) Visible(db string) bool { return strings.EqualFold(db, "play") }
-func (playOnly) User() string           { return "lim" }
-func (playOnly) Host() string           { return "%" }
 
 var (
 	limitedOnce   sync.Once
@@ -51,7 +39,8 @@ func limitedFuzzEngine(tb testing.TB) *engine.Engine {
 			CREATE TABLE vault.secret (id int PRIMARY KEY, s varchar(40));
 			INSERT INTO vault.secret VALUES (1, '`+limitedSecret+`');
 			CREATE TABLE play.t (id int PRIMARY KEY, s varchar(40));
-			USE vault; CREATE PROCEDURE reveal() SELECT * FROM vault.secret`); err != nil {
+			USE vault; CREATE PROCEDURE reveal() SELECT * FROM vault.secret;
+			CREATE USER lim@'%' IDENTIFIED BY 'lp'; GRANT ALL ON play.* TO lim@'%'`); err != nil {
 			tb.Fatal(err)
 		}
 		limitedEngine = e
@@ -75,7 +64,7 @@ func newLimitedConn(srv *Server, script []byte) (*conn, *recordingConn) {
 	c.salt = mysql.RandomBuf(20)
 	c.wire = &wire{packetConn: newPacketConn(c.sock), capability: serverCapabilities, user: "lim"}
 	c.session.SetClient("lim", "127.0.0.1:40000")
-	c.session.SetAccount(playOnly{})
+	c.session.SetAccount(srv.cfg.Engine.Accounts().GrantsFor("lim", "%"))
 	return c, rc
 }
 
