@@ -14,6 +14,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -204,4 +205,16 @@ func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
 	}
 	defer d.Close()
 	return d.Sync()
+}
+
+// IsDataFile reports whether name, in a data folder, is one of the files
+// `plrun serve` writes there (the certificates and keys above, or one of
+// their temporary files): the data folder's owner must not take them for
+// foreign files.
+func IsDataFile(name string) bool {
+	switch strings.TrimSuffix(name, ".tmp") {
+	case caCertFile, caKeyFile, serverCertFile, serverKeyFile, rsaPrivateFile, rsaPublicFile:
+		return true
+	}
+	return false
 }

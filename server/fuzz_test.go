@@ -60,6 +60,7 @@ func FuzzHandshakeResponse(f *testing.F) {
 	f.Add(append(truncatedHandshakeResponse(), 0, 20))
 	f.Add(append(truncatedHandshakeResponse(), 0, 0, 't', 'e', 's', 't', 0, 'm', 'y'))
 	f.Add([]byte{0x85, 0xa6, 0xff, 0x01})
+	f.Add(sslRequest(rawCaps)) // to a server without TLS
 	srv, err := New(Config{Engine: fuzzEngine(f), Users: Users{"root": "root"}, Logf: func(string, ...any) {}})
 	if err != nil {
 		f.Fatal(err)

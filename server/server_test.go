@@ -25,7 +25,7 @@ type testServer struct {
 	served chan error
 }
 
-func startServer(t *testing.T, cfg Config, settings map[string]string) *testServer {
+func startServer(t testing.TB, cfg Config, settings map[string]string) *testServer {
 	t.Helper()
 	if cfg.RSAKey == nil {
 		cfg.RSAKey = testRSAKey(t) // as `plrun serve` has one
@@ -34,7 +34,7 @@ func startServer(t *testing.T, cfg Config, settings map[string]string) *testServ
 }
 
 // startServerAs is startServer with cfg as given (RSAKey nil: none).
-func startServerAs(t *testing.T, cfg Config, settings map[string]string) *testServer {
+func startServerAs(t testing.TB, cfg Config, settings map[string]string) *testServer {
 	t.Helper()
 	engine, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: t.TempDir(), Settings: settings})
 	if err != nil {
@@ -60,7 +60,7 @@ func startServerAs(t *testing.T, cfg Config, settings map[string]string) *testSe
 }
 
 // stop shuts the server down (once) and closes the engine.
-func (ts *testServer) stop(t *testing.T) {
+func (ts *testServer) stop(t testing.TB) {
 	if ts.engine == nil {
 		return
 	}

@@ -12,11 +12,11 @@ import (
 
 // testRSAKey is one RSA key for every test server (generating one per
 // test would cost more than the tests).
-var testRSAKey = func() func(t *testing.T) *rsa.PrivateKey {
+var testRSAKey = func() func(t testing.TB) *rsa.PrivateKey {
 	var once sync.Once
 	var key *rsa.PrivateKey
 	var err error
-	return func(t *testing.T) *rsa.PrivateKey {
+	return func(t testing.TB) *rsa.PrivateKey {
 		t.Helper()
 		once.Do(func() { key, err = rsa.GenerateKey(rand.Reader, 2048) })
 		if err != nil {
@@ -28,7 +28,7 @@ var testRSAKey = func() func(t *testing.T) *rsa.PrivateKey {
 
 // testTLS generates certificates into a temporary folder as `plrun serve`
 // does, and returns the server's TLS configuration and the CA file.
-func testTLS(t *testing.T) (*tls.Config, string) {
+func testTLS(t testing.TB) (*tls.Config, string) {
 	t.Helper()
 	dir := t.TempDir()
 	ca, cert, key, err := autoCerts(dir)
@@ -43,7 +43,7 @@ func testTLS(t *testing.T) (*tls.Config, string) {
 }
 
 // caPool is a pool holding the CA certificate in file ca.
-func caPool(t *testing.T, ca string) *x509.CertPool {
+func caPool(t testing.TB, ca string) *x509.CertPool {
 	t.Helper()
 	pem, err := os.ReadFile(ca)
 	if err != nil {

@@ -1,22 +1,29 @@
 package server
 
 import (
+	"bytes"
 	"crypto/tls"
 	gosql "database/sql"
 	"encoding/binary"
 	"errors"
+	"io"
+	"log/slog"
 	"net"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
+	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/runtime/builtin"
+
 	gomysql "github.com/go-sql-driver/mysql"
 )
 
 // tlsDSN registers a go-sql-driver TLS configuration trusting the CA in
 // file ca under name and returns a DSN using it.
-func (ts *testServer) tlsDSN(t *testing.T, name, ca, user, password string) string {
+func (ts *testServer) tlsDSN(t testing.TB, name, ca, user, password string) string {
 	t.Helper()
 	if err := gomysql.RegisterTLSConfig(name, &tls.Config{RootCAs: caPool(t, ca)}); err != nil {
 		t.Fatal(err)
@@ -306,5 +313,98 @@ func TestTLSBadInput(t *testing.T) {
 	}
 	if ts.srv.Panics() != 0 {
 		t.Fatal("a connection panicked")
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// TestTLSFailureLogged: a failed TLS handshake is in the error log with
+// the connection, the client's host and why.
+func TestTLSFailureLogged(t *testing.T) {
+	var log syncBuffer
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: t.TempDir(), Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := testTLS(t)
+	srv, err := New(Config{Engine: e, Users: Users{"root": "root"}, TLS: cfg, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, server := net.Pipe()
+	done := make(chan struct{})
+	go func() { srv.ServeConn(server); close(done) }()
+	pc := newPacketConn(client)
+	if _, err := pc.readPacket(); err != nil { // the handshake
+		t.Fatal(err)
+	}
+	pc.writePacket(sslRequest(rawCaps))
+	pc.flush()
+	go io.Copy(io.Discard, client)
+	client.Write([]byte("this is no ClientHello, not at all\r\n"))
+	client.Close()
+	<-done
+	if err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got := log.String()
+	if !strings.Contains(got, "connection refused") || !strings.Contains(got, "TLS handshake") || !strings.Contains(got, "host=pipe") {
+		t.Fatalf("error log:\n%s", got)
+	}
+}
+
+// TestChangeUserOverTLS: COM_CHANGE_USER on a TLS connection under
+// caching_sha2_password runs the full authentication for a login the
+// cache does not hold (the password in clear, over TLS), and the session
+// keeps its TLS status.
+func TestChangeUserOverTLS(t *testing.T) {
+	cfg, ca := testTLS(t)
+	ts := startServerAs(t, Config{TLS: cfg, AuthPlugin: mysql.AUTH_CACHING_SHA2_PASSWORD, Users: Users{"root": "root", "bob": "pw"}}, nil)
+	rc := dialRaw(t, ts.addr)
+	rc.startTLS(ca)
+	if first := rc.sha2Login("root", "root"); string(first) != "\x01\x04" {
+		t.Fatalf("login: %q", first)
+	}
+	rc.write(append([]byte("root"), 0))
+	if ok := rc.read(); ok[0] != mysql.OK_HEADER {
+		t.Fatalf("login: %q", ok)
+	}
+	b := append([]byte{mysql.COM_CHANGE_USER}, "bob"...)
+	auth := mysql.CalcCachingSha2Password(rc.salt, "pw")
+	b = append(append(append(b, 0), byte(len(auth))), auth...)
+	b = append(append(b, "test"...), 0)
+	b = append(b, charsetUTF8MB4, 0)
+	b = append(append(b, mysql.AUTH_CACHING_SHA2_PASSWORD...), 0)
+	rc.pc.resetSequence()
+	rc.write(b)
+	if first := rc.read(); string(first) != "\x01\x04" {
+		t.Fatalf("change user: %q, want full authentication", first)
+	}
+	rc.write(append([]byte("pw"), 0))
+	if ok := rc.read(); ok[0] != mysql.OK_HEADER {
+		t.Fatalf("change user: %q", ok)
+	}
+	if v := firstValue(t, rc.query("SELECT USER()")); !strings.HasPrefix(v, "bob@") {
+		t.Errorf("USER() = %q after COM_CHANGE_USER", v)
+	}
+	reply := rc.query("SHOW STATUS LIKE 'Ssl_version'")
+	if len(reply) < 5 || !strings.Contains(string(reply[4]), "TLSv1.3") {
+		t.Errorf("Ssl_version after COM_CHANGE_USER: %q", reply)
 	}
 }

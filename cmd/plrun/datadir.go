@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/plrun/plrun/server"
 )
 
 // isPlrunFile reports whether a name in a data directory is plrun's own.
@@ -13,6 +15,8 @@ func isPlrunFile(name string) bool {
 	case name == "LOCK", name == "wal", name == ".plrun_history", strings.HasPrefix(name, "plrun-auto.cnf"):
 		return true
 	case strings.HasPrefix(name, "snapshot-") && (strings.HasSuffix(name, ".plr") || strings.HasSuffix(name, ".tmp")):
+		return true
+	case server.IsDataFile(name): // serve's TLS certificates and RSA keys
 		return true
 	}
 	return false

@@ -45,6 +45,9 @@ type Def struct {
 	// store names the variable whose value this one is another name for
 	// (tx_isolation is transaction_isolation).
 	store string
+	// emptyIsNull: an empty value reads as NULL (@@ssl_ca without TLS
+	// files, as MariaDB's).
+	emptyIsNull bool
 }
 
 // Key is the name the variable's value is stored under.
@@ -78,9 +81,9 @@ var Defs = func() map[string]*Def {
 		{Name: "secure_file_priv", Kind: varString, Def: "", ReadOnly: true},
 		// TLS (server/tls.go): set at start by `plrun serve` from its flags.
 		{Name: "have_ssl", Kind: varString, Def: "DISABLED", ReadOnly: true},
-		{Name: "ssl_ca", Kind: varString, Def: "", ReadOnly: true},
-		{Name: "ssl_cert", Kind: varString, Def: "", ReadOnly: true},
-		{Name: "ssl_key", Kind: varString, Def: "", ReadOnly: true},
+		{Name: "ssl_ca", Kind: varString, Def: "", ReadOnly: true, emptyIsNull: true},
+		{Name: "ssl_cert", Kind: varString, Def: "", ReadOnly: true, emptyIsNull: true},
+		{Name: "ssl_key", Kind: varString, Def: "", ReadOnly: true, emptyIsNull: true},
 		{Name: "tls_version", Kind: varString, Def: "TLSv1.2,TLSv1.3", ReadOnly: true},
 		{Name: "require_secure_transport", Kind: KindBool, Def: "OFF", Global: true},
 		{Name: "plrun_workers", Kind: KindInt, Def: "64", min: 1, max: 65536, Global: true},
@@ -369,8 +372,8 @@ func ValueOf(d *Def, s string) types.Value {
 		}
 		return types.IntValue(0)
 	case varString:
-		if s == "" && d.Name == "character_set_results" {
-			return types.Null // no conversion of results
+		if s == "" && (d.Name == "character_set_results" || d.emptyIsNull) {
+			return types.Null // character_set_results: no conversion of results
 		}
 	case KindFloat:
 		if d, _, err := apd.NewFromString(s); err == nil {
