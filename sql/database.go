@@ -90,13 +90,24 @@ func NewDatabase(txns *txn.Manager, catalog *procs.Catalog, runtimes []procs.Run
 	return db
 }
 
-// definerGrants is the account a DEFINER names exactly, from the
-// account catalog; false if there is no such account.
+// definerGrants is the account a DEFINER names, from the account
+// catalog: the account user@host, or else the one a login of user from
+// host would be (a dump's DEFINER=`root`@`localhost`, which plrun writes
+// for what the operator created, restores onto the seeded 'root'@'%');
+// false if neither exists (1449). Only SUPER or the operator can write a
+// DEFINER other than the creator, so this widens nothing they could not.
 func (db *Database) definerGrants(user, host string) (privilege.Grants, bool) {
-	if db.Accounts == nil || db.Accounts.Current().Lookup(user, host) == nil {
+	if db.Accounts == nil {
 		return nil, false
 	}
-	return db.Accounts.GrantsFor(user, host), true
+	st := db.Accounts.Current()
+	if st.Lookup(user, host) != nil {
+		return db.Accounts.GrantsFor(user, host), true
+	}
+	if a := st.Match(user, host); a != nil {
+		return db.Accounts.GrantsFor(a.User, a.Host), true
+	}
+	return nil, false
 }
 
 // SchemaChanged invalidates the plans built for the old schema.
