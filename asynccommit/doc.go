@@ -50,4 +50,12 @@
 // move, and only when someone waits. Every waiter wakes and rechecks its LSN;
 // with one group in flight a waiter wakes about twice (its group, or the one
 // before), so this costs one allocation per group instead of one per waiter.
+//
+// # Histograms
+//
+// Commit latency (Append to acknowledgement), sync latency and group size
+// (histograms.go) are observed by the writer alone. A committer pays one
+// monotonic clock read in Append, outside mu; the writer copies each taken
+// record's stamp into its own ackQueue and observes it when the watermark
+// covers it, so the committers never touch a histogram.
 package asynccommit

@@ -67,8 +67,9 @@ type Stats struct {
 
 // recordEnd marks where a queued record's frame ends in the queue.
 type recordEnd struct {
-	end int
-	lsn uint64
+	end      int
+	lsn      uint64
+	appended int64 // Pipeline.now() at Append, or ackedAtAppend
 }
 
 // Pipeline is the commit pipeline: Append assigns LSNs and queues framed
@@ -115,6 +116,13 @@ type Pipeline struct {
 	// remote round trip (a multi-region log), so it overlaps with the next
 	// groups' writes and syncs instead of stalling the writer.
 	delayed []delayedSync
+	// ackQueue[ackHead:] are the written records not yet acknowledged, in
+	// LSN order, for the commit latency histogram.
+	ackQueue []ackStamp
+	ackHead  int
+
+	epoch time.Time // the origin of recordEnd.appended
+	hist  pipelineHistograms
 
 	stats struct {
 		commits, groups, syncs, bytes, syncNanos atomic.Uint64
@@ -138,6 +146,8 @@ func Open(log *wal.Log, opts Options) *Pipeline {
 		stop:   make(chan struct{}),
 		done:   make(chan struct{}),
 		notify: make(chan struct{}),
+		epoch:  time.Now(),
+		hist:   newPipelineHistograms(),
 	}
 	last := log.LastLSN()
 	p.mu.nextLSN = last
@@ -167,6 +177,10 @@ func (p *Pipeline) flushMode() int {
 // queue. LSN order is queue order is log order.
 func (p *Pipeline) Append(kind wal.Kind, payload []byte) (lsn uint64, err error) {
 	ackAtAppend := p.flushMode() == flushLazy
+	appended := int64(ackedAtAppend)
+	if !ackAtAppend {
+		appended = p.now() // outside mu: the clock read is not serialized
+	}
 	p.mu.Lock()
 	if p.mu.err != nil {
 		err = p.mu.err
@@ -181,7 +195,7 @@ func (p *Pipeline) Append(kind wal.Kind, payload []byte) (lsn uint64, err error)
 	lsn = p.mu.nextLSN
 	wasEmpty := len(p.mu.ends) == 0
 	p.mu.queue = wal.AppendRecord(p.mu.queue, wal.Record{LSN: lsn, Kind: kind, Payload: payload})
-	p.mu.ends = append(p.mu.ends, recordEnd{end: len(p.mu.queue), lsn: lsn})
+	p.mu.ends = append(p.mu.ends, recordEnd{end: len(p.mu.queue), lsn: lsn, appended: appended})
 	full := len(p.mu.queue) >= p.opts.MaxGroupBytes
 	p.lastLSN.Store(lsn)
 	// Mode 0 acknowledges here, under mu, so a fail-stop (which takes mu)

@@ -67,11 +67,13 @@ func (p *Pipeline) writeAndSync(timerDue, closing bool) {
 				p.stats.commits.Add(uint64(n))
 				p.stats.groups.Add(1)
 				p.stats.bytes.Add(uint64(len(group)))
+				p.hist.groupSize.Observe(uint64(n))
 				wrote = true
 				if mode != flushEvery {
 					// Mode 2 acks on write. Mode 0 acked at Append; acking
 					// here too covers records appended under another mode.
 					p.advance(last)
+					p.observeAcked(last)
 				}
 			}
 		}
@@ -123,9 +125,12 @@ func (p *Pipeline) matureDelayed(all bool) {
 // markSynced makes everything up to lsn durable: the synced and ack
 // watermarks move and waiters wake.
 func (p *Pipeline) markSynced(start time.Time, lsn uint64) {
-	p.stats.syncNanos.Add(uint64(time.Since(start)))
+	took := time.Since(start)
+	p.stats.syncNanos.Add(uint64(took))
+	p.hist.syncLatency.ObserveDuration(took)
 	p.syncedLSN.Store(lsn)
 	p.raise(lsn)
+	p.observeAcked(lsn)
 	// One wakeup for both watermarks: Flush waits on syncedLSN, which may
 	// move when the ack watermark does not (modes 0 and 2).
 	if p.waiters.Load() > 0 {
@@ -157,6 +162,7 @@ func (p *Pipeline) takeGroup() (group []byte, lastLSN uint64, n int) {
 		}
 	}
 	lastLSN = ends[n-1].lsn
+	p.stampGroupLocked(ends[:n])
 	if n == len(ends) {
 		spare, spareEnds := p.spare[:0], p.spareEnds[:0]
 		if cap(spare) > 2*p.opts.MaxGroupBytes {

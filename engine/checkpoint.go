@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/plrun/plrun/sql"
 )
@@ -12,7 +13,9 @@ import (
 func (e *Engine) Checkpoint(ctx context.Context) (uint64, error) {
 	e.ckptMu.Lock()
 	defer e.ckptMu.Unlock()
+	start := time.Now()
 	lsn, err := e.txm.Checkpoint(ctx, e.cfg.Dir, e.procsJSON)
+	e.ckpt.note(start, err)
 	if err != nil {
 		return 0, sql.MapError(err)
 	}

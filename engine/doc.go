@@ -8,6 +8,10 @@
 // plrun_checkpoint_log_size), persisted settings (plrun-auto.cnf) and the
 // status counters, and implements sql.Engine for the sessions.
 //
+// Metrics (metrics.go) reads every counter and histogram of the packages
+// below in one call, for the Prometheus endpoint (package metrics); the
+// engine itself imports nothing of Prometheus.
+//
 // The engine imports no VM runtime: the caller lists them in
 // Config.Runtimes (runtime/builtin for Lua and JavaScript). SQL/PSM
 // (sql/psm), plrun's own language, is always registered beside them.

@@ -90,6 +90,7 @@ type Engine struct {
 
 	ckptMu  sync.Mutex
 	ckptRun atomic.Bool
+	ckpt    checkpointStats
 	bg      sync.WaitGroup
 	closed  atomic.Bool
 	started time.Time
@@ -112,6 +113,7 @@ func Open(cfg Config) (*Engine, error) {
 		return nil, err
 	}
 	e := &Engine{cfg: cfg, globals: sysvar.NewGlobals(), sessions: map[uint64]*sql.Session{}, started: time.Now(), dirLock: dirLock}
+	e.ckpt.duration = newCheckpointDuration()
 	opened := false
 	defer func() {
 		if !opened && dirLock != nil {

@@ -15,6 +15,7 @@ type NetStats struct {
 	abortedClients  atomic.Uint64 // logged-in connections that ended without COM_QUIT
 	bytesReceived   atomic.Uint64
 	bytesSent       atomic.Uint64
+	refusedMax      atomic.Uint64 // attempts refused with 1040 (max_connections)
 	open            atomic.Int64
 	maxUsed         atomic.Int64
 }
@@ -27,6 +28,10 @@ func (n *NetStats) Attempt() { n.connections.Add(1) }
 
 // AbortedConnect counts an attempt refused or failed before login.
 func (n *NetStats) AbortedConnect() { n.abortedConnects.Add(1) }
+
+// RefusedMaxConnections counts an attempt refused with 1040 because
+// max_connections were open (it is an aborted connect too).
+func (n *NetStats) RefusedMaxConnections() { n.refusedMax.Add(1) }
 
 // AbortedClient counts a logged-in connection the client dropped.
 func (n *NetStats) AbortedClient() { n.abortedClients.Add(1) }
@@ -58,6 +63,7 @@ func (n *NetStats) rows() [][2]string {
 		{"Aborted_connects", u(n.abortedConnects.Load())},
 		{"Bytes_received", u(n.bytesReceived.Load())},
 		{"Bytes_sent", u(n.bytesSent.Load())},
+		{"Connection_errors_max_connections", u(n.refusedMax.Load())},
 		{"Connections", u(n.connections.Load())},
 		{"Max_used_connections", strconv.FormatInt(n.maxUsed.Load(), 10)},
 	}

@@ -42,6 +42,7 @@ func (e *Engine) Status() [][2]string {
 		{"Innodb_row_lock_current_waits", strconv.FormatInt(ls.CurrentWaiters, 10)},
 		{"Innodb_row_lock_timeouts", u(ls.LockWaitTimeouts)},
 		{"Innodb_row_lock_waits", u(ls.LockWaits)},
+		{"Plrun_checkpoints", u(e.ckpt.done.Load())},
 		{"Plrun_commit_group_size_avg", avg},
 		{"Plrun_commits", u(ps.Commits)},
 		{"Plrun_durable_lsn", u(e.pipe.DurableLSN())},

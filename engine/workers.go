@@ -41,6 +41,12 @@ func (p *workerPool) busyCount() int {
 	return p.busy
 }
 
+func (p *workerPool) limitCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.limit
+}
+
 func (p *workerPool) acquire(ctx context.Context) error {
 	p.mu.Lock()
 	if p.busy < p.limit {

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/plrun/plrun/internal/histogram"
 )
 
 // Member is one statement in a group. The sql layer embeds what it needs
@@ -42,10 +44,14 @@ type Batcher struct {
 	contended map[string]bool
 
 	groups, followers, maxSize atomic.Uint64
+	// groupSize is the members per group run, leader included.
+	groupSize *histogram.Histogram
 }
 
 // New returns an empty Batcher.
-func New() *Batcher { return &Batcher{open: map[string]*Group{}, contended: map[string]bool{}} }
+func New() *Batcher {
+	return &Batcher{open: map[string]*Group{}, contended: map[string]bool{}, groupSize: histogram.New(1, 14)}
+}
 
 // Submit runs m as part of a group for key. If m leads, lead is called
 // first with the group still open (e.g. to take the row lock while others
@@ -103,6 +109,7 @@ func (b *Batcher) Submit(key string, maxWait time.Duration, m *Member, lead func
 
 	b.groups.Add(1)
 	b.followers.Add(uint64(len(members) - 1))
+	b.groupSize.Observe(uint64(len(members)))
 	for {
 		cur := b.maxSize.Load()
 		if uint64(len(members)) <= cur || b.maxSize.CompareAndSwap(cur, uint64(len(members))) {
@@ -122,6 +129,10 @@ func (b *Batcher) Submit(key string, maxWait time.Duration, m *Member, lead func
 		}
 	}
 }
+
+// GroupSizes returns the distribution of group sizes (members, leader
+// included), 1 .. 8192 and more.
+func (b *Batcher) GroupSizes() histogram.Snapshot { return b.groupSize.Snapshot() }
 
 // Stats returns the counters.
 func (b *Batcher) Stats() Stats {

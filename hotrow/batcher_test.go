@@ -52,6 +52,10 @@ func TestFollowersRunWithTheLeader(t *testing.T) {
 	if s := b.Stats(); s.Groups != 1 || s.Followers != 3 || s.MaxGroupSize != 4 {
 		t.Fatalf("stats %+v", s)
 	}
+	// One group of 4: in the bucket bounded by 4 (bounds 1, 2, 4, ...).
+	if h := b.GroupSizes(); h.Count != 1 || h.Sum != 4 || h.Counts[2] != 1 {
+		t.Fatalf("group sizes %+v, want one group of 4", h)
+	}
 }
 
 // TestLeadFailureLeavesFollowersToRun: if lead fails, the leader gets its

@@ -20,4 +20,5 @@
 // Concurrency: Batcher is safe for concurrent use; its mutex guards the
 // open groups only and is never held while running statements. A follower
 // blocks on its Member's done channel, closed by the leader after run.
+// The group-size histogram is observed by the leader, outside the mutex.
 package hotrow

@@ -124,4 +124,8 @@
 //	never called with any lockmgr mutex held.
 //
 // Two shard mutexes are never held at once.
+//
+// Histograms of lock-wait and ELR dependent-wait time (histograms.go) are
+// observed only by a request that waited, after its wait and outside every
+// mutex; an Acquire that does not wait touches neither.
 package lockmgr

@@ -142,7 +142,9 @@ func (m *Manager) waitForDependents(
 	}
 	waitCtx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
+	start := time.Now()
 	err := m.opts.Durability.WaitDurable(waitCtx, lsn)
+	m.hist.dependentWait.Since(start)
 	switch {
 	case err == nil:
 		return nil

@@ -70,11 +70,12 @@ type Manager struct {
 		lockWaits, deadlocks, lockWaitTimeouts, earlyReleases, dependentLimitWaits atomic.Uint64
 		currentWaiters                                                             atomic.Int64
 	}
+	hist waitHistograms
 }
 
 // New returns an empty lock manager.
 func New(opts Options) *Manager {
-	m := &Manager{opts: opts}
+	m := &Manager{opts: opts, hist: newWaitHistograms()}
 	for i := range m.shards {
 		m.shards[i].mu.locks = make(map[Key]*lockState)
 	}
@@ -161,6 +162,7 @@ func (m *Manager) waitInQueue(
 		err = ErrLockWaitTimeout
 	}
 	timer.Stop()
+	m.hist.lockWait.Since(now)
 	if err != nil {
 		sh.mu.Lock()
 		if w.granted {

@@ -59,4 +59,9 @@
 // Every connection goroutine closes its own session; Main closes the
 // engine (which syncs the log) only after all connection goroutines have
 // ended.
+//
+// Metrics. --metrics-listen starts one HTTP server (metricsflags.go) on a
+// ServeMux of its own (package metrics: /metrics, and /debug/pprof/
+// under --pprof); Main owns it, keeps it up through the drain and closes
+// it, waiting for its goroutine, before it closes the engine.
 package server

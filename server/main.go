@@ -62,7 +62,11 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	tlsOpts := registerTLSFlags(fs)
 	settings := settingsFlag{}
 	fs.Var(settings, "set", "global setting name=value, e.g. enable_early_lock_release=ON (repeatable)")
+	metricsOpts := registerMetricsFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if err := metricsOpts.check(); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -106,8 +110,14 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		engine.Close()
 		return err
 	}
+	metricsLn, err := metricsOpts.start(engine, stderr)
+	if err != nil {
+		engine.Close()
+		return err
+	}
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
+		metricsLn.Close()
 		engine.Close()
 		return err
 	}
@@ -130,6 +140,10 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	shutdownErr := srv.Shutdown(sctx)
 	if shutdownErr != nil {
 		fmt.Fprintf(stderr, "plrun: %v\n", shutdownErr)
+	}
+	// Metrics stay up through the drain, so it can be watched.
+	if merr := metricsLn.Close(); merr != nil {
+		fmt.Fprintf(stderr, "plrun: metrics listener: %v\n", merr)
 	}
 	if cerr := engine.Close(); cerr != nil {
 		return fmt.Errorf("closing the engine: %w", cerr)

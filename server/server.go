@@ -211,6 +211,7 @@ func (s *Server) register(nc net.Conn) (*conn, bool) {
 		refuse = errShutdown
 	case len(s.mu.conns) >= s.cfg.MaxConnections:
 		refuse = mysql.NewError(mysql.ER_CON_COUNT_ERROR, "Too many connections")
+		s.cfg.Engine.Net().RefusedMaxConnections()
 	}
 	if refuse != nil {
 		go refuseConn(nc, refuse) // never block the lock on a slow client

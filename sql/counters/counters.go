@@ -243,3 +243,24 @@ func (c *Counters) Rows() [][2]string {
 	}
 	return rows
 }
+
+// Snapshot is the counters at one moment, for the metrics endpoint.
+type Snapshot struct {
+	Questions, Queries, Slow uint64
+	Running                  int64
+	// Com is each Com_xxx counter by its name after "Com_" (select,
+	// insert, call_procedure, ...), zeros included.
+	Com map[string]uint64
+}
+
+// Snapshot reads the counters.
+func (c *Counters) Snapshot() Snapshot {
+	s := Snapshot{
+		Questions: c.questions.Load(), Queries: c.queries.Load(), Slow: c.slow.Load(), Running: c.running.Load(),
+		Com: make(map[string]uint64, numComs),
+	}
+	for k := comOther + 1; k < numComs; k++ {
+		s.Com[comNames[k]] = c.com[k].Load()
+	}
+	return s
+}
