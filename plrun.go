@@ -33,6 +33,9 @@ type Options struct {
 	ProcsDir string
 	// Workers bounds how many statements execute at once (0 = default).
 	Workers int
+	// OptionSettings are settings read from option files (cmd/plrun's
+	// plrun.cnf): below plrun-auto.cnf and Settings, as MySQL 8 orders them.
+	OptionSettings []engine.OptionSetting
 }
 
 // DB is an open plrun database.
@@ -46,7 +49,7 @@ func Open(dir string, opts *Options) (*DB, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, Settings: opts.Settings, ProcsDir: opts.ProcsDir, Workers: opts.Workers})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, Settings: opts.Settings, OptionSettings: opts.OptionSettings, ProcsDir: opts.ProcsDir, Workers: opts.Workers})
 	if err != nil {
 		return nil, err
 	}

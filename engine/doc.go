@@ -1,5 +1,8 @@
 // Package engine is the database itself: Open creates or opens a data
-// folder, takes its lock, applies persisted settings and --set, recovers
+// folder, takes its lock, applies the option files' settings
+// (Config.OptionSettings), then persisted settings, then --set, each
+// recorded as the value's origin for performance_schema.variables_info
+// (origins.go), recovers
 // (latest snapshot, then the log after it), and wires storage, txn,
 // lockmgr, asynccommit, wal, hotrow and procs into one sql.Database that
 // its sessions share. It owns the global settings (mirrored into atomics

@@ -6,7 +6,6 @@ import (
 	"log/slog"
 	"os"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,9 +26,12 @@ import (
 // Config configures Open.
 type Config struct {
 	Dir      string
-	Settings map[string]string // SET GLOBAL name = value at open
-	ProcsDir string            // folder of *.lua/*.js procedures to load
-	Workers  int               // worker pool size (0 = plrun_workers default)
+	Settings map[string]string // SET GLOBAL name = value at open (the command line)
+	// OptionSettings are the option files' settings, applied first
+	// (origins.go).
+	OptionSettings []OptionSetting
+	ProcsDir       string // folder of *.lua/*.js procedures to load
+	Workers        int    // worker pool size (0 = plrun_workers default)
 	// Runtimes are the languages procedures may be written in (Lua,
 	// JavaScript: runtime/builtin.Runtimes). The engine imports none.
 	Runtimes []procs.Runtime
@@ -127,24 +129,18 @@ func Open(cfg Config) (*Engine, error) {
 	e.procs = procs.NewCatalog(e.runtimes...)
 	e.accounts = acl.New()
 	// The embedder's read-only values first (what others are checked
-	// against: have_ssl), persisted settings next (ALTER SYSTEM SET, SET
-	// PERSIST), then --set, which wins for this run.
+	// against: have_ssl); then MySQL 8's order: option files, persisted
+	// settings (ALTER SYSTEM SET, SET PERSIST), then the command line,
+	// which wins for this run (origins.go).
 	e.applyStartupOnly(cfg.Settings)
+	if err := e.applyOptionSettings(); err != nil {
+		return nil, err
+	}
 	if err := e.applyPersisted(); err != nil {
 		return nil, err
 	}
-	for name, val := range cfg.Settings {
-		if startupOnly[strings.ToLower(name)] {
-			continue
-		}
-		if err := e.setOpenSetting(name, val); err != nil {
-			return nil, err
-		}
-	}
-	if cfg.Workers > 0 {
-		if err := e.setOpenSetting("plrun_workers", strconv.Itoa(cfg.Workers)); err != nil {
-			return nil, err
-		}
+	if err := e.applyCommandLine(); err != nil {
+		return nil, err
 	}
 	e.syncSettings()
 	n, _ := strconv.Atoi(e.globals.Get("plrun_workers"))

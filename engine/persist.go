@@ -67,7 +67,7 @@ func (e *Engine) applyPersisted() error {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if err := e.setOpenSetting(n, vals[n]); err != nil {
+		if err := e.openSetting(n, vals[n], sysvar.Origin{Source: sysvar.SourcePersisted, Path: e.persistedPath()}); err != nil {
 			return fmt.Errorf("%s: persisted %s = %s: %w", persistFile, n, vals[n], err)
 		}
 	}

@@ -64,4 +64,11 @@
 // ServeMux of its own (package metrics: /metrics, and /debug/pprof/
 // under --pprof); Main owns it, keeps it up through the drain and closes
 // it, waiting for its goroutine, before it closes the engine.
+//
+// Options. Main's flags may also come from option files (options.go over
+// package optfile: the data folder's plrun.cnf, --defaults-file,
+// --defaults-extra-file): a name is matched against the FlagSet, so a
+// flag registered in run before loadOptions needs no code to be read from
+// a file; any other name is a global setting. OptionProgram.Apply is the
+// same reading for cmd/plrun's REPL.
 package server

@@ -15,6 +15,7 @@ import (
 
 	"github.com/plrun/plrun/engine"
 	"github.com/plrun/plrun/runtime/builtin"
+	"github.com/plrun/plrun/sql/sysvar"
 )
 
 // Main is `plrun serve`: it opens the engine in --data, serves the MySQL
@@ -63,7 +64,9 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	settings := settingsFlag{}
 	fs.Var(settings, "set", "global setting name=value, e.g. enable_early_lock_release=ON (repeatable)")
 	metricsOpts := registerMetricsFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	RegisterOptionFileFlags(fs)
+	optionSettings, printed, err := loadOptions(fs, args, stderr)
+	if err != nil || printed {
 		return err
 	}
 	if err := metricsOpts.check(); err != nil {
@@ -89,19 +92,19 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		users[*user] = *password
 	}
 
-	if _, ok := settings["secure_file_priv"]; !ok {
-		// Clients must not make the server read arbitrary files (LOAD
-		// PROCEDURE 'path'): only the --procs folder, or nothing.
-		settings["secure_file_priv"] = "NULL"
-		if *procsDir != "" {
-			settings["secure_file_priv"] = *procsDir
-		}
+	// Clients must not make the server read arbitrary files (LOAD
+	// PROCEDURE 'path'): only the --procs folder, or nothing, unless an
+	// option file or --set says otherwise.
+	filePriv := "NULL"
+	if *procsDir != "" {
+		filePriv = *procsDir
 	}
+	optionSettings = append([]engine.OptionSetting{{Name: "secure_file_priv", Value: filePriv, Source: sysvar.SourceCompiled}}, optionSettings...)
 	tlsConfig, rsaKey, err := tlsOpts.setup(*dataDir, settings)
 	if err != nil {
 		return err
 	}
-	engine, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: *dataDir, Settings: settings, ProcsDir: *procsDir, Workers: *workers})
+	engine, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: *dataDir, Settings: settings, OptionSettings: optionSettings, ProcsDir: *procsDir, Workers: *workers})
 	if err != nil {
 		return err
 	}

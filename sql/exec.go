@@ -72,6 +72,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 			if err != nil {
 				return nil, 0, err
 			}
+			if !p.PersistOnly {
+				s.setDynamically(a[0])
+			}
 			if warn != nil {
 				res.Notes = append(res.Notes, *warn)
 				res.Warnings++

@@ -15,6 +15,7 @@ type infoschemaOf struct{ s *Session }
 func (o infoschemaOf) Catalog() *storage.Catalog                { return o.s.database.Txns.Catalog() }
 func (o infoschemaOf) Procs() *procs.Catalog                    { return o.s.database.Procs }
 func (o infoschemaOf) SysVar(d *sysvar.Def, global bool) string { return o.s.getVar(d, global) }
+func (o infoschemaOf) VarOrigin(key string) sysvar.Origin       { return o.s.database.Globals.OriginOf(key) }
 func (o infoschemaOf) Status(global bool) [][2]string {
 	return o.s.withSessionStatus(o.s.database.Engine.Status())
 }

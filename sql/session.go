@@ -175,7 +175,7 @@ func (s *Session) UseDB(name string) error {
 		return s.denied(s.grants, access.Denial{Need: access.Need{Scope: access.AnyInDatabase, DB: name}, DB: name, Missing: privilege.All}, "use")
 	}
 	if s.IsVirtual(name) {
-		s.DB = infoschema.Name
+		s.DB = s.VirtualName(name)
 		return nil
 	}
 	if !s.database.Txns.Catalog().HasDatabase(name) {

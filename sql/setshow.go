@@ -2,8 +2,10 @@ package sql
 
 import (
 	"context"
+	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/exec"
@@ -57,6 +59,7 @@ func (s *Session) setDefault(d *sysvar.Def, global bool) error {
 			return sqlerr.New(sqlerr.ErLocalVariable, "Variable '%s' is a SESSION variable and can't be used with SET GLOBAL", d.Name)
 		}
 		s.database.Engine.ResetGlobal(d)
+		s.setDynamically(d.Name)
 		return nil
 	}
 	if d.Name == "autocommit" {
@@ -109,6 +112,18 @@ func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, ar
 			s.UserVars[name] = val
 			continue
 		}
+		if strings.Contains(name, ".") {
+			// SET @@PERSIST.x = v and @@PERSIST_ONLY.x (setpersist.go)
+			warn, err := s.setPersistItem(p, v, name, isDefault, val)
+			if err != nil {
+				return nil, err
+			}
+			if warn != nil {
+				res.Notes = append(res.Notes, *warn)
+				res.Warnings++
+			}
+			continue
+		}
 		d, err := sysvar.Lookup(name)
 		if err != nil {
 			return nil, err
@@ -126,11 +141,15 @@ func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, ar
 				return nil, err
 			}
 		case v.IsGlobal:
-			warn, err = s.database.Engine.SetGlobal(name, val)
+			if warn, err = s.database.Engine.SetGlobal(name, val); err == nil {
+				s.setDynamically(name)
+			}
 		case !d.Session && d.Global && !d.ReadOnly:
 			// OceanBase and PolarDB settings are global; a plain SET of one
 			// sets it globally, as their tenants' SET does.
-			warn, err = s.database.Engine.SetGlobal(name, val)
+			if warn, err = s.database.Engine.SetGlobal(name, val); err == nil {
+				s.setDynamically(name)
+			}
 		default:
 			warn, err = s.setSession(d, val)
 		}
@@ -143,4 +162,19 @@ func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, ar
 		}
 	}
 	return res, nil
+}
+
+// setDynamically records that this session set global variable name now
+// (performance_schema.variables_info: DYNAMIC, SET_TIME, SET_USER,
+// SET_HOST), as MySQL does for SET GLOBAL and SET PERSIST.
+func (s *Session) setDynamically(name string) {
+	d, err := sysvar.Lookup(name)
+	if err != nil {
+		return
+	}
+	user, host := s.Client()
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h // PROCESSLIST's host:port; variables_info names the host
+	}
+	s.database.Globals.SetOrigin(d.Key(), sysvar.Origin{Source: sysvar.SourceDynamic, SetTime: time.Now(), User: user, Host: host})
 }

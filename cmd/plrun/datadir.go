@@ -41,6 +41,9 @@ func prepareDataDir(dir string, create bool) (created bool, err error) {
 	var foreign []string
 	ours := false
 	for _, e := range entries {
+		if e.Name() == server.DataOptionFile {
+			continue // the folder's option file: neither a database nor foreign
+		}
 		if isPlrunFile(e.Name()) {
 			ours = true
 		} else {

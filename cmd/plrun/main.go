@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/server"
 
 	"github.com/plrun/plrun"
 )
@@ -49,6 +50,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	opts := &clientOptions{}
 	opts.register(fs)
 	fs.Usage = func() {} // --help prints to stdout below; a bad flag gets a hint
+	server.RegisterOptionFileFlags(fs)
+	defaults, args, err := server.SplitDefaults(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "plrun: %v\n", err)
+		return 2
+	}
 	if err := fs.Parse(expandShortFlags(args, "fNtEsiBA")); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(stdout)
@@ -65,12 +72,28 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plrun: %v\n", err)
 		return 2
 	}
+	if cmd := fs.Arg(0); cmd != "" && cmd != "serve" && defaults.Given() {
+		fmt.Fprintf(stderr, "plrun: %s reads no option file (%s is for the REPL, scripts and serve)\n", cmd, defaults.Raw[0])
+		return 2
+	}
+	var optionSettings []engine.OptionSetting
+	if fs.Arg(0) == "" {
+		var printed bool
+		optionSettings, printed, err = replProgram.Apply(fs, defaults, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "plrun: %v\n", err)
+			return 2
+		}
+		if printed {
+			return 0
+		}
+	}
 	switch cmd := fs.Arg(0); cmd {
 	case "":
 	case "bench":
 		return benchMain(fs.Args()[1:], stdout, stderr)
 	case "serve":
-		return serveMain(append(globalServeFlags(fs), fs.Args()[1:]...), stderr)
+		return serveMain(append(append([]string{}, defaults.Raw...), serveArgs(globalServeFlags(fs), fs.Args()[1:])...), stderr)
 	case "recover":
 		return recoverMain(fs.Args()[1:], *dataDir, stdout, stderr)
 	case "dump":
@@ -93,7 +116,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plrun: %v\n", err)
 		return 1
 	}
-	db, err := plrun.Open(*dataDir, &plrun.Options{Settings: settings, ProcsDir: *procsDir, Workers: *workers})
+	db, err := plrun.Open(*dataDir, &plrun.Options{Settings: settings, OptionSettings: optionSettings, ProcsDir: *procsDir, Workers: *workers})
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, engine.ErrDataDirInUse) {
@@ -143,6 +166,20 @@ func globalServeFlags(fs *flag.FlagSet) []string {
 		}
 	})
 	return out
+}
+
+// replProgram is the REPL's and batch mode's reading of option files:
+// [plrun] (settings, and the flags it shares with serve: data, procs,
+// workers, set) and [plrun-client] (the client's own: format, force...).
+var replProgram = server.OptionProgram{Name: "plrun", Groups: []string{"plrun", "plrun-client"},
+	UnknownHint: "; plrun serve's own flags go in [plrun-serve]"}
+
+// serveArgs puts the global flags before serve's own, after its leading
+// option-file arguments, which MySQL takes only first (--defaults-file).
+func serveArgs(global, args []string) []string {
+	n := server.LeadingDefaults(args)
+	out := append(append([]string{}, args[:n]...), global...)
+	return append(out, args[n:]...)
 }
 
 // printer is the output format the options ask for, in a REPL or not.

@@ -28,7 +28,7 @@ func refuseVirtual(s *exec.State, n ast.StmtNode) error {
 			db = s.DB
 		}
 		if s.IsVirtual(db) {
-			return s.AccessDenied()
+			return s.AccessDenied(db)
 		}
 	}
 	return nil

@@ -257,7 +257,7 @@ func (s *State) buildSubSelect(n *ast.SelectStmt, outer *expr.Scope) (*SelectPla
 			// lock, never weaker), so what it read cannot change under it.
 			// information_schema's rows are built for this statement
 			// alone: there is nothing to lock, and MariaDB locks nothing.
-			pl.forUpdate = pl.t == nil || pl.t.Def.DB != s.virtualName()
+			pl.forUpdate = pl.t == nil || !s.IsVirtual(pl.t.Def.DB)
 		default:
 			return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support NOWAIT, WAIT n or SKIP LOCKED")
 		}

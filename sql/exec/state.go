@@ -109,9 +109,14 @@ func (s *State) ResolveTable(tn *ast.TableName) (*storage.Table, error) {
 		return nil, err
 	}
 	if s.IsVirtual(db) {
-		t := s.Virtual.Table(tn.Name.O, s.buildEq)
+		t := s.Virtual.Table(db, tn.Name.O, s.buildEq)
 		if t == nil {
-			return nil, sqlerr.New(sqlerr.ErUnknownTable, "Unknown table '%s' in %s", tn.Name.O, s.Virtual.Name())
+			if name := s.VirtualName(db); name != "information_schema" {
+				// performance_schema's missing tables are missing tables
+				// (1146), as MariaDB says; information_schema's are 1109
+				return nil, sqlerr.New(sqlerr.ErNoSuchTable, "Table '%s.%s' doesn't exist", name, tn.Name.O)
+			}
+			return nil, sqlerr.New(sqlerr.ErUnknownTable, "Unknown table '%s' in %s", tn.Name.O, s.VirtualName(db))
 		}
 		s.virtualBuilds++
 		return t, nil
@@ -134,14 +139,14 @@ func (s *State) ResolveTarget(tn *ast.TableName) (*storage.Table, error) {
 		return nil, err
 	}
 	if s.IsVirtual(db) {
-		return nil, s.AccessDenied()
+		return nil, s.AccessDenied(db)
 	}
 	return s.ResolveTable(tn)
 }
 
-// AccessDenied is 1044 for a write to the virtual schema.
-func (s *State) AccessDenied() error {
-	return sqlerr.New(sqlerr.ErDBAccessDenied, "Access denied for user %s to database '%s'", s.Account(), s.Virtual.Name())
+// AccessDenied is 1044 for a write to virtual schema db.
+func (s *State) AccessDenied(db string) error {
+	return sqlerr.New(sqlerr.ErDBAccessDenied, "Access denied for user %s to database '%s'", s.Account(), s.VirtualName(db))
 }
 
 // planModes are the flags a plan's build depends on: a plan built under

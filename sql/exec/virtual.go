@@ -10,33 +10,35 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// VirtualSchema is a read-only schema whose tables are built afresh for
-// each statement that reads them (information_schema).
+// VirtualSchema are the read-only schemas whose tables are built afresh
+// for each statement that reads them (information_schema,
+// performance_schema).
 type VirtualSchema interface {
-	// Name is the schema's name as SHOW DATABASES lists it.
-	Name() string
-	// Table builds the named table now; nil if there is none. eq are the
+	// Schema is the virtual schema db names, spelled as SHOW DATABASES
+	// lists it; false if db is none.
+	Schema(db string) (string, bool)
+	// Table builds db's named table now; nil if there is none. eq are the
 	// statement's WHERE equalities on it: the table may leave out rows
 	// they reject (WHERE still filters the rows it builds).
-	Table(name string, eq Equalities) *storage.Table
+	Table(db, name string, eq Equalities) *storage.Table
 }
 
-// virtualName is the virtual schema's name, "" if there is none.
-func (s *State) virtualName() string {
+// VirtualName is the virtual schema db names, as SHOW DATABASES spells
+// it; "" if db is none.
+func (s *State) VirtualName(db string) string {
 	if s.Virtual == nil {
 		return ""
 	}
-	return s.Virtual.Name()
+	name, _ := s.Virtual.Schema(db)
+	return name
 }
 
 // Equalities are the `column = 'string'` conjuncts of a single-table
 // WHERE, by upper-case column name.
 type Equalities = map[string]string
 
-// IsVirtual reports whether db names the virtual schema.
-func (s *State) IsVirtual(db string) bool {
-	return s.Virtual != nil && strings.EqualFold(db, s.Virtual.Name())
-}
+// IsVirtual reports whether db names a virtual schema.
+func (s *State) IsVirtual(db string) bool { return s.VirtualName(db) != "" }
 
 // equalities collects where's top-level AND-ed `col = 'text'` (or `col =
 // ?` bound to a string) for the table tn (alias): such a row can only

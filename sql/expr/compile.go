@@ -216,6 +216,9 @@ func (sc *Scope) compileVariable(x *ast.VariableExpr) (*Expr, error) {
 			return c.Env.UserVars[name], nil
 		}, Type: tUnknown, Col: -1, IsConst: true, param: -1}, nil
 	}
+	if err, ok := sysvar.ComponentError(name); ok {
+		return nil, err // @@persist.x is for SET only, as in MySQL
+	}
 	d, err := sysvar.Lookup(name)
 	if err != nil {
 		return nil, err

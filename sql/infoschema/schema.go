@@ -11,6 +11,10 @@ import (
 // Name is the schema's name, as SHOW DATABASES lists it.
 const Name = "information_schema"
 
+// PerfName is performance_schema, the second virtual schema: only the
+// tables plrun fills for real (perfschema.go).
+const PerfName = "performance_schema"
+
 // column is one column of an information_schema table.
 type column struct {
 	name    string
@@ -81,16 +85,33 @@ func register(t *table) {
 	tables[t.name] = t
 }
 
-// Schema is information_schema as one session sees it (exec.VirtualSchema).
+// Schema is information_schema and performance_schema as one session
+// sees them (exec.VirtualSchema).
 type Schema struct{ Src Source }
 
-// Name is information_schema.
-func (s *Schema) Name() string { return Name }
+// Schema is the virtual schema db names, as SHOW DATABASES spells it.
+func (s *Schema) Schema(db string) (string, bool) {
+	switch {
+	case strings.EqualFold(db, Name):
+		return Name, true
+	case strings.EqualFold(db, PerfName):
+		return PerfName, true
+	}
+	return "", false
+}
+
+// tablesOf is the virtual schema db's tables by upper-case name.
+func tablesOf(db string) map[string]*table {
+	if strings.EqualFold(db, PerfName) {
+		return perfTables
+	}
+	return tables
+}
 
 // Table builds the named table's rows now; nil if there is no such
 // table. eq are the statement's WHERE equalities (exec.Equalities).
-func (s *Schema) Table(name string, eq map[string]string) *storage.Table {
-	t := tables[strings.ToUpper(name)]
+func (s *Schema) Table(db, name string, eq map[string]string) *storage.Table {
+	t := tablesOf(db)[strings.ToUpper(name)]
 	if t == nil {
 		return nil
 	}
@@ -101,22 +122,15 @@ func (s *Schema) Table(name string, eq map[string]string) *storage.Table {
 	return Build(t.def, rows)
 }
 
-// TableNames lists information_schema's tables, sorted (SHOW TABLES).
-func TableNames() []string {
-	out := make([]string, 0, len(tables))
-	for n := range tables {
-		out = append(out, n)
+// TableNames lists a virtual schema's tables, sorted (SHOW TABLES).
+func TableNames(db string) []string {
+	ts := tablesOf(db)
+	out := make([]string, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, t.name)
 	}
 	sort.Strings(out)
 	return out
-}
-
-// Def is the named table's definition (SHOW COLUMNS, SHOW CREATE TABLE).
-func Def(name string) *storage.TableDef {
-	if t := tables[strings.ToUpper(name)]; t != nil {
-		return t.def
-	}
-	return nil
 }
 
 // Build is a transient table of def holding rows, committed at LSN 0 so

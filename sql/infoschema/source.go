@@ -13,6 +13,9 @@ type Source interface {
 	Catalog() *storage.Catalog
 	Procs() *procs.Catalog
 	SysVar(d *sysvar.Def, global bool) string
+	// VarOrigin is where the global variable stored under key got its
+	// value (performance_schema.variables_info).
+	VarOrigin(key string) sysvar.Origin
 	// Status is SHOW [GLOBAL] STATUS's rows.
 	Status(global bool) [][2]string
 	Processlist() []SessionInfo

@@ -1,6 +1,7 @@
 package infoschema
 
 import (
+	"sort"
 	"strings"
 	"time"
 
@@ -32,14 +33,16 @@ func init() {
 // Databases are the catalog's databases and information_schema, as SHOW
 // DATABASES lists them: information_schema first, then by name.
 func Databases(cat *storage.Catalog) []string {
-	return append([]string{Name}, cat.Databases()...)
+	dbs := append(cat.Databases(), PerfName)
+	sort.Strings(dbs)
+	return append([]string{Name}, dbs...)
 }
 
 // SchemaCharset is a database's default character set and collation:
 // plrun's one, utf8mb4_general_ci, and for information_schema MariaDB's
 // utf8mb3_general_ci, as MariaDB reports it.
 func SchemaCharset(db string) (charset, collation string) {
-	if strings.EqualFold(db, Name) {
+	if strings.EqualFold(db, Name) || strings.EqualFold(db, PerfName) {
 		return "utf8mb3", "utf8mb3_general_ci"
 	}
 	return "utf8mb4", "utf8mb4_general_ci"
@@ -70,9 +73,14 @@ var tablesColumns = []column{
 
 func tablesRows(src Source, f filter) [][]types.Value {
 	var out [][]types.Value
-	for _, name := range TableNames() {
+	for _, name := range TableNames(Name) {
 		if f.keeps(Name, name) {
-			out = append(out, append([]types.Value{str("def"), str(Name), str(name), str("SYSTEM VIEW")}, SystemStatusRow(name)[1:]...))
+			out = append(out, append([]types.Value{str("def"), str(Name), str(name), str("SYSTEM VIEW")}, SystemStatusRow(Name, name)[1:]...))
+		}
+	}
+	for _, name := range TableNames(PerfName) {
+		if f.keeps(PerfName, name) {
+			out = append(out, append([]types.Value{str("def"), str(PerfName), str(name), str("BASE TABLE")}, SystemStatusRow(PerfName, name)[1:]...))
 		}
 	}
 	cat := src.Catalog()
@@ -188,9 +196,11 @@ func rowWidth(def *storage.TableDef) uint64 {
 
 func columnsRows(src Source, f filter) [][]types.Value {
 	var out [][]types.Value
-	for _, name := range TableNames() {
-		if f.keeps(Name, name) {
-			out = columnRowsOf(out, tables[name].def)
+	for _, db := range []string{Name, PerfName} {
+		for _, name := range TableNames(db) {
+			if f.keeps(db, name) {
+				out = columnRowsOf(out, tablesOf(db)[strings.ToUpper(name)].def)
+			}
 		}
 	}
 	eachTable(src.Catalog(), f, func(t *storage.Table) { out = columnRowsOf(out, sessionDef(src, t.Def)) })
@@ -212,8 +222,8 @@ func columnRowsOf(out [][]types.Value, def *storage.TableDef) [][]types.Value {
 		}
 		typ := c.Type.SQL()
 		deflt := ColumnDefault(c)
-		if def.DB == Name {
-			deflt = null // MariaDB's information_schema columns have none
+		if def.DB == Name || def.DB == PerfName {
+			deflt = null // MariaDB's virtual tables' columns have none
 		}
 		out = append(out, []types.Value{str("def"), str(def.DB), str(def.Name), str(c.Name), u64(uint64(i + 1)),
 			deflt, str(nullable), str(dataType(typ)), charMax, octets, prec, scale, dtPrec,
@@ -223,9 +233,11 @@ func columnRowsOf(out [][]types.Value, def *storage.TableDef) [][]types.Value {
 	return out
 }
 
-// SystemStatusRow is SHOW TABLE STATUS's row of an information_schema
-// table.
-func SystemStatusRow(name string) []types.Value {
+// SystemStatusRow is SHOW TABLE STATUS's row of a virtual schema's table.
+func SystemStatusRow(db, name string) []types.Value {
+	if db == PerfName {
+		return perfStatusRow(name)
+	}
 	return []types.Value{str(name), str("MEMORY"), u64(11), str("Fixed"), null, u64(0), u64(0), u64(0), u64(0), u64(0),
 		null, null, null, null, str("utf8mb3_general_ci"), null, str(""), str(""), u64(0), str("Y")}
 }

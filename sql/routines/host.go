@@ -6,7 +6,6 @@ import (
 
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/exec"
-	"github.com/plrun/plrun/sql/infoschema"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
 )
@@ -70,7 +69,7 @@ func (r DDL) routineDB(db string) (string, error) {
 		return "", sqlerr.New(sqlerr.ErNoDB, "No database selected")
 	}
 	if r.h.Statement().IsVirtual(db) {
-		return infoschema.Name, nil // it has no routines: DROP says so (1305)
+		return r.h.Statement().VirtualName(db), nil // it has no routines: DROP says so (1305)
 	}
 	cat := r.c.Txns.Catalog()
 	if !cat.HasDatabase(db) {
@@ -83,7 +82,7 @@ func (r DDL) routineDB(db string) (string, error) {
 // takes none (1044), as in MariaDB.
 func (r DDL) createDB(db string) (string, error) {
 	if r.h.Statement().IsVirtual(db) {
-		return "", r.h.Statement().AccessDenied()
+		return "", r.h.Statement().AccessDenied(db)
 	}
 	return r.routineDB(db)
 }

@@ -98,7 +98,7 @@ func rows(ctx context.Context, s *exec.State, src Source, x *txn.Txn, n *ast.Sho
 			return nil, err
 		}
 		if s.IsVirtual(db) {
-			return virtualTables(n, match), nil
+			return virtualTables(s.VirtualName(db), n, match), nil
 		}
 		if !cat.HasDatabase(db) {
 			return nil, sqlerr.New(sqlerr.ErBadDB, "Unknown database '%s'", db)

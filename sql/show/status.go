@@ -24,9 +24,9 @@ func tableStatus(s *exec.State, cat *storage.Catalog, n *ast.ShowStmt, match fun
 		r.Columns = append(r.Columns, exec.Column{Name: c.Name, Type: c.Type, NotNull: c.NotNull})
 	}
 	if s.IsVirtual(db) {
-		for _, name := range infoschema.TableNames() {
+		for _, name := range infoschema.TableNames(db) {
 			if match(name) {
-				r.Rows = append(r.Rows, infoschema.SystemStatusRow(name))
+				r.Rows = append(r.Rows, infoschema.SystemStatusRow(s.VirtualName(db), name))
 			}
 		}
 		return r, nil
@@ -54,7 +54,7 @@ func createDatabase(s *exec.State, cat *storage.Catalog, n *ast.ShowStmt) (*exec
 	name := n.DBName
 	switch {
 	case s.IsVirtual(name):
-		name = infoschema.Name
+		name = s.VirtualName(name)
 	case cat.HasDatabase(name):
 		name = cat.DatabaseName(name)
 	default:
@@ -92,19 +92,23 @@ func describeFull(def *storage.TableDef, match func(string) bool) *exec.Result {
 	return r
 }
 
-// virtualTables is SHOW [FULL] TABLES of information_schema.
-func virtualTables(n *ast.ShowStmt, match func(string) bool) *exec.Result {
+// virtualTables is SHOW [FULL] TABLES of information_schema (SYSTEM
+// VIEWs) or performance_schema (BASE TABLEs, as MariaDB lists them).
+func virtualTables(db string, n *ast.ShowStmt, match func(string) bool) *exec.Result {
 	var rows [][]string
-	for _, name := range infoschema.TableNames() {
+	for _, name := range infoschema.TableNames(db) {
 		if match(name) {
 			row := []string{name}
 			if n.Full {
 				row = append(row, "SYSTEM VIEW")
+				if db == infoschema.PerfName {
+					row[1] = "BASE TABLE"
+				}
 			}
 			rows = append(rows, row)
 		}
 	}
-	cols := []string{"Tables_in_" + infoschema.Name + likeSuffix(n)}
+	cols := []string{"Tables_in_" + db + likeSuffix(n)}
 	if n.Full {
 		cols = append(cols, "Table_type")
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cockroachdb/apd/v3"
 	"github.com/plrun/plrun/sqlerr"
@@ -153,10 +154,14 @@ var Defs = func() map[string]*Def {
 type Globals struct {
 	Mu   sync.RWMutex
 	Vals map[string]string
+	// origins are where the values came from (origin.go), by key; a key
+	// absent is COMPILED. started is when the globals were made.
+	origins map[string]Origin
+	started time.Time
 }
 
 func NewGlobals() *Globals {
-	g := &Globals{Vals: make(map[string]string, len(Defs))}
+	g := &Globals{Vals: make(map[string]string, len(Defs)), origins: map[string]Origin{}, started: time.Now()}
 	for _, d := range Defs {
 		g.Vals[d.Key()] = d.Def
 	}
@@ -329,8 +334,10 @@ func intSetting(v types.Value, lo, hi int64) (text string, clamped, ok bool) {
 }
 
 // settingLiteral reads a setting given as text (--set at open, ALTER
-// SYSTEM SET, a DSN parameter) the way SET reads a literal: an integer is
-// a number, TRUE and FALSE are 1 and 0, anything else a string.
+// SYSTEM SET, a DSN parameter, an option file, plrun-auto.cnf) the way SET
+// reads a literal: an integer is a number, a decimal like 2.5 a DECIMAL
+// (long_query_time, which plrun-auto.cnf keeps as 2.500000), TRUE and
+// FALSE are 1 and 0, anything else a string.
 func Literal(text string) types.Value {
 	t := strings.TrimSpace(text)
 	switch strings.ToUpper(t) {
@@ -345,7 +352,20 @@ func Literal(text string) types.Value {
 	if u, err := strconv.ParseUint(t, 10, 64); err == nil {
 		return types.UintValue(u)
 	}
+	if isDecimalLiteral(t) {
+		if d, _, err := apd.NewFromString(t); err == nil {
+			return types.DecimalValue(d)
+		}
+	}
 	return types.StringValue(text)
+}
+
+// isDecimalLiteral is [-+]digits.digits, as SQL writes a DECIMAL literal.
+func isDecimalLiteral(t string) bool {
+	t = strings.TrimLeft(t, "+-")
+	whole, frac, ok := strings.Cut(t, ".")
+	digits := func(s string) bool { return strings.Trim(s, "0123456789") == "" }
+	return ok && whole+frac != "" && digits(whole) && digits(frac)
 }
 
 func Lookup(name string) (*Def, error) {

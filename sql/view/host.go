@@ -20,7 +20,7 @@ type Host interface {
 	Catalog() *storage.Catalog
 	IsVirtual(db string) bool
 	// AccessDenied is 1044 for a write to the virtual schema.
-	AccessDenied() error
+	AccessDenied(db string) error
 	Functions() expr.FunctionHost
 	SQLMode() sysvar.SQLMode
 	// HasCTE reports whether a CTE of that name is in scope.

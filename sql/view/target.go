@@ -29,7 +29,7 @@ type Target struct {
 // table, or an updatable view over one (1288, 1471 otherwise).
 func Resolve(s Host, tn *ast.TableName, alias, verb string) (*storage.Table, *Target, error) {
 	if db, err := s.DBFor(tn.Schema.O); err == nil && s.IsVirtual(db) {
-		return nil, nil, s.AccessDenied() // information_schema is read-only (1044)
+		return nil, nil, s.AccessDenied(db) // the virtual schemas are read-only (1044)
 	}
 	t, err := s.ResolveTable(tn)
 	if err == nil {
