@@ -38,6 +38,7 @@ var matrixStmts = []struct {
 	{privilege.CreateTmpTable, "CREATE TEMPORARY TABLE tmp (a int)", sqlerr.ErDBAccessDenied},
 	{privilege.Super, "SET GLOBAL hotspot = ON", sqlerr.ErSpecificAccessDenied},
 	{privilege.Super, "ALTER SYSTEM SET hotspot = OFF", sqlerr.ErSpecificAccessDenied},
+	{privilege.Super, "SET @@PERSIST.hotspot = ON", sqlerr.ErSpecificAccessDenied},
 	{privilege.Reload, "FLUSH TABLES", sqlerr.ErSpecificAccessDenied},
 	{privilege.Reload, "CHECKPOINT", sqlerr.ErSpecificAccessDenied},
 	{privilege.File, "SELECT 1 INTO OUTFILE '$FILES/out.txt'", sqlerr.ErSpecificAccessDenied},

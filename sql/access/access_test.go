@@ -65,6 +65,8 @@ func TestNeeds(t *testing.T) {
 		{"SET GLOBAL hotspot = ON", "global:SUPER"},
 		{"SET hotspot = ON", "global:SUPER"},
 		{"SET autocommit = 0", ""},
+		{"SET @@PERSIST.hotspot = ON", "global:SUPER"},
+		{"SET @@persist_only.hotspot = ON", "global:SUPER"},
 		{"ALTER SYSTEM SET hotspot = ON", "global:SUPER"},
 		{"FLUSH TABLES", "global:RELOAD"},
 		{"CHECKPOINT", "global:RELOAD"},

@@ -1,6 +1,8 @@
 package access
 
 import (
+	"strings"
+
 	"github.com/pingcap/tidb/pkg/parser/ast"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/privilege"
@@ -15,7 +17,8 @@ func setNeeds(x *ast.SetStmt) []Need {
 			continue
 		}
 		d, ok := sysvar.Defs[lower(v.Name)]
-		if v.IsGlobal || (ok && !d.Session && d.Global && !d.ReadOnly) {
+		// a dotted name is SET @@PERSIST.x / @@PERSIST_ONLY.x (sql/setpersist.go)
+		if v.IsGlobal || strings.Contains(v.Name, ".") || (ok && !d.Session && d.Global && !d.ReadOnly) {
 			return []Need{{Priv: privilege.Super, Scope: Global}}
 		}
 	}
