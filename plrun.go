@@ -2,6 +2,7 @@ package plrun
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/plrun/plrun/engine"
 	"github.com/plrun/plrun/runtime/builtin"
@@ -33,6 +34,9 @@ type Options struct {
 	ProcsDir string
 	// Workers bounds how many statements execute at once (0 = default).
 	Workers int
+	// Logger is the error log (recovery, checkpoints, fail-stop, KILL);
+	// nil logs nothing.
+	Logger *slog.Logger
 	// OptionSettings are settings read from option files (cmd/plrun's
 	// plrun.cnf): below plrun-auto.cnf and Settings, as MySQL 8 orders them.
 	OptionSettings []engine.OptionSetting
@@ -49,7 +53,7 @@ func Open(dir string, opts *Options) (*DB, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, Settings: opts.Settings, OptionSettings: opts.OptionSettings, ProcsDir: opts.ProcsDir, Workers: opts.Workers})
+	e, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, Settings: opts.Settings, OptionSettings: opts.OptionSettings, ProcsDir: opts.ProcsDir, Workers: opts.Workers, Logger: opts.Logger})
 	if err != nil {
 		return nil, err
 	}

@@ -44,7 +44,8 @@
 // from any number of goroutines; Close from any goroutine, any number of
 // times. Lock order: Pipeline.mu, then notifyMu; no lock is held across I/O
 // or a channel wait. The writer takes Pipeline.mu only to take a group, to
-// check the queue size in mode 0, and to record a fail-stop.
+// check the queue size in mode 0, and to record a fail-stop; it tells
+// Options.OnFailStop (the error log) once, before the waiters wake.
 //
 // Waiting: one notify channel is closed and replaced on each watermark
 // move, and only when someone waits. Every waiter wakes and rechecks its LSN;

@@ -54,6 +54,11 @@ type Options struct {
 	// MaxGroupBytes caps one group (one log entry); default 4 MiB. A record
 	// larger than the cap is written as a group of its own.
 	MaxGroupBytes int
+	// OnFailStop is told, once, that a log write or sync failed and the
+	// pipeline stopped (the error log's line): op is "write" or "sync",
+	// durable the last LSN acknowledged before. It runs on the writer
+	// goroutine before the waiters are released, and must not block long.
+	OnFailStop func(op string, cause error, durable uint64)
 }
 
 // Stats are cumulative counters of the writer.

@@ -60,7 +60,7 @@ func (p *Pipeline) writeAndSync(timerDue, closing bool) {
 			group, last, n := p.takeGroup()
 			if n > 0 {
 				if err := p.log.AppendGroup(group); err != nil {
-					p.failStop(err)
+					p.failStop("write", err)
 					return
 				}
 				p.written = last
@@ -79,7 +79,7 @@ func (p *Pipeline) writeAndSync(timerDue, closing bool) {
 		}
 		if p.written > p.fsynced && (mode == flushEvery || force || p.syncDemand.Load() > p.fsynced) {
 			if err := p.sync(); err != nil {
-				p.failStop(err)
+				p.failStop("sync", err)
 				return
 			}
 		}
@@ -186,12 +186,18 @@ func (p *Pipeline) takeGroup() (group []byte, lastLSN uint64, n int) {
 
 // failStop makes the pipeline fail-stop: no more writes, Append fails, and
 // every waiter not yet acknowledged gets ErrOutcomeUnknown.
-func (p *Pipeline) failStop(cause error) {
+func (p *Pipeline) failStop(op string, cause error) {
 	err := fmt.Errorf("%w: %w", ErrOutcomeUnknown, cause)
 	p.mu.Lock()
+	first := p.mu.err == nil
 	p.mu.err = err
 	p.mu.queue, p.mu.ends = nil, nil
 	p.mu.Unlock()
 	p.failure.Store(&err)
+	// Told before the waiters wake, so the cause is in the error log
+	// before any client reads its error.
+	if first && p.opts.OnFailStop != nil {
+		p.opts.OnFailStop(op, cause, p.durableLSN.Load())
+	}
 	p.broadcast()
 }

@@ -8,8 +8,12 @@
 // its sessions share. It owns the global settings (mirrored into atomics
 // for the hot paths), the worker pool, the session registry and KILL,
 // checkpoints (by CHECKPOINT and automatically past
-// plrun_checkpoint_log_size), persisted settings (plrun-auto.cnf) and the
-// status counters, and implements sql.Engine for the sessions.
+// plrun_checkpoint_log_size), persisted settings (plrun-auto.cnf), the
+// status counters and the general and slow query logs' writer
+// (querylogs.go: sql/querylog, pointed at the files the variables name),
+// and implements sql.Engine for the sessions. Config.Logger is the
+// error log: recovery, checkpoints, the commit pipeline's fail-stop
+// (asynccommit.Options.OnFailStop), KILL (through sql.Database.Logger).
 //
 // Metrics (metrics.go) reads every counter and histogram of the packages
 // below in one call, for the Prometheus endpoint (package metrics); the

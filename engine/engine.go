@@ -17,6 +17,7 @@ import (
 	"github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/sql/acl"
 	"github.com/plrun/plrun/sql/psm"
+	"github.com/plrun/plrun/sql/querylog"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
 	"github.com/plrun/plrun/txn"
@@ -38,6 +39,9 @@ type Config struct {
 	// Logger is the error log (start, recovery, checkpoints, fail-stop,
 	// KILLs, lock-wait timeouts, deadlocks); nil logs nothing.
 	Logger *slog.Logger
+	// ReopenErrorLog reopens the error log's file (FLUSH ERROR LOGS);
+	// nil when it is no file (stderr, or a Logger of the caller's).
+	ReopenErrorLog func() error
 
 	// WalOptions is for tests: fault injection into the log.
 	WalOptions wal.Options
@@ -90,6 +94,12 @@ type Engine struct {
 	persistMu sync.Mutex
 	persisted map[string]string
 
+	// qlog is the general and slow query log (querylogs.go); qlogMu
+	// serializes applying their settings, whose last state is qlogState.
+	qlog      *querylog.Logs
+	qlogMu    sync.Mutex
+	qlogState queryLogState
+
 	ckptMu  sync.Mutex
 	ckptRun atomic.Bool
 	ckpt    checkpointStats
@@ -123,6 +133,12 @@ func Open(cfg Config) (*Engine, error) {
 		}
 	}()
 	e.hot = hotrow.New()
+	e.openQueryLogs()
+	defer func() {
+		if !opened {
+			e.qlog.Close()
+		}
+	}()
 	// SQL/PSM is plrun's own language, not a VM: always present, beside
 	// the caller's runtimes.
 	e.runtimes = append([]procs.Runtime{psm.Runtime{}}, cfg.Runtimes...)
@@ -153,6 +169,10 @@ func Open(cfg Config) (*Engine, error) {
 	e.pipe = asynccommit.Open(e.log, asynccommit.Options{
 		FlushMode: func() int { return int(e.flushMode.Load()) },
 		SyncDelay: func() time.Duration { return time.Duration(e.syncDelay.Load()) * time.Microsecond },
+		OnFailStop: func(op string, cause error, durable uint64) {
+			e.cfg.Logger.Error("commit pipeline fail-stop: the log failed, no more commits until a restart recovers the durable prefix",
+				"op", op, "err", cause, "durable_lsn", durable)
+		},
 	})
 	e.locks = lockmgr.New(lockmgr.Options{
 		LockWaitTimeout:  func() time.Duration { return time.Duration(e.lockWait.Load()) * time.Second },
@@ -165,6 +185,9 @@ func Open(cfg Config) (*Engine, error) {
 		return e.largeTrx.Load(), int(e.largeTrxMax.Load()), int(e.largeTrxSplit.Load())
 	}
 	e.db = sql.NewDatabase(e.txm, e.procs, e.runtimes, e.hot, e.globals, e)
+	e.db.QueryLog = e.qlog
+	e.db.Logger = cfg.Logger
+	e.db.ReopenErrorLog = cfg.ReopenErrorLog
 	e.db.Accounts = e.accounts
 	e.syncSettings()
 	opened = true
@@ -193,6 +216,7 @@ func (e *Engine) syncSettings() {
 	if e.workers != nil {
 		e.workers.setLimit(int(atoi("plrun_workers")))
 	}
+	e.applyQueryLogs()
 	if db := e.db; db != nil {
 		db.ELR.Store(e.elr.Load())
 		db.Hotspot.Store(g.Get("hotspot") == "ON")
@@ -232,6 +256,9 @@ func (e *Engine) Close() error {
 	}
 	if e.log != nil {
 		errs = append(errs, e.log.Close())
+	}
+	if e.qlog != nil {
+		errs = append(errs, e.qlog.Close())
 	}
 	if e.dirLock != nil {
 		errs = append(errs, e.dirLock.Close())

@@ -3,8 +3,8 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/plrun/plrun/procs"
 	"github.com/plrun/plrun/sql/ddl"
@@ -32,17 +32,13 @@ type procEntry struct {
 
 // recover loads the latest snapshot and replays the log after it.
 func (e *Engine) recover() (*storage.Catalog, error) {
-	logf := e.cfg.WalOptions.Logf
-	if logf == nil {
-		logf = func(format string, args ...any) { fmt.Fprintf(os.Stderr, "plrun: "+format+"\n", args...) }
-		e.cfg.WalOptions.Logf = logf
-	}
+	log := e.cfg.Logger
 	removed, err := wal.RemoveTempSnapshots(e.cfg.Dir)
 	if err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "removing unfinished snapshots: %v", err)
 	}
 	for _, name := range removed {
-		logf("removed %s, the temporary file of a checkpoint that did not finish", name)
+		log.Warn("removed the temporary file of a checkpoint that did not finish", "file", name)
 	}
 	snapLSN, r, err := wal.OpenLatestSnapshot(e.cfg.Dir)
 	if err != nil {
@@ -89,13 +85,27 @@ func (e *Engine) recover() (*storage.Catalog, error) {
 			}
 		}
 	}
+	if r != nil {
+		log.Info("recovery: snapshot loaded", "snapshot_lsn", snapLSN, "file", wal.SnapshotPath(e.cfg.Dir, snapLSN))
+	}
 	l, err := wal.Open(filepath.Join(e.cfg.Dir, "wal"), e.cfg.WalOptions)
 	if err != nil {
 		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "opening log: %v", err)
 	}
 	e.log = l
+	if t := l.TornCut(); t != nil {
+		log.Warn("recovery: cut a torn tail of the log (an unfinished last write)",
+			"segment", t.Segment, "offset", t.Offset, "bytes", t.Bytes, "reason", t.Reason)
+	}
 	rp := &txn.Replayer{Catalog: cat}
+	var applied, firstLSN, lastLSN uint64
+	began := time.Now()
 	err = l.Replay(snapLSN, func(rec wal.Record) error {
+		applied++
+		if firstLSN == 0 {
+			firstLSN = rec.LSN
+		}
+		lastLSN = rec.LSN
 		switch rec.Kind {
 		case wal.KindCommit:
 			return txn.ApplyRedo(cat, rec.LSN, rec.Payload)
@@ -119,7 +129,12 @@ func (e *Engine) recover() (*storage.Catalog, error) {
 	})
 	if err != nil {
 		l.Close()
+		log.Error("recovery: replaying the log failed", "after_lsn", snapLSN, "records_applied", applied, "err", err)
 		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "replaying log: %v", err)
+	}
+	if applied > 0 {
+		log.Info("recovery: log replayed", "from_lsn", firstLSN, "to_lsn", lastLSN, "records_applied", applied,
+			"duration", time.Since(began))
 	}
 	return cat, nil
 }

@@ -31,6 +31,9 @@ func (e *Engine) setGlobal(name string, v types.Value) (*sql.Note, error) {
 	if err := sysvar.Check(d, text); err != nil {
 		return nil, err
 	}
+	if err := e.checkLogFile(d, text); err != nil {
+		return nil, err
+	}
 	if err := e.checkSecureTransport(d, text); err != nil {
 		return nil, err
 	}

@@ -52,6 +52,8 @@ func (e *Engine) Status() [][2]string {
 		{"Plrun_log_sync_avg_us", syncAvg},
 		{"Plrun_log_syncs", u(ps.Syncs)},
 		{"Plrun_rollbacks", u(ts.Rollbacks)},
+		{"Plrun_query_log_dropped", u(e.qlog.Dropped())},
+		{"Plrun_query_log_written", u(e.qlog.Written())},
 		{"Plrun_workers_busy", strconv.Itoa(e.workers.busyCount())},
 		{"Threads_connected", strconv.Itoa(conns)},
 		{"Uptime", strconv.FormatInt(int64(time.Since(e.started).Seconds()), 10)},

@@ -114,6 +114,9 @@
 // Locks (information_schema.PLRUN_LOCKS) copies the held keys and their
 // queues one shard at a time under that shard's mutex alone; the lock path
 // pays only a time.Now when a request has to wait (its wait start).
+// A WaitClock in the request's context (WithWaitClock) sums those waits
+// for a statement (the slow query log's Lock_time); it too is read only
+// on the wait path.
 //
 // # Lock order
 //

@@ -162,6 +162,7 @@ func (m *Manager) waitInQueue(
 		err = ErrLockWaitTimeout
 	}
 	timer.Stop()
+	noteWait(ctx, now)
 	m.hist.lockWait.Since(now)
 	if err != nil {
 		sh.mu.Lock()

@@ -6,6 +6,7 @@ import (
 	gosql "database/sql"
 	"errors"
 	"io/fs"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -135,7 +136,7 @@ func TestSeedOnlyIntoEmptyCatalog(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		srv, err := New(Config{Engine: e, Users: users, Logf: t.Logf})
+		srv, err := New(Config{Engine: e, Users: users, Logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +176,7 @@ func TestNoPasswordInDataFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(Config{Engine: e, Users: Users{"root": "Seed-Secret-1"}, Logf: t.Logf})
+	srv, err := New(Config{Engine: e, Users: Users{"root": "Seed-Secret-1"}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -222,7 +222,7 @@ func TestMainServe(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("serve did not stop")
 	}
-	if !strings.Contains(stderr.String(), "plrun: stopped") {
+	if !strings.Contains(stderr.String(), `msg="plrun stopped"`) {
 		t.Errorf("stderr: %s", stderr.String())
 	}
 }

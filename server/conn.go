@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
+	"github.com/plrun/plrun/sql/querylog"
 
 	plsql "github.com/plrun/plrun/sql"
 	"github.com/plrun/plrun/sqlerr"
@@ -168,21 +169,25 @@ func (c *conn) dispatch(packet []byte) (quit bool, err error) {
 	cmd, data := packet[0], packet[1:]
 	switch cmd {
 	case mysql.COM_QUIT:
+		c.session.LogCommand(querylog.CmdQuit, "")
 		return true, nil
 	case mysql.COM_PING:
 		return false, c.reply(nil, nil)
 	case mysql.COM_INIT_DB:
+		c.session.LogCommand(querylog.CmdInitDB, string(data))
 		return false, c.reply(nil, c.useDB(string(data)))
 	case mysql.COM_QUERY:
 		return false, c.query(queryText(data), false, nil)
 	case mysql.COM_FIELD_LIST:
 		table, wildcard, _ := bytes.Cut(data, []byte{0})
+		c.session.LogCommand(querylog.CmdFieldList, string(table))
 		fields, err := c.fieldList(string(table), string(wildcard))
 		if err != nil {
 			return false, c.wire.writeError(toMyError(err))
 		}
 		return false, c.wire.writeFields(fields)
 	case mysql.COM_STMT_PREPARE:
+		c.session.LogCommand(querylog.CmdPrepare, queryText(data))
 		return false, c.prepare(queryText(data))
 	case mysql.COM_STMT_EXECUTE:
 		return false, c.execute(data)
@@ -204,6 +209,7 @@ func (c *conn) dispatch(packet []byte) (quit bool, err error) {
 		}
 		return false, c.reply(nil, err)
 	case mysql.COM_STMT_CLOSE: // no reply
+		c.session.LogCommand(querylog.CmdClose, "")
 		if len(data) >= 4 {
 			delete(c.stmts, binary.LittleEndian.Uint32(data))
 		}
@@ -218,14 +224,18 @@ func (c *conn) dispatch(packet []byte) (quit bool, err error) {
 		if err := c.session.CheckKill(id); err != nil {
 			return false, c.reply(nil, err) // another account's session needs SUPER, as KILL id
 		}
-		return false, c.reply(nil, c.srv.cfg.Engine.Kill(id, false))
+		return false, c.reply(nil, c.session.KillThread(id, false))
 	case mysql.COM_REFRESH:
 		return false, c.reply(nil, c.refresh(data))
 	case mysql.COM_STATISTICS:
 		return false, c.wire.writePacket([]byte(c.srv.statistics()))
 	case mysql.COM_CHANGE_USER:
-		return false, c.changeUser(data)
+		err := c.changeUser(data)
+		user, _ := c.session.Client()
+		c.session.LogCommand(querylog.CmdChange, user+"@"+querylog.HostName(c.nc.RemoteAddr().String())+" on "+c.session.CurrentDB())
+		return false, err
 	case mysql.COM_RESET_CONNECTION:
+		c.session.LogCommand(querylog.CmdReset, "")
 		c.session.Reset()
 		clear(c.stmts)
 		return false, c.reply(nil, nil)
@@ -421,7 +431,8 @@ func (c *conn) useDB(name string) error {
 // fieldList is COM_FIELD_LIST: the column definitions of a table, those
 // whose names match the LIKE pattern wildcard if it is not empty.
 func (c *conn) fieldList(table, wildcard string) ([]*mysql.Field, error) {
-	r, err := c.session.Exec(c.ctx, "SELECT * FROM `"+strings.ReplaceAll(table, "`", "``")+"` LIMIT 0", nil)
+	// The command is in the general log as Field List, not as this query.
+	r, err := c.session.ExecUnlogged(c.ctx, "SELECT * FROM `"+strings.ReplaceAll(table, "`", "``")+"` LIMIT 0")
 	if err != nil {
 		return nil, toMyError(err)
 	}

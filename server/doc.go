@@ -41,6 +41,14 @@
 // for seed 000's verbatim ob_elr.py, which relies on pymysql then leaving
 // its sessions in autocommit (it never calls commit()).
 //
+// Logs. Config.Logger is the error log (errorlog.go builds it from
+// --log-error and --log-format): the start and stop lines, panics,
+// failed logins (logLoginFailed: the one call login.go makes), 1040
+// refusals (written off the accept lock) and KILL through
+// Session.KillThread. The general log's protocol commands (Connect,
+// Init DB, Prepare, Quit ...) are written here through
+// Session.LogCommand; statements are written by the engine's sessions.
+//
 // Panics. A panic on a connection's goroutine ends that connection only
 // (ServeConn's recoverConn logs it with its stack and counts it,
 // Server.Panics); the engine has already released the statement's

@@ -3,8 +3,8 @@ package server
 import (
 	"bytes"
 	"encoding/binary"
-	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"strings"
 	"sync"
@@ -61,7 +61,7 @@ func FuzzHandshakeResponse(f *testing.F) {
 	f.Add(append(truncatedHandshakeResponse(), 0, 0, 't', 'e', 's', 't', 0, 'm', 'y'))
 	f.Add([]byte{0x85, 0xa6, 0xff, 0x01})
 	f.Add(sslRequest(rawCaps)) // to a server without TLS
-	srv, err := New(Config{Engine: fuzzEngine(f), Users: Users{"root": "root"}, Logf: func(string, ...any) {}})
+	srv, err := New(Config{Engine: fuzzEngine(f), Users: Users{"root": "root"}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func FuzzHandshakeResponse(f *testing.F) {
 		// The whole connection phase: the bytes as the client's response.
 		before := srv.Panics()
 		var logged bytes.Buffer
-		srv.cfg.Logf = func(format string, args ...any) { fmt.Fprintf(&logged, format, args...) }
+		srv.cfg.Logger = slog.New(slog.NewTextHandler(&logged, nil))
 		srv.ServeConn(newScriptConn(frame(1, data)))
 		if srv.Panics() != before {
 			t.Fatalf("connection phase panicked:\n%s", logged.String())
@@ -137,7 +137,7 @@ func FuzzCommands(f *testing.F) {
 		cmd(mysql.COM_PING, ""), cmd(mysql.COM_RESET_CONNECTION, ""), cmd(mysql.COM_PROCESS_KILL, "\xff\xff")))
 	f.Add(seed(cmd(mysql.COM_CHANGE_USER, "root\x00\x14abcdefghijklmnopqrst\x00test\x00\x2d\x00mysql_native_password\x00"),
 		cmd(mysql.COM_CHANGE_USER, "root"), cmd(0x99, "x"), cmd(mysql.COM_QUIT, "")))
-	srv, err := New(Config{Engine: fuzzEngine(f), Users: Users{"root": "root"}, Logf: func(string, ...any) {}})
+	srv, err := New(Config{Engine: fuzzEngine(f), Users: Users{"root": "root"}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func FuzzCommands(f *testing.F) {
 		}
 		before := srv.Panics()
 		var logged bytes.Buffer
-		srv.cfg.Logf = func(format string, args ...any) { fmt.Fprintf(&logged, format, args...) }
+		srv.cfg.Logger = slog.New(slog.NewTextHandler(&logged, nil))
 		loop := newLoggedInConn(srv)
 		loop.nc = newScriptConn(script)
 		loop.wire.packetConn = newPacketConn(loop.nc)

@@ -44,7 +44,7 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 	}
 	if resp.sslRequest {
 		if err := s.startTLS(c, p); err != nil {
-			s.cfg.Engine.Logger().Warn("connection refused", "id", c.session.ID(), "host", c.nc.RemoteAddr().String(), "reason", err.Error())
+			s.cfg.Logger.Warn("connection refused", "id", c.session.ID(), "host", c.nc.RemoteAddr().String(), "reason", err.Error())
 			return nil, err
 		}
 		if resp, err = readHandshakeResponse(w); err != nil {
@@ -56,6 +56,7 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 		}
 	}
 	if !c.secure && c.requireSecureTransport() {
+		s.logLoginFailed(resp.user, c.nc, "insecure transport (require_secure_transport)")
 		_ = w.writeError(errSecureTransportRequired)
 		return nil, errSecureTransportRequired
 	}
@@ -68,6 +69,7 @@ func (s *Server) connect(c *conn, p *packetConn) (*wire, error) {
 	c.session.SetAccount(s.cfg.Engine.Accounts().GrantsFor(acct.User, acct.Host))
 	if resp.db != "" {
 		if err := c.session.UseDB(resp.db); err != nil {
+			s.logLoginFailed(resp.user, c.nc, "unknown database "+resp.db)
 			_ = w.writeError(toMyError(err))
 			return nil, err
 		}
@@ -142,6 +144,14 @@ func (s *Server) authenticate(w *wire, c *conn, salt []byte, user, plugin string
 
 // deny refuses a login with 1045.
 func (s *Server) deny(w *wire, c *conn, user string, usedPassword bool) error {
+	reason := "wrong password"
+	switch {
+	case s.cfg.Engine.Accounts().Current().MatchLogin(user, clientHost(c.nc)) == nil:
+		reason = "no such account"
+	case !usedPassword:
+		reason = "no password given"
+	}
+	s.logLoginFailed(user, c.nc, reason)
 	e := accessDenied(user, c.nc, usedPassword)
 	_ = w.writeError(e)
 	return e

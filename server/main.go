@@ -15,6 +15,7 @@ import (
 
 	"github.com/plrun/plrun/engine"
 	"github.com/plrun/plrun/runtime/builtin"
+	"github.com/plrun/plrun/sql/querylog"
 	"github.com/plrun/plrun/sql/sysvar"
 )
 
@@ -64,6 +65,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	settings := settingsFlag{}
 	fs.Var(settings, "set", "global setting name=value, e.g. enable_early_lock_release=ON (repeatable)")
 	metricsOpts := registerMetricsFlags(fs)
+	logFlags := registerErrorLogFlags(fs)
 	RegisterOptionFileFlags(fs)
 	optionSettings, printed, err := loadOptions(fs, args, stderr)
 	if err != nil || printed {
@@ -92,6 +94,13 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		users[*user] = *password
 	}
 
+	log, logFile, err := logFlags.open(stderr)
+	if err != nil {
+		return err
+	}
+	if logFile != nil {
+		defer logFile.Close()
+	}
 	// Clients must not make the server read arbitrary files (LOAD
 	// PROCEDURE 'path'): only the --procs folder, or nothing, unless an
 	// option file or --set says otherwise.
@@ -104,11 +113,17 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	if err != nil {
 		return err
 	}
-	engine, err := engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: *dataDir, Settings: settings, OptionSettings: optionSettings, ProcsDir: *procsDir, Workers: *workers})
+	ecfg := engine.Config{Runtimes: builtin.Runtimes(), Dir: *dataDir, Settings: settings, OptionSettings: optionSettings, ProcsDir: *procsDir, Workers: *workers, Logger: log}
+	if logFile != nil {
+		ecfg.ReopenErrorLog = logFile.Reopen
+	}
+	engine, err := engine.Open(ecfg)
 	if err != nil {
+		log.Error("plrun could not start", "data", *dataDir, "err", err)
 		return err
 	}
-	srv, err := New(Config{Engine: engine, Users: users, MaxConnections: *maxConns, AuthPlugin: *authPlugin, Compat: *compat, TLS: tlsConfig, RSAKey: rsaKey})
+	started := time.Now()
+	srv, err := New(Config{Engine: engine, Users: users, MaxConnections: *maxConns, AuthPlugin: *authPlugin, Compat: *compat, TLS: tlsConfig, RSAKey: rsaKey, Logger: log})
 	if err != nil {
 		engine.Close()
 		return err
@@ -124,7 +139,14 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		engine.Close()
 		return err
 	}
-	fmt.Fprintf(stderr, "plrun: serving MySQL protocol on %s (data %s)\n", ln.Addr(), *dataDir)
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok {
+		qs := querylog.Server{Program: os.Args[0], Version: ServerVersion, Port: tcp.Port}
+		if exe, err := os.Executable(); err == nil {
+			qs.Program = exe
+		}
+		engine.QueryLogs().SetServer(qs)
+	}
+	logStart(log, engine, ln.Addr(), *dataDir)
 	if ready != nil {
 		ready(ln.Addr())
 	}
@@ -133,24 +155,26 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 	go func() { serveErr <- srv.Serve(ln) }()
 	select {
 	case <-ctx.Done():
-		fmt.Fprintln(stderr, "plrun: shutting down")
+		log.Info("shutting down", "cause", context.Cause(ctx).Error())
 	case err = <-serveErr:
-		fmt.Fprintf(stderr, "plrun: accept failed: %v; shutting down\n", err)
+		log.Error("accept failed; shutting down", "err", err)
 	}
 
 	sctx, cancel := context.WithTimeout(context.Background(), *shutdownTimeout)
 	defer cancel()
 	shutdownErr := srv.Shutdown(sctx)
 	if shutdownErr != nil {
-		fmt.Fprintf(stderr, "plrun: %v\n", shutdownErr)
+		log.Warn("shutdown cancelled statements still running", "err", shutdownErr, "shutdown_timeout", *shutdownTimeout)
 	}
 	// Metrics stay up through the drain, so it can be watched.
 	if merr := metricsLn.Close(); merr != nil {
-		fmt.Fprintf(stderr, "plrun: metrics listener: %v\n", merr)
+		log.Warn("closing the metrics listener failed", "err", merr)
 	}
+	settingsAtStop := changedSettings(engine)
 	if cerr := engine.Close(); cerr != nil {
+		log.Error("closing the engine failed", "err", cerr)
 		return fmt.Errorf("closing the engine: %w", cerr)
 	}
-	fmt.Fprintln(stderr, "plrun: stopped")
+	log.Info("plrun stopped", append([]any{"uptime", time.Since(started).Round(time.Millisecond).String()}, settingsAtStop...)...)
 	return err
 }

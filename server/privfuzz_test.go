@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"log/slog"
 	"sync"
 	"testing"
 
@@ -114,7 +115,7 @@ func limitedSeeds() [][]byte {
 // is refused (1095) as KILL is.
 func TestLimitedProcessKill(t *testing.T) {
 	e := limitedFuzzEngine(t)
-	srv, err := New(Config{Engine: e, Users: Users{"root": "root"}, Logf: func(string, ...any) {}})
+	srv, err := New(Config{Engine: e, Users: Users{"root": "root"}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func FuzzLimitedCommands(f *testing.F) {
 		f.Add(s)
 	}
 	e := limitedFuzzEngine(f)
-	srv, err := New(Config{Engine: e, Users: Users{"root": "root"}, Logf: func(string, ...any) {}})
+	srv, err := New(Config{Engine: e, Users: Users{"root": "root"}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
@@ -60,19 +59,9 @@ func TestPanicEndsOneConnection(t *testing.T) {
 		}
 	}
 	t.Cleanup(func() { testHookDispatch = nil })
-	var mu sync.Mutex
-	var logged strings.Builder
+	var logged logBuffer
 	ts := startServer(t, Config{}, map[string]string{"innodb_lock_wait_timeout": "1"})
-	ts.srv.cfg.Logf = func(format string, args ...any) {
-		mu.Lock()
-		defer mu.Unlock()
-		logged.WriteString(format)
-		for _, a := range args {
-			if s, ok := a.([]byte); ok {
-				logged.Write(s)
-			}
-		}
-	}
+	ts.srv.cfg.Logger = logged.logger()
 	db := ts.open(t)
 	db.SetMaxIdleConns(4)
 	mustExec(t, db, "CREATE TABLE p (id INT PRIMARY KEY, k INT)")
@@ -99,10 +88,10 @@ func TestPanicEndsOneConnection(t *testing.T) {
 	if n := ts.srv.Panics(); n != 1 {
 		t.Fatalf("Panics() = %d, want 1", n)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if !strings.Contains(logged.String(), "ended by a panic") || !strings.Contains(logged.String(), "goroutine") {
-		t.Fatalf("log has no panic with its stack:\n%s", logged.String())
+	// One JSON line, with the panic and its stack as attributes.
+	ev := logged.one(t, "connection ended by a panic")
+	if ev["level"] != "ERROR" || ev["panic"] != "injected by the test" || !strings.Contains(ev["stack"].(string), "goroutine") || ev["panics"].(float64) != 1 {
+		t.Fatalf("panic line %v", ev)
 	}
 }
 

@@ -29,7 +29,7 @@ func seedAccounts(cfg Config) error {
 	}
 	for _, sd := range seeds {
 		if !hasUser(st, sd.User) {
-			cfg.Logf("plrun: account %q from --user/--users-file not created: the data folder already has accounts (use CREATE USER)", sd.User)
+			cfg.Logger.Warn("seed account not created: the data folder already has accounts (use CREATE USER)", "user", sd.User)
 		}
 	}
 	return nil

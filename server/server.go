@@ -6,7 +6,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
-	"log"
+	"log/slog"
 	"net"
 	"runtime/debug"
 	"sync"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/sql/querylog"
 
 	"github.com/go-mysql-org/go-mysql/mysql"
 
@@ -52,8 +53,9 @@ type Config struct {
 	RSAKey *rsa.PrivateKey
 	// Compat is CompatMySQL (default) or CompatOceanBase: see there.
 	Compat string
-	// Logf reports connection-level failures; nil logs with package log.
-	Logf func(format string, args ...any)
+	// Logger is the error log (panics, failed logins, refused
+	// connections); nil is the engine's (engine.Config.Logger).
+	Logger *slog.Logger
 }
 
 // Server serves the MySQL protocol for one engine.
@@ -92,8 +94,8 @@ func New(cfg Config) (*Server, error) {
 	if cfg.AuthPlugin == "" {
 		cfg.AuthPlugin = mysql.AUTH_NATIVE_PASSWORD
 	}
-	if cfg.Logf == nil {
-		cfg.Logf = log.Printf
+	if cfg.Logger == nil {
+		cfg.Logger = cfg.Engine.Logger()
 	}
 	switch cfg.AuthPlugin {
 	case mysql.AUTH_NATIVE_PASSWORD, mysql.AUTH_CACHING_SHA2_PASSWORD:
@@ -182,6 +184,7 @@ func (s *Server) ServeConn(nc net.Conn) {
 	c.wire = w
 	c.mu.Unlock()
 	c.session.SetClient(w.user, nc.RemoteAddr().String())
+	c.session.LogCommand(querylog.CmdConnect, querylog.ConnectArg(w.user, nc.RemoteAddr().String(), c.session.CurrentDB()))
 	if c.serve() {
 		stats.AbortedClient()
 	}
@@ -198,7 +201,8 @@ func (s *Server) recoverConn(c *conn) {
 		r, stack = pe.Value, pe.Stack
 	}
 	n := s.panics.Add(1)
-	s.cfg.Logf("plrun: connection %d (%s) ended by a panic (%d so far): %v\n%s", c.session.ID(), c.nc.RemoteAddr(), n, r, stack)
+	s.cfg.Logger.Error("connection ended by a panic", "id", c.session.ID(), "client", c.nc.RemoteAddr().String(),
+		"panics", n, "panic", fmt.Sprint(r), "stack", string(stack))
 }
 
 // register admits a connection, or answers 1040 / 1053 and closes it.
@@ -214,7 +218,13 @@ func (s *Server) register(nc net.Conn) (*conn, bool) {
 		s.cfg.Engine.Net().RefusedMaxConnections()
 	}
 	if refuse != nil {
-		go refuseConn(nc, refuse) // never block the lock on a slow client
+		go func() { // never block the lock on a slow client, or a slow log
+			if refuse.Code == mysql.ER_CON_COUNT_ERROR {
+				s.cfg.Logger.Warn("connection refused: too many connections (1040)", "client", nc.RemoteAddr().String(),
+					"max_connections", s.cfg.MaxConnections)
+			}
+			refuseConn(nc, refuse)
+		}()
 		return nil, false
 	}
 	c := newConn(s, nc)
@@ -305,6 +315,7 @@ func (s *Server) statistics() string {
 	up := time.Since(s.started).Seconds()
 	q := s.questions.Load()
 	threads := len(s.cfg.Engine.Sessions())
-	return fmt.Sprintf("Uptime: %d  Threads: %d  Questions: %d  Slow queries: 0  Opens: 0  Open tables: 0  Queries per second avg: %.3f",
-		int64(up), threads, q, float64(q)/max(up, 1))
+	slow := s.cfg.Engine.Database().Counters.SlowQueries()
+	return fmt.Sprintf("Uptime: %d  Threads: %d  Questions: %d  Slow queries: %d  Opens: 0  Open tables: 0  Queries per second avg: %.3f",
+		int64(up), threads, q, slow, float64(q)/max(up, 1))
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"crypto/tls"
+	"log/slog"
 	"runtime"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ func FuzzTLSConnect(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	srv, err := New(Config{Engine: fuzzEngine(f), Users: Users{"root": "root"}, Logf: func(string, ...any) {},
+	srv, err := New(Config{Engine: fuzzEngine(f), Users: Users{"root": "root"}, Logger: slog.New(slog.DiscardHandler),
 		TLS: &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}})
 	if err != nil {
 		f.Fatal(err)

@@ -343,7 +343,7 @@ func TestTLSFailureLogged(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg, _ := testTLS(t)
-	srv, err := New(Config{Engine: e, Users: Users{"root": "root"}, TLS: cfg, Logf: t.Logf})
+	srv, err := New(Config{Engine: e, Users: Users{"root": "root"}, TLS: cfg})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/sql/privilege"
+	"github.com/plrun/plrun/sql/querylog"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sql/tablelock"
 	"github.com/plrun/plrun/txn"
@@ -40,6 +41,15 @@ type Database struct {
 
 	// Counters are the statement counters of SHOW GLOBAL STATUS.
 	Counters counters.Counters
+	// QueryLog is the general and slow query log (nil: none, as in
+	// tools without an engine); the engine sets it before any session.
+	QueryLog *querylog.Logs
+	// Logger is the error log (nil: none), for what only a session
+	// knows, such as who sent a KILL.
+	Logger *slog.Logger
+	// ReopenErrorLog reopens the error log's file (FLUSH ERROR LOGS);
+	// nil when the error log is no file.
+	ReopenErrorLog func() error
 
 	plans       *parse.Cache
 	locks       *tablelock.Locks // LOCK TABLES, FLUSH TABLES WITH READ LOCK, metadata locks

@@ -43,6 +43,13 @@
 // one Go caller); KILL reaches it from another goroutine only through
 // Interrupt (its cancel function and the OnKill hook a server registers).
 //
+// Logs: a top-level statement writes itself to the general query log as
+// it starts and to the slow query log as it ends (querylogs.go, over
+// sql/querylog, which the engine owns; FLUSH LOGS reopens them), with the
+// rows its access paths examined (expr.Env.RowsExamined) and its row-lock
+// waits (lockmgr.WaitClock); KILL is written to the error log with who
+// sent it (kill.go, Database.Logger).
+//
 // Errors leave this package as *sqlerr.Error: lockmgr, txn and
 // asynccommit sentinel errors are mapped here, once, by MapError.
 package sql

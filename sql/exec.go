@@ -231,7 +231,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		if err := s.checkKill(n.ConnectionID); err != nil {
 			return nil, 0, err
 		}
-		return &exec.Result{}, 0, s.database.Engine.Kill(n.ConnectionID, n.Query)
+		return &exec.Result{}, 0, s.KillThread(n.ConnectionID, n.Query)
 	case *ast.DoStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) {
 			sc := &expr.Scope{DB: s.DB, Funcs: s.Functions()}
@@ -252,6 +252,11 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		}
 		return s.tables.UnlockTables(ctx)
 	case *ast.FlushStmt:
+		if n.Tp == ast.FlushLogs {
+			if err := s.flushLogs(n.LogType); err != nil {
+				return nil, 0, err
+			}
+		}
 		return s.tables.Flush(ctx, n)
 	case *ast.AnalyzeTableStmt:
 		r, err := s.execAnalyze(n)

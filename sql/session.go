@@ -23,6 +23,7 @@ import (
 	"github.com/plrun/plrun/sql/expr"
 	"github.com/plrun/plrun/sql/infoschema"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/querylog"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sql/tablelock"
 	"github.com/plrun/plrun/sqlerr"
@@ -74,6 +75,14 @@ type Session struct {
 	// long_query_time, parsed once per change (slowQuery)
 	longQuery     time.Duration
 	longQueryText string
+	// lockWait times the statement's row-lock waits (the slow log's
+	// Lock_time), when the slow log is on.
+	lockWait lockmgr.WaitClock
+	// unlogged: the running statement is a server's own (ExecUnlogged);
+	// scriptLogged: the general log has the multi-statement text it is
+	// part of (logGeneralScript).
+	unlogged     bool
+	scriptLogged bool
 	// callAffected is the rows the last CALL's statements changed, for
 	// its OK (procHost.affected).
 	callAffected uint64
@@ -271,6 +280,9 @@ func (s *Session) asyncPL() bool { return s.varOn("ob_enable_pl_async_commit") }
 // Exec runs one statement and returns once everything it committed and
 // read is durable.
 func (s *Session) Exec(ctx context.Context, query string, args []any) (*exec.Result, error) {
+	if args == nil {
+		return s.exec(ctx, query, nil) // a query, not an execution (general log)
+	}
 	vals, err := callout.ToValues(args)
 	if err != nil {
 		return nil, err
@@ -294,6 +306,9 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	p, err := s.database.plans.Get(query, s.SQLMode().ParserMode())
 	if err != nil {
 		return nil, err
+	}
+	if s.callDepth == 0 {
+		s.logGeneral(p, args)
 	}
 	if p.Params != len(args) && p.Kind == parse.KindAST {
 		return nil, sqlerr.New(sqlerr.ErWrongArguments, "Incorrect arguments to EXECUTE: the statement has %d placeholders, %d values given", p.Params, len(args))
@@ -351,6 +366,7 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	s.database.Engine.StatementDone()
 	err = MapError(err)
 	s.noteDiagnostics(p, res, err)
+	s.logSlow(p, args, res)
 	return res, err
 }
 
@@ -398,6 +414,11 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 		cancel = func(cause error) { stop(); inner(cause) }
 	}
 	ctx = membudget.With(ctx, membudget.New(s.statementMemoryLimit()))
+	s.lockWait.Reset()
+	if s.database.QueryLog.Enabled(querylog.Slow) {
+		// Lock_time: only when the slow log may write the statement.
+		ctx = lockmgr.WithWaitClock(ctx, &s.lockWait)
+	}
 	if v, ok := s.vars["innodb_lock_wait_timeout"]; ok {
 		secs, _ := strconv.ParseInt(v, 10, 64)
 		ctx = lockmgr.WithLockWaitTimeout(ctx, time.Duration(secs)*time.Second)
@@ -415,6 +436,7 @@ func (s *Session) begin(parent context.Context, query string) (context.Context, 
 	s.mu.Unlock()
 	s.StmtCtx = ctx
 	s.stmtCommitLSN = 0
+	s.RowsExamined, s.FullScan = 0, false
 	return ctx, cancel
 }
 
@@ -445,6 +467,10 @@ func (s *Session) ExecMulti(ctx context.Context, script string) ([]*exec.Result,
 		stmts = append(stmts, rest)
 	}
 	var out []*exec.Result
+	if len(stmts) > 1 && s.logGeneralScript(script, stmts) {
+		s.scriptLogged = true
+		defer func() { s.scriptLogged = false }()
+	}
 	for _, q := range stmts {
 		r, err := s.exec(ctx, q, nil)
 		if err != nil {

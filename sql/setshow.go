@@ -144,7 +144,7 @@ func (s *Session) execSet(ctx context.Context, p *parse.Stmt, n *ast.SetStmt, ar
 			if warn, err = s.database.Engine.SetGlobal(name, val); err == nil {
 				s.setDynamically(name)
 			}
-		case !d.Session && d.Global && !d.ReadOnly:
+		case !d.Session && d.Global && !d.ReadOnly && !d.GlobalOnly:
 			// OceanBase and PolarDB settings are global; a plain SET of one
 			// sets it globally, as their tenants' SET does.
 			if warn, err = s.database.Engine.SetGlobal(name, val); err == nil {

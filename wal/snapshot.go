@@ -265,3 +265,7 @@ func RemoveTempSnapshots(dir string) ([]string, error) {
 	}
 	return nil, nil
 }
+
+// SnapshotPath is the file of the snapshot at lsn in dir (the error log
+// names its size after a checkpoint).
+func SnapshotPath(dir string, lsn uint64) string { return filepath.Join(dir, snapshotName(lsn)) }

@@ -160,6 +160,14 @@ func TestDataFolderSafety(t *testing.T) {
 	if st != 0 || !strings.Contains(out, "Created a new database at "+missing) {
 		t.Errorf("REPL --create: %d %q", st, out)
 	}
+	// The query logs' default files in a data folder are not foreign.
+	st, _, errOut = plrunCLI(t, "", "--data", missing, "-e", "SET GLOBAL slow_query_log_file = 'h-slow.log'; SET GLOBAL long_query_time = 0; SET GLOBAL slow_query_log = ON; SELECT 1")
+	if _, err := os.Stat(filepath.Join(missing, "h-slow.log")); st != 0 || err != nil {
+		t.Fatalf("slow log in the data folder: %d %q %v", st, errOut, err)
+	}
+	if st, _, errOut = plrunCLI(t, "", "--data", missing, "-e", "select 1"); st != 0 {
+		t.Errorf("a data folder holding its slow log refused: %q", errOut)
+	}
 }
 
 // TestDataFolderInUse: a second plrun on a folder a running one holds is

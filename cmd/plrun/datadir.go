@@ -22,6 +22,13 @@ func isPlrunFile(name string) bool {
 	return false
 }
 
+// isQueryLogFile reports whether a name is one the general and slow
+// query logs write in the data folder by default (HOST.log,
+// HOST-slow.log), or a rotation of one (HOST.log.1).
+func isQueryLogFile(name string) bool {
+	return strings.HasSuffix(name, ".log") || strings.Contains(name, ".log.")
+}
+
 // prepareDataDir decides what --data DIR means before the database is
 // opened: an existing plrun database is opened; a missing or empty folder
 // becomes a new database only when asked (create: --create, or the REPL on
@@ -41,6 +48,9 @@ func prepareDataDir(dir string, create bool) (created bool, err error) {
 	var foreign []string
 	ours := false
 	for _, e := range entries {
+		if isQueryLogFile(e.Name()) {
+			continue // neither foreign nor proof of a database
+		}
 		if e.Name() == server.DataOptionFile {
 			continue // the folder's option file: neither a database nor foreign
 		}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -116,7 +117,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "plrun: %v\n", err)
 		return 1
 	}
-	db, err := plrun.Open(*dataDir, &plrun.Options{Settings: settings, OptionSettings: optionSettings, ProcsDir: *procsDir, Workers: *workers})
+	// The REPL's error log is what needs the user's eye: a torn tail cut
+	// at open, a failed checkpoint (warnings and errors, on stderr).
+	errorLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	db, err := plrun.Open(*dataDir, &plrun.Options{Settings: settings, OptionSettings: optionSettings, ProcsDir: *procsDir, Workers: *workers, Logger: errorLog})
 	if err != nil {
 		msg := err.Error()
 		if errors.Is(err, engine.ErrDataDirInUse) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sort"
@@ -281,8 +282,8 @@ func TestOpenRemovesUnfinishedSnapshots(t *testing.T) {
 	if err := os.WriteFile(tmp, []byte("half a snapshot"), 0o640); err != nil {
 		t.Fatal(err)
 	}
-	var logged []string
-	e, err = engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, WalOptions: wal.Options{Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }}})
+	var logged strings.Builder
+	e, err = engine.Open(engine.Config{Runtimes: builtin.Runtimes(), Dir: dir, Logger: slog.New(slog.NewTextHandler(&logged, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,8 +291,8 @@ func TestOpenRemovesUnfinishedSnapshots(t *testing.T) {
 	if _, err := os.Stat(tmp); !os.IsNotExist(err) {
 		t.Fatalf("unfinished snapshot still there: %v", err)
 	}
-	if len(logged) != 1 || !strings.Contains(logged[0], "snapshot-00000000000000000099.plr.tmp") {
-		t.Fatalf("logged %q", logged)
+	if n := strings.Count(logged.String(), "temporary file of a checkpoint"); n != 1 || !strings.Contains(logged.String(), "file=snapshot-00000000000000000099.plr.tmp") {
+		t.Fatalf("error log:\n%s", logged.String())
 	}
 	s = e.NewSession()
 	defer s.Close()

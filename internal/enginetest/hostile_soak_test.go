@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 	"net"
 	"os"
@@ -113,7 +114,7 @@ func TestHostileSoak(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := server.New(server.Config{Engine: engine, Users: server.Users{"root": "root"}, Logf: func(string, ...any) {}})
+	srv, err := server.New(server.Config{Engine: engine, Users: server.Users{"root": "root"}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

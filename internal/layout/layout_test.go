@@ -38,6 +38,7 @@ var sqlLayers = map[string]int{
 	"sql/jsonfuncs":    2,
 	"sql/constraint":   2,
 	"sql/counters":     2,
+	"sql/querylog":     2,
 	"sql/query":        2,
 	"sql/access":       2,
 	"sql/aggregate":    2,

@@ -229,6 +229,9 @@ func (c *Counters) Running(delta int64) { c.running.Add(delta) }
 // Slow counts a statement that ran longer than long_query_time.
 func (c *Counters) Slow() { c.slow.Add(1) }
 
+// SlowQueries is Slow_queries (COM_STATISTICS reports it too).
+func (c *Counters) SlowQueries() uint64 { return c.slow.Load() }
+
 // Rows are the counters as SHOW GLOBAL STATUS rows (unsorted).
 func (c *Counters) Rows() [][2]string {
 	u := func(v uint64) string { return strconv.FormatUint(v, 10) }

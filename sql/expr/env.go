@@ -64,6 +64,12 @@ type Env struct {
 
 	// StmtCtx is the running statement's context (SLEEP() waits on it).
 	StmtCtx context.Context
+
+	// RowsExamined counts the table rows the running statement read, and
+	// FullScan says one was a whole table's scan (examined.go): the slow
+	// query log's Rows_examined and log_queries_not_using_indexes.
+	RowsExamined uint64
+	FullScan     bool
 }
 
 // ForgetMode drops the parsed sql_mode (COM_RESET_CONNECTION): the next

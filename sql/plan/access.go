@@ -390,6 +390,7 @@ func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 		return RowRef{Row: r, Vals: v.Vals}, true, nil
 	}
 	check := func(r *storage.Row) error {
+		ec.Examine(1)
 		ref, ok, err := match(r)
 		if ok {
 			out = append(out, ref)
@@ -552,6 +553,7 @@ func boundsOf(ec *expr.Ctx, def *storage.TableDef, col int, los, his []*expr.Exp
 // scan reads every row at the statement's snapshot and keeps those the
 // filter accepts (locking them first when lock is set).
 func (a *Access) scan(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error)) ([]RowRef, error) {
+	ec.NoteFullScan()
 	return a.scanItems(x.Scan(ec.TableOf(a.t)), x, ec, lock, match)
 }
 
@@ -563,10 +565,13 @@ func (a *Access) scanItems(items []storage.ScanItem, x *txn.Txn, ec *expr.Ctx, l
 // scanItemsN is scanItems stopping at max rows found (0: all).
 func (a *Access) scanItemsN(items []storage.ScanItem, x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error), max int) ([]RowRef, error) {
 	var out []RowRef
+	read := 0
+	defer func() { ec.Examine(read) }()
 	for _, it := range items {
 		if max > 0 && len(out) >= max {
 			break
 		}
+		read++
 		if err := ec.Poll(); err != nil {
 			return nil, err
 		}

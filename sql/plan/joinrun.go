@@ -157,6 +157,8 @@ func (r *joinRun) all(t *storage.Table, st *step, off int) ([][]types.Value, err
 		return r.scans[st.t], nil
 	}
 	items := r.x.Scan(t)
+	r.ec.Examine(len(items))
+	r.ec.NoteFullScan()
 	rows := make([][]types.Value, 0, len(items))
 	var scratch []types.Value
 	if len(st.local) > 0 {
@@ -236,6 +238,7 @@ func (r *joinRun) candidates(jt *joinTable, st *step, row []types.Value) ([][]ty
 				out = append(out, v.Vals)
 			}
 		}
+		r.ec.Examine(len(out))
 		return out, nil
 	case accessPKPrefix:
 		var out [][]types.Value
@@ -245,6 +248,7 @@ func (r *joinRun) candidates(jt *joinTable, st *step, row []types.Value) ([][]ty
 				out = append(out, it.Vals)
 			}
 		}
+		r.ec.Examine(len(out))
 		return out, nil
 	case accessIdxPrefix:
 		var out [][]types.Value
@@ -253,6 +257,7 @@ func (r *joinRun) candidates(jt *joinTable, st *step, row []types.Value) ([][]ty
 				out = append(out, v.Vals)
 			}
 		}
+		r.ec.Examine(len(out))
 		return out, nil
 	case accessIndex:
 		var kb []byte
@@ -270,6 +275,7 @@ func (r *joinRun) candidates(jt *joinTable, st *step, row []types.Value) ([][]ty
 				out = append(out, v.Vals)
 			}
 		}
+		r.ec.Examine(len(out))
 		return out, nil
 	}
 	h, err := r.hash(jt, st)

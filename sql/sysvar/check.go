@@ -14,6 +14,9 @@ func Check(d *Def, text string) error {
 	wrong := func() error {
 		return sqlerr.New(sqlerr.ErWrongValueForVar, "Variable '%s' can't be set to the value of '%s'", d.Name, text)
 	}
+	if err := checkLogVar(d, text); err != nil {
+		return err
+	}
 	switch d.Key() {
 	case "transaction_isolation":
 		return CheckIsolation(d.Name, text)

@@ -24,6 +24,7 @@ const (
 	varEnum    // one of enum (case-insensitive), or its index
 	varSQLMode // a comma list of sql_mode flags (sqlmode.go)
 	KindFloat  // a non-negative number of seconds, kept with 6 decimals (long_query_time)
+	varSet     // a comma list of enum's members, or their bits (log_output: logvars.go)
 )
 
 // varDef declares one system variable.
@@ -46,6 +47,10 @@ type Def struct {
 	// store names the variable whose value this one is another name for
 	// (tx_isolation is transaction_isolation).
 	store string
+	// GlobalOnly: a MySQL variable without a session value, which a SET
+	// without GLOBAL refuses (1229) as MySQL does, instead of setting it
+	// globally as plrun's OceanBase and PolarDB settings take it.
+	GlobalOnly bool
 	// emptyIsNull: an empty value reads as NULL (@@ssl_ca without TLS
 	// files, as MariaDB's).
 	emptyIsNull bool
@@ -261,6 +266,9 @@ func Normalize(d *Def, v types.Value) (string, *sqlerr.Note, error) {
 				Message: fmt.Sprintf("Truncated incorrect %s value: '%s'", d.Name, v.String())}, nil
 		}
 		return text, nil, nil
+	case varSet:
+		text, err := normalizeSet(d, v)
+		return text, nil, err
 	case varSQLMode:
 		if v.K == types.KindNull {
 			return "", nil, wrongValue()

@@ -12,15 +12,15 @@ import (
 // Flush is FLUSH TABLES [t, ...] [WITH READ LOCK], FLUSH PRIVILEGES,
 // FLUSH HOSTS and FLUSH [BINARY | ERROR | ...] LOGS. plrun keeps no table
 // cache, no grant tables (logins come from --user / --users-file, read at
-// start), no host cache and no MySQL log files, so these have nothing to
-// reload or reopen; what they check and lock is as in MariaDB. The other
+// start) and no host cache, so these have nothing to reload; the log
+// files FLUSH LOGS reopens are the session's (sql/querylogs.go) before
+// it comes here. What they check and lock is as in MariaDB. The other
 // FLUSH kinds (STATUS, ...) are refused.
 func (h *Holder) Flush(ctx context.Context, n *ast.FlushStmt) (*exec.Result, uint64, error) {
 	switch n.Tp {
 	case ast.FlushPrivileges, ast.FlushLogs, ast.FlushHosts:
-		// No grant tables to reload; no binary, error, general or slow
-		// log file to close and reopen (mysqldump --flush-logs sends it);
-		// no host cache (max_connect_errors) to empty.
+		// No grant tables to reload; no binary log; no host cache
+		// (max_connect_errors) to empty.
 		return &exec.Result{}, 0, nil
 	case ast.FlushTables:
 	default:
