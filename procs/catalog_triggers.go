@@ -15,7 +15,11 @@ type Trigger struct {
 	Created string     `json:"created"`  // 2006-01-02 15:04:05.00
 	SQLMode string     `json:"sql_mode"` // the creating session's
 	Definer string     `json:"definer"`
-	Text    string     `json:"text"` // the CREATE TRIGGER as written (SHOW CREATE TRIGGER)
+	// RunAs is the account whose rights the body runs with (the DEFINER
+	// written, else the creating session's account); "" for one created
+	// by an unchecked session: the operator's rights.
+	RunAs string `json:"run_as,omitempty"`
+	Text  string `json:"text"` // the CREATE TRIGGER as written (SHOW CREATE TRIGGER)
 }
 
 // Key is lower(db)+"."+lower(name), the trigger's identity.

@@ -1,5 +1,7 @@
 package procs
 
+import "strings"
+
 // ParamMode is IN, OUT or INOUT.
 type ParamMode int
 
@@ -59,4 +61,25 @@ type Definition struct {
 	// Func is set for a stored function (CREATE FUNCTION): its RETURNS
 	// type and characteristics. Its Params are all IN.
 	Func *FunctionDef `json:",omitempty"`
+}
+
+// ShownDefiner is the DEFINER as SHOW PROCEDURE STATUS lists it (u@h,
+// unquoted): root@localhost for one created without (the operator's).
+func (d *Definition) ShownDefiner() string {
+	if d.Definer == "" {
+		return "root@localhost"
+	}
+	return strings.NewReplacer("`", "", "'", "", `"`, "").Replace(d.Definer)
+}
+
+// SecurityType is SQL SECURITY's DEFINER or INVOKER (SHOW PROCEDURE
+// STATUS); a function's is its FunctionDef's.
+func (d *Definition) SecurityType() string {
+	if d.Func != nil {
+		return d.Func.SecurityType()
+	}
+	if strings.Contains(strings.ToUpper(d.Characteristics), "SQL SECURITY INVOKER") {
+		return "INVOKER"
+	}
+	return "DEFINER"
 }

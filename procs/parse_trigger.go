@@ -24,6 +24,8 @@ type CreateTriggerStmt struct {
 	Def         *TriggerDef
 	OrReplace   bool
 	IfNotExists bool
+	// Definer is DEFINER=... as written ("" when absent).
+	Definer string
 }
 
 // IsCreateTrigger reports whether sql is CREATE [OR REPLACE] [DEFINER = ...] TRIGGER.
@@ -42,7 +44,7 @@ func ParseCreateTrigger(sql string) (*CreateTriggerStmt, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &CreateTriggerStmt{Def: &TriggerDef{}, OrReplace: h.orReplace, IfNotExists: h.ifNotExists}
+	st := &CreateTriggerStmt{Def: &TriggerDef{}, OrReplace: h.orReplace, IfNotExists: h.ifNotExists, Definer: h.definer}
 	d := st.Def
 	if d.DB, d.Name, err = p.qualifiedIdent(); err != nil {
 		return nil, err

@@ -221,6 +221,9 @@ func (c *conn) dispatch(packet []byte) (quit bool, err error) {
 			return false, c.wire.writeError(errMalformed)
 		}
 		id := uint64(binary.LittleEndian.Uint32(data))
+		if err := c.session.CheckKill(id); err != nil {
+			return false, c.reply(nil, err) // another account's session needs SUPER, as KILL id
+		}
 		return false, c.reply(nil, c.session.KillThread(id, false))
 	case mysql.COM_REFRESH:
 		return false, c.reply(nil, c.refresh(data))

@@ -94,6 +94,13 @@ func (s *Session) callProc(ctx context.Context, db, name string, in []any) ([]an
 		return nil, nil, 0, err
 	}
 	defer leave()
+	if def, _, ok := s.database.Procs.Get(db, name); ok {
+		restore, err := s.runAsRoutine(db, def)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		defer restore()
+	}
 	saved := s.procName
 	s.procName = db + "." + name
 	defer func() { s.procName = saved }()
@@ -148,6 +155,9 @@ func isSQLErr(err error) bool { _, ok := sqlerr.As(err); return ok }
 // parameters' values after the call.
 func (s *Session) Call(ctx context.Context, name string, args []any) ([]types.Value, error) {
 	db, n := routines.SplitName(name, s.DB)
+	if err := s.checkRoutineExecute(db, n, false); err != nil {
+		return nil, err
+	}
 	ctx, cancel := s.begin(ctx, "CALL "+name)
 	defer s.end(cancel)
 	if err := s.database.Engine.AcquireWorker(ctx); err != nil {

@@ -25,6 +25,11 @@ func (s *Session) Describe(query string) ([]exec.Column, error) {
 	if err != nil {
 		return nil, MapError(err)
 	}
+	// PREPARE is checked as the statement will be at each EXECUTE: its
+	// columns are not described to an account that may not run it
+	if err := s.checkAccess(p); err != nil {
+		return nil, err
+	}
 	if p.Kind != parse.KindAST {
 		return nil, nil
 	}

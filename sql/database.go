@@ -12,6 +12,7 @@ import (
 	"github.com/plrun/plrun/sql/enginestatus"
 	"github.com/plrun/plrun/sql/exec"
 	"github.com/plrun/plrun/sql/parse"
+	"github.com/plrun/plrun/sql/privilege"
 	"github.com/plrun/plrun/sql/querylog"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sql/tablelock"
@@ -92,7 +93,8 @@ type Engine interface {
 	// PERSIST[_ONLY] and RESET PERSIST.
 	PersistSetting(name string, v types.Value, only bool) (*exec.Note, error)
 	ResetPersisted(name string, ifExists bool) error
-	// Logger is the error log (engine.Config.Logger; never nil).
+	// Logger is the error log (engine.Config.Logger; never nil): denied
+	// statements are logged there at WARN.
 	Logger() *slog.Logger
 	// EngineStatus is the commit pipeline's and the last checkpoint's
 	// state, for SHOW ENGINE PLRUN STATUS.
@@ -104,6 +106,26 @@ func NewDatabase(txns *txn.Manager, catalog *procs.Catalog, runtimes []procs.Run
 	db := &Database{Txns: txns, Procs: catalog, Runtimes: runtimes, Hot: hot, Globals: globals, Engine: eng, plans: parse.NewCache(4096)}
 	db.locks = tablelock.New(txns, db.plans)
 	return db
+}
+
+// definerGrants is the account a DEFINER names, from the account
+// catalog: the account user@host, or else the one a login of user from
+// host would be (a dump's DEFINER=`root`@`localhost`, which plrun writes
+// for what the operator created, restores onto the seeded 'root'@'%');
+// false if neither exists (1449). Only SUPER or the operator can write a
+// DEFINER other than the creator, so this widens nothing they could not.
+func (db *Database) definerGrants(user, host string) (privilege.Grants, bool) {
+	if db.Accounts == nil {
+		return nil, false
+	}
+	st := db.Accounts.Current()
+	if st.Lookup(user, host) != nil {
+		return db.Accounts.GrantsFor(user, host), true
+	}
+	if a := st.Match(user, host); a != nil {
+		return db.Accounts.GrantsFor(a.User, a.Host), true
+	}
+	return nil, false
 }
 
 // SchemaChanged invalidates the plans built for the old schema.

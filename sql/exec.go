@@ -52,12 +52,12 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		return s.routines().DropTrigger(ctx, p)
 	case parse.KindShowTriggers:
 		r, err := s.routines().ShowTriggers(p.Name, p.Like)
-		return r, 0, err
+		return s.visibleRows(p, r), 0, err
 	case parse.KindShowCreateTrigger:
 		r, err := s.routines().ShowCreateTrigger(p.Name)
 		return r, 0, err
 	case parse.KindShowFuncStatus:
-		return show.FuncStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like), 0, nil
+		return s.visibleRows(p, show.FuncStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like)), 0, nil
 	case parse.KindShowCreateFunc:
 		db, name := routines.SplitName(p.Name, s.DB)
 		r, err := show.CreateFunc(s.database.Procs, db, name, routines.ReturnsText)
@@ -93,7 +93,7 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 		r, err := s.showEngine(p.Name, p.Like)
 		return r, 0, err
 	case parse.KindShowProcStatus:
-		return show.ProcStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like), 0, nil
+		return s.visibleRows(p, show.ProcStatus(s.database.Txns.Catalog(), s.database.Procs, p.Like)), 0, nil
 	case parse.KindLoadProc:
 		n, err := s.routines().LoadProcedures(ctx, p.Name)
 		if err != nil {
@@ -186,7 +186,10 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case *ast.UseStmt:
 		return &exec.Result{}, 0, s.UseDB(n.DBName)
 	case *ast.ShowStmt:
-		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return show.Exec(ctx, &s.State, showOf{s}, x, n) })
+		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) {
+			r, err := show.Exec(ctx, &s.State, showOf{s}, x, n)
+			return s.visibleRows(p, r), err
+		})
 	case *ast.ExplainStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) { return show.Explain(&s.State, n) })
 	case *ast.CreateTableStmt, *ast.DropTableStmt, *ast.CreateDatabaseStmt, *ast.DropDatabaseStmt, *ast.TruncateTableStmt,
@@ -228,6 +231,9 @@ func (s *Session) execParsed(ctx context.Context, p *parse.Stmt, args []types.Va
 	case *ast.CallStmt:
 		return s.execCall(ctx, n, args)
 	case *ast.KillStmt:
+		if err := s.checkKill(n.ConnectionID); err != nil {
+			return nil, 0, err
+		}
 		return &exec.Result{}, 0, s.KillThread(n.ConnectionID, n.Query)
 	case *ast.DoStmt:
 		return s.runRead(ctx, func(x *txn.Txn) (*exec.Result, error) {

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"context"
+	"github.com/plrun/plrun/sql/access"
 	"github.com/plrun/plrun/sql/callout"
 	"github.com/plrun/plrun/sql/routines"
 	"strings"
@@ -28,6 +29,9 @@ type compiledFunc struct {
 	params    []types.ColType
 	returns   types.ColType
 	retStrict bool // the function's own sql_mode is strict (return conversion)
+	// reads are the privileges a SQL RETURN expression needs on the
+	// tables it reads, checked at each call with the definer's rights
+	reads []access.Need
 }
 
 // StoredFunction implements expr.FunctionHost: db.name for a statement
@@ -93,6 +97,7 @@ func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.F
 	if err != nil {
 		return nil, err
 	}
+	cf.reads = access.ReadNeeds(e)
 	cf.body, err = (&expr.Scope{DB: db, Funcs: s.Functions(), Sub: &s.State}).Compile(e)
 	return cf, err
 }
@@ -102,6 +107,9 @@ func (s *Session) compileFunction(db string, def *procs.Definition, prog procs.F
 // the result to the RETURNS type under the function's, as in MariaDB.
 func (s *Session) CallStoredFunction(c *expr.Ctx, f *expr.StoredFunction, call string, args []types.Value) (types.Value, error) {
 	cf := f.Impl.(*compiledFunc)
+	if err := s.checkExecute(f.DB, f.Name); err != nil {
+		return types.Null, err
+	}
 	strict := s.SQLMode().Strict()
 	for i, a := range args {
 		v, err := s.State.AssignTo(cf.def.Params[i].Name, cf.params[i], a, 1, strict)
@@ -112,6 +120,11 @@ func (s *Session) CallStoredFunction(c *expr.Ctx, f *expr.StoredFunction, call s
 	}
 	var out types.Value
 	var err error
+	if cf.body != nil && len(cf.reads) > 0 && s.grants != nil {
+		if err := s.checkFunctionReads(cf); err != nil {
+			return types.Null, err
+		}
+	}
 	if cf.body != nil {
 		// One Ctx per nesting level, reused row after row.
 		depth := s.bodyDepth
@@ -125,7 +138,14 @@ func (s *Session) CallStoredFunction(c *expr.Ctx, f *expr.StoredFunction, call s
 		s.bodyDepth--
 		*ec = expr.Ctx{}
 	} else {
+		// a script body's statements run with the function's definer's
+		// rights (a RETURN expression reads with them: it is not checked)
+		restore, rerr := s.runAsRoutine(cf.db, cf.def)
+		if rerr != nil {
+			return types.Null, rerr
+		}
 		out, err = s.evalScriptFunction(c, cf, args)
+		restore()
 	}
 	if err != nil {
 		return types.Null, err

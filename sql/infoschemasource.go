@@ -21,8 +21,14 @@ func (o infoschemaOf) Status(global bool) [][2]string {
 	return o.s.withSessionStatus(o.s.database.Engine.Status())
 }
 func (o infoschemaOf) Processlist() []infoschema.SessionInfo {
-	return o.s.database.Engine.Processlist()
+	return o.s.visibleProcesses(o.s.database.Engine.Processlist())
 }
+
+// SeesDB, SeesTable and SeesProcesses bound the rows information_schema
+// lists to what the session's account may see (infoschema.Visibility).
+func (o infoschemaOf) SeesDB(db string) bool           { return o.s.seesDB(db) }
+func (o infoschemaOf) SeesTable(db, table string) bool { return o.s.seesTable(db, table) }
+func (o infoschemaOf) SeesProcesses() bool             { return o.s.allowed(privilege.Process, "", "") }
 
 func (o infoschemaOf) Locks() []infoschema.LockInfo {
 	held := o.s.database.Txns.Locks.Locks()

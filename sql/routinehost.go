@@ -28,6 +28,7 @@ func (h routineHost) Statement() *exec.State                         { return &h
 func (h routineHost) SysVar(name string) string                      { return h.s.getVar(sysvar.Defs[name], false) }
 func (h routineHost) CommitOpen(ctx context.Context) (uint64, error) { return h.s.finishOpen(ctx) }
 func (h routineHost) CheckWritable() error                           { return h.s.checkWritable() }
+func (h routineHost) Definer() string                                { return h.s.definerOf() }
 
 // CheckFunction compiles a new function's body as its first call will:
 // a script body through its runtime, a SQL one as the expression (or

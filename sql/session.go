@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/plrun/plrun/sql/access"
 	"github.com/plrun/plrun/sql/callout"
 	"github.com/plrun/plrun/sql/privilege"
 	"github.com/plrun/plrun/sql/routines"
@@ -129,6 +130,8 @@ type Session struct {
 	// the error log (lockreport.go), so a CALL failing with its
 	// statement's error does not write it again.
 	reportedLock error
+	// asDefiner: grants are a DEFINER's (runAs), whom denials then name.
+	asDefiner bool
 
 	localFiles LocalFileOpener // LOAD DATA LOCAL (sql/dataio)
 }
@@ -179,6 +182,12 @@ func (s *Session) CurrentDB() string { return s.DB }
 
 // UseDB changes the default database.
 func (s *Session) UseDB(name string) error {
+	if s.grants != nil && !s.seesDB(name) {
+		// USE, COM_INIT_DB and a login's database: any privilege in it
+		// (checked before it is looked up, so a database the account may
+		// not see is not told apart from a missing one)
+		return s.denied(s.grants, access.Denial{Need: access.Need{Scope: access.AnyInDatabase, DB: name}, DB: name, Missing: privilege.All}, "use")
+	}
 	if s.IsVirtual(name) {
 		s.DB = s.VirtualName(name)
 		return nil
@@ -323,6 +332,12 @@ func (s *Session) exec(ctx context.Context, query string, args []types.Value) (*
 	}
 	nested := s.callDepth > 0
 	s.database.Counters.Count(p, !nested)
+	if err := s.checkAccess(p); err != nil {
+		if !nested {
+			s.noteDiagnostics(p, nil, err)
+		}
+		return nil, err
+	}
 	if len(s.runningFuncs) > 0 {
 		if err := routines.RefuseInFunction(p); err != nil {
 			return nil, err

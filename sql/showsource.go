@@ -19,5 +19,7 @@ func (o showOf) Triggers(db, like string) (*exec.Result, error) {
 }
 func (o showOf) SysVar(d *sysvar.Def, global bool) string { return o.s.getVar(d, global) }
 func (o showOf) Status() [][2]string                      { return o.s.withSessionStatus(o.s.database.Engine.Status()) }
-func (o showOf) Processlist() []SessionInfo               { return o.s.database.Engine.Processlist() }
-func (o showOf) Warnings() []exec.Note                    { return o.s.notes }
+func (o showOf) Processlist() []SessionInfo {
+	return o.s.visibleProcesses(o.s.database.Engine.Processlist())
+}
+func (o showOf) Warnings() []exec.Note { return o.s.notes }

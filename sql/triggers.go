@@ -69,6 +69,11 @@ func (s *Session) runTrigger(ctx context.Context, x *txn.Txn, tr *procs.Trigger,
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	restore, err := s.runAsTrigger(tr)
+	if err != nil {
+		return nil, err
+	}
+	defer restore()
 	s.runningFuncs = append(s.runningFuncs, key)
 	savedAck := s.callAck
 	s.callDepth++

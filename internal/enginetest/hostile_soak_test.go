@@ -38,6 +38,9 @@ func hostileSoakDuration(t *testing.T) time.Duration {
 	return 3 * time.Second
 }
 
+// soakSecret is what the hostile connections' account may never read.
+const soakSecret = "SOAK-SECRET-3"
+
 // hostileStmt is one statement of the hostile loop and the outcomes it
 // may have: no error, or one of codes. 1317 (KILL QUERY from the killer
 // goroutine) is always allowed.
@@ -156,12 +159,32 @@ func TestHostileSoak(t *testing.T) {
 	for name, body := range hostileSoakProcs {
 		setup = append(setup, "CREATE PROCEDURE "+name+"() LANGUAGE "+body)
 	}
+	// The hostile connections are a limited account's (issue 13): it may
+	// read test and run its procedures, and holds no grant on vault.secret,
+	// which must come out of the soak unread and unchanged.
+	setup = append(setup, "CREATE DATABASE vault", "CREATE TABLE vault.secret (id INT PRIMARY KEY, s VARCHAR(40))",
+		"INSERT INTO vault.secret VALUES (1, '"+soakSecret+"')",
+		"CREATE USER soak@'%' IDENTIFIED BY 'soak'", "GRANT SELECT, EXECUTE ON test.* TO soak@'%'")
 	for _, q := range setup {
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	stmts := hostileStatements(strings.Join(from, ", "))
+	stmts := append(hostileStatements(strings.Join(from, ", ")),
+		hostileStmt{"secret_read", "SELECT s FROM vault.secret", []uint16{1142}},
+		hostileStmt{"secret_subquery", "SELECT (SELECT s FROM vault.secret) FROM c0", []uint16{1142}},
+		hostileStmt{"secret_delete", "DELETE FROM vault.secret", []uint16{1142}})
+	hostileDB, err := gosql.Open("mysql", strings.Replace(dsn, "root:root@", "soak:soak@", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hostileDB.Close()
+	defer func() {
+		var s string
+		if err := db.QueryRowContext(ctx, "SELECT s FROM vault.secret WHERE id = 1").Scan(&s); err != nil || s != soakSecret {
+			t.Errorf("vault.secret after the soak: %q, %v", s, err)
+		}
+	}()
 	if only := os.Getenv("PLRUN_HOSTILE_SOAK_ONLY"); only != "" {
 		var keep []hostileStmt
 		for _, st := range stmts {
@@ -204,7 +227,7 @@ func TestHostileSoak(t *testing.T) {
 		go func(seed uint64) {
 			defer wg.Done()
 			rng := rand.New(rand.NewPCG(seed, 17))
-			conn, err := db.Conn(ctx)
+			conn, err := hostileDB.Conn(ctx)
 			if err != nil {
 				fail("hostile conn: %v", err)
 				return

@@ -40,6 +40,7 @@ var sqlLayers = map[string]int{
 	"sql/counters":     2,
 	"sql/querylog":     2,
 	"sql/query":        2,
+	"sql/access":       2,
 	"sql/aggregate":    2,
 	"sql/coerce":       2,
 	"sql/compose":      3,

@@ -115,7 +115,11 @@ func (s *Schema) Table(db, name string, eq map[string]string) *storage.Table {
 	if t == nil {
 		return nil
 	}
-	return Build(t.def, t.rows(s.Src, t.filterOf(eq)))
+	rows := t.rows(s.Src, t.filterOf(eq))
+	if v, ok := s.Src.(Visibility); ok {
+		rows = t.visible(v, rows)
+	}
+	return Build(t.def, rows)
 }
 
 // TableNames lists a virtual schema's tables, sorted (SHOW TABLES).

@@ -77,6 +77,13 @@ type Stmt struct {
 	refsOnce sync.Once
 	refs     []TableRef // TableRefs
 
+	// AccessOnce and Access keep the privilege checks sql/access works
+	// out for the statement, computed once per parse (the statement is
+	// shared by every session; the checks name the session's database
+	// as "" and are resolved per check).
+	AccessOnce sync.Once
+	Access     any
+
 	PlanMu sync.Mutex // serializes plan builds (they annotate the AST)
 	Cached atomic.Pointer[PlanEntry]
 }

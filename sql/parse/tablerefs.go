@@ -211,3 +211,16 @@ func tableRefsOf(n ast.StmtNode) []TableRef {
 	}
 	return c.refs
 }
+
+// RefsOf lists the tables statement n reads and writes, as TableRefs
+// does for a parsed statement (EXPLAIN's statement, a CREATE TABLE's
+// SELECT): what sql/access checks privileges on.
+func RefsOf(n ast.StmtNode) []TableRef { return tableRefsOf(n) }
+
+// ReadRefsOf lists the tables the nodes name (a DO's subqueries, a
+// CREATE VIEW's SELECT), none of them as written.
+func ReadRefsOf(nodes ...ast.Node) []TableRef {
+	c := &refCollector{}
+	c.walk(nodes...)
+	return c.refs
+}

@@ -42,6 +42,9 @@ func (r DDL) CreateFunction(ctx context.Context, st *procs.CreateStmt) (*exec.Re
 	}
 	d := *st.Def
 	d.Name = name
+	if d.Definer == "" {
+		d.Definer = r.h.Definer()
+	}
 	f := *d.Func
 	f.SQLMode = r.h.SysVar("sql_mode")
 	d.Func = &f

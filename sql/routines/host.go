@@ -25,6 +25,10 @@ type Host interface {
 	// CheckFunction compiles a stored function's body as its first call
 	// will, so that one that cannot run is refused at CREATE.
 	CheckFunction(db string, d *procs.Definition) error
+	// Definer is the account a routine or trigger created now runs as
+	// when no DEFINER is written: the session's ("`u`@`h`"), or "" for
+	// an unchecked session (the operator's rights; see sql/privcheck.go).
+	Definer() string
 }
 
 // Catalogs are the database's: the transaction manager (catalog, DDL

@@ -37,6 +37,9 @@ func (r DDL) CreateProcedure(ctx context.Context, def *procs.Definition, orRepla
 	}
 	d := *def
 	d.Name = name
+	if d.Definer == "" {
+		d.Definer = r.h.Definer()
+	}
 	old, _, exists := r.c.Procs.Get(db, name)
 	if exists && !orReplace {
 		return sqlerr.New(sqlerr.ErSPAlreadyExists, "PROCEDURE %s already exists", name)

@@ -67,8 +67,12 @@ func (r DDL) CreateTrigger(ctx context.Context, p *parse.Stmt) (*exec.Result, ui
 	if _, err := CompileTrigger(t.Def, &d); err != nil {
 		return nil, ack, err
 	}
+	runAs := st.Definer
+	if runAs == "" {
+		runAs = r.h.Definer()
+	}
 	tr := &procs.Trigger{DB: db, Def: d, Created: createdStamp(time.Now()),
-		SQLMode: r.h.SysVar("sql_mode"), Definer: "root@localhost", Text: strings.TrimRight(strings.TrimSpace(parse.StripLeading(p.Text)), ";")}
+		SQLMode: r.h.SysVar("sql_mode"), Definer: showDefiner(runAs), RunAs: runAs, Text: strings.TrimRight(strings.TrimSpace(parse.StripLeading(p.Text)), ";")}
 	raw, err := json.Marshal(tr)
 	if err != nil {
 		return nil, ack, err
@@ -124,4 +128,13 @@ func CompileTrigger(def *storage.TableDef, d *procs.TriggerDef) (*psm.Trigger, e
 		cols[i], typs[i] = c.Name, c.Type
 	}
 	return psm.CompileTrigger(d.Name, d.Body, cols, typs, d.Timing, d.Event)
+}
+
+// showDefiner is a trigger's DEFINER as SHOW TRIGGERS lists it
+// (user@host, unquoted); root@localhost for the operator's.
+func showDefiner(account string) string {
+	if account == "" {
+		return "root@localhost"
+	}
+	return strings.NewReplacer("`", "", "'", "", `"`, "").Replace(account)
 }

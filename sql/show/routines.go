@@ -20,7 +20,7 @@ func ProcStatus(cat *storage.Catalog, pc *procs.Catalog, like string) *exec.Resu
 			if like != "" && !expr.LikeMatch(like, d.Name) {
 				continue
 			}
-			row := []string{db, d.Name, "PROCEDURE", d.Language, "root@localhost", d.Modified, d.Created, "DEFINER", ""}
+			row := []string{db, d.Name, "PROCEDURE", d.Language, d.ShownDefiner(), d.Modified, d.Created, d.SecurityType(), ""}
 			vs := make([]types.Value, len(row))
 			for i, v := range row {
 				vs[i] = types.StringValue(v)
@@ -54,7 +54,7 @@ func FuncStatus(cat *storage.Catalog, pc *procs.Catalog, like string) *exec.Resu
 			if like != "" && !expr.LikeMatch(like, d.Name) {
 				continue
 			}
-			row := []string{db, d.Name, "FUNCTION", "root@localhost", d.Modified, d.Created, d.Func.SecurityType(), d.Func.Comment,
+			row := []string{db, d.Name, "FUNCTION", d.ShownDefiner(), d.Modified, d.Created, d.Func.SecurityType(), d.Func.Comment,
 				"utf8mb4", "utf8mb4_general_ci", "utf8mb4_general_ci"}
 			vs := make([]types.Value, len(row))
 			for i, v := range row {
