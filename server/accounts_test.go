@@ -232,6 +232,7 @@ func TestRequireSSLAccount(t *testing.T) {
 	ts := startServer(t, Config{TLS: cfg}, map[string]string{"have_ssl": "YES"})
 	root := ts.open(t)
 	mustExec(t, root, "CREATE USER tlsonly IDENTIFIED BY 'tpw' REQUIRE SSL")
+	mustExec(t, root, "GRANT SELECT ON test.* TO tlsonly") // the DSNs' database
 	_, err := ts.login(t, "tlsonly", "tpw")
 	wantDenied(t, err, "Access denied for user 'tlsonly'@'127.0.0.1' (using password: YES)")
 	db, err := gosql.Open("mysql", ts.tlsDSN(t, "plrun-require", ca, "tlsonly", "tpw"))
@@ -256,6 +257,7 @@ func TestFlushPrivilegesForgetsFastAuth(t *testing.T) {
 	ts := startServerAs(t, Config{TLS: cfg}, map[string]string{"have_ssl": "YES"})
 	root := ts.open(t)
 	mustExec(t, root, "CREATE USER sha IDENTIFIED WITH caching_sha2_password BY 'shapw'")
+	mustExec(t, root, "GRANT SELECT ON test.* TO sha") // the DSNs' database
 	overTLS := func() error {
 		db, err := gosql.Open("mysql", ts.tlsDSN(t, "plrun-flush", ca, "sha", "shapw"))
 		if err != nil {

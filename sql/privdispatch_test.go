@@ -32,6 +32,7 @@ var dispatchSamples = map[string][]string{
 	"parse.KindSetPersist":        {"SET PERSIST hotspot = ON"},
 	"parse.KindResetPersist":      {"RESET PERSIST"},
 	"parse.KindCheckpoint":        {"CHECKPOINT"},
+	"parse.KindShowEngine":        {"SHOW ENGINE PLRUN STATUS", "SHOW ENGINE INNODB STATUS"},
 	"parse.KindShowProcStatus":    {"SHOW PROCEDURE STATUS"},
 	"parse.KindLoadProc":          {"LOAD PROCEDURE '/tmp/p.lua'"},
 	"parse.KindShowCreateProc":    {"SHOW CREATE PROCEDURE p"},

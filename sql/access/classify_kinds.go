@@ -60,6 +60,10 @@ func kindNeeds(p *parse.Stmt) []Need {
 		return []Need{{Scope: SeeRoutine, DB: db, Name: name, Verb: "FUNCTION", Function: true}}
 	case parse.KindAlterSystem, parse.KindSetPersist, parse.KindResetPersist:
 		return []Need{{Priv: privilege.Super, Scope: Global}}
+	case parse.KindShowEngine:
+		// SHOW ENGINE ... STATUS shows every session's lock waits and
+		// statements: MySQL asks for PROCESS (1227)
+		return []Need{{Priv: privilege.Process, Scope: Global}}
 	case parse.KindCheckpoint:
 		// a checkpoint flushes the tables to disk: FLUSH's privilege
 		return []Need{{Priv: privilege.Reload, Scope: Global}}
