@@ -36,11 +36,11 @@ func compoundDepth(s string) int {
 		c := s[i]
 		switch {
 		case c == '\'' || c == '"':
-			i = skipQuoted(s, i, c, true)
+			i = SkipQuoted(s, i, c, true)
 			prev, stmtStart = "", false
 			continue
 		case c == '`':
-			i = skipQuoted(s, i, c, false)
+			i = SkipQuoted(s, i, c, false)
 			prev, stmtStart = "", false
 			continue
 		case c == '#' || c == '-' && isDashComment(s, i):

@@ -75,9 +75,9 @@ func SplitScript(script string, opt ScriptOptions) (stmts []Statement, rest stri
 			i += 2
 			continue
 		case c == '\'' || c == '"':
-			i = skipQuoted(script, i, c, true)
+			i = SkipQuoted(script, i, c, true)
 		case c == '`':
-			i = skipQuoted(script, i, c, false)
+			i = SkipQuoted(script, i, c, false)
 		case c == '#':
 			i = skipLineComment(script, i)
 		case c == '-' && isDashComment(script, i):
@@ -126,11 +126,11 @@ func isSpace(r rune) bool {
 	return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\f' || r == '\v'
 }
 
-// skipQuoted returns the index just past the quote that closes the one at
+// SkipQuoted returns the index just past the quote that closes the one at
 // open, or len(s) if it is unterminated. A doubled quote stands for one
 // quote character; in strings (not identifiers) a backslash escapes the
 // next byte, as MySQL does without NO_BACKSLASH_ESCAPES.
-func skipQuoted(s string, open int, quote byte, backslash bool) int {
+func SkipQuoted(s string, open int, quote byte, backslash bool) int {
 	for i := open + 1; i < len(s); i++ {
 		switch s[i] {
 		case '\\':

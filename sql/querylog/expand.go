@@ -3,6 +3,7 @@ package querylog
 import (
 	"strings"
 
+	"github.com/plrun/plrun/sql/parse"
 	"github.com/plrun/plrun/types"
 )
 
@@ -19,7 +20,7 @@ func Expand(text string, args []types.Value) string {
 		c := text[i]
 		switch {
 		case c == '\'' || c == '"' || c == '`':
-			end := skipQuoted(text, i, c)
+			end := parse.SkipQuoted(text, i, c, c != '`')
 			b.WriteString(text[i:end])
 			i = end - 1
 		case c == '#' || c == '-' && strings.HasPrefix(text[i:], "-- "):
@@ -44,25 +45,6 @@ func Expand(text string, args []types.Value) string {
 		}
 	}
 	return b.String()
-}
-
-// skipQuoted returns the index past the quote closing the one at open.
-func skipQuoted(s string, open int, quote byte) int {
-	for i := open + 1; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			if quote != '`' {
-				i++
-			}
-		case quote:
-			if i+1 < len(s) && s[i+1] == quote {
-				i++
-				continue
-			}
-			return i + 1
-		}
-	}
-	return len(s)
 }
 
 // literal is v as SQL text: NULL, a number bare, anything else quoted.
