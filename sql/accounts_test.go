@@ -28,7 +28,7 @@ func TestProcesslistHidesPasswords(t *testing.T) {
 				if strings.Contains(s, "Hidden-pw-1") {
 					t.Errorf("%s shows the password: %s", q, s)
 				}
-				seen = seen || s == "CREATE USER u IDENTIFIED BY <secret>"
+				seen = seen || s == "CREATE USER `u`@`%` IDENTIFIED BY <secret>" // rewritten as the query logs write it
 			}
 		}
 		if !seen {

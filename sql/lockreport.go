@@ -4,10 +4,11 @@ import (
 	"errors"
 	"time"
 
+	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/plrun/plrun/lockmgr"
-	"github.com/plrun/plrun/sql/acl"
 	"github.com/plrun/plrun/sql/enginestatus"
 	"github.com/plrun/plrun/sql/infoschema"
+	"github.com/plrun/plrun/sql/querylog"
 )
 
 // reportLockFailure writes a deadlock or lock-wait timeout the statement
@@ -46,10 +47,11 @@ func (s *Session) reportLockFailure(query string, err error) {
 
 // self is the session running query, as the reports name a transaction.
 func (s *Session) self(query string) enginestatus.Trx {
+	query = querylog.RedactText(query, mysql.ModeNone) // before cutting: a cut statement does not parse
 	if len(query) > 1024 {
 		query = query[:1024]
 	}
-	return enginestatus.Trx{Session: s.id, Query: acl.RedactSecrets(query)}
+	return enginestatus.Trx{Session: s.id, Query: query}
 }
 
 // deadlockOf describes a refused cycle; victim is the requester's session

@@ -3,7 +3,6 @@ package sql
 import (
 	"context"
 	"errors"
-	"github.com/plrun/plrun/sql/acl"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 	"github.com/plrun/plrun/sql/routines"
 
 	"github.com/pingcap/tidb/pkg/parser/ast"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
 	"github.com/plrun/plrun/lockmgr"
 	"github.com/plrun/plrun/membudget"
 	"github.com/plrun/plrun/procs"
@@ -228,7 +228,7 @@ func (s *Session) Info() SessionInfo {
 		command, state, query = "Query", stateSending, s.query
 	}
 	if query != "" {
-		query = acl.RedactSecrets(query)
+		query = querylog.RedactText(query, mysql.ModeNone)
 	}
 	return SessionInfo{ID: s.id, User: s.user, Host: s.host, DB: s.DB, Command: command,
 		Time: int64(time.Since(s.since).Seconds()), State: state, Info: query, Trx: s.liveTrxLocked(),

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"github.com/plrun/plrun/sql/acl"
 	"io"
 	"os"
 	"os/signal"
@@ -12,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/chzyer/readline"
+	"github.com/pingcap/tidb/pkg/parser/mysql"
+	"github.com/plrun/plrun/sql/querylog"
 )
 
 // errInterrupt is what a lineReader returns for Ctrl-C at the prompt.
@@ -95,7 +96,7 @@ func (t *ttyReader) saveHistory(stmt string) {
 // keepsInHistory reports whether stmt may go to the history file: not a
 // statement holding a password (CREATE USER ... IDENTIFIED BY 'pw', SET
 // PASSWORD = ...), which the mysql client's histignore also leaves out.
-func keepsInHistory(stmt string) bool { return acl.RedactSecrets(stmt) == stmt }
+func keepsInHistory(stmt string) bool { return querylog.RedactText(stmt, mysql.ModeNone) == stmt }
 
 // isTerminal reports whether r is a terminal (so the REPL is wanted).
 func isTerminal(r io.Reader) bool {

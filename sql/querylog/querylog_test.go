@@ -203,3 +203,24 @@ func TestExpand(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// RedactText: text alone (PROCESSLIST, SHOW ENGINE, the REPL's history).
+// Text that does not parse but names a password keyword shows only its
+// first words; text that names none is never parsed.
+func TestRedactText(t *testing.T) {
+	for in, want := range map[string]string{
+		"CREATE USER u IDENTIFIED BY 'sekrit'":                   "CREATE USER `u`@`%` IDENTIFIED BY <secret>",
+		"create user u identified by \"p'sekrit\"":               "CREATE USER `u`@`%` IDENTIFIED BY <secret>",
+		"ALTER USER u IDENTIFIED BY 'it''s sekrit'":              "ALTER USER `u`@`%` IDENTIFIED BY <secret>",
+		"SET PASSWORD = 'sekrit'":                                "SET PASSWORD=<secret>",
+		"CREATE USER u IDENTIFIED BY 'sekrit":                    "CREATE USER <secret>", // unterminated: no parse
+		"CREATE USER u IDENTIFIED BY 'sekrit'; SELECT 1":         "CREATE USER <secret>", // two statements
+		"SELECT 'IDENTIFIED', 'PASSWORD sekrit' FROM t":          "SELECT 'IDENTIFIED', 'PASSWORD sekrit' FROM t",
+		"SELECT 1 /* not parsed: no keyword */ FROM nowhere !!!": "SELECT 1 /* not parsed: no keyword */ FROM nowhere !!!",
+	} {
+		got := RedactText(in, mysql.ModeNone)
+		if got != want {
+			t.Errorf("RedactText(%s)\n got %s\nwant %s", in, got, want)
+		}
+	}
+}

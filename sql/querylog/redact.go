@@ -52,9 +52,7 @@ func Redact(p *parse.Stmt, mode mysql.SQLMode) string {
 	if text, ok := rewrite(p.Text, mode); ok {
 		return text
 	}
-	// Never the original: its first words and the marker.
-	words := strings.Fields(p.Text)
-	return strings.Join(words[:min(2, len(words))], " ") + " " + secret
+	return firstWords(p.Text) // never the original
 }
 
 func rewrite(text string, mode mysql.SQLMode) (string, bool) {
@@ -99,4 +97,28 @@ func hideAuth(a *ast.AuthOption) {
 	if a.ByHashString {
 		a.HashString = secret
 	}
+}
+
+// RedactText is Redact for statement text alone (PROCESSLIST Info, SHOW
+// ENGINE's reports, the REPL's history). Text that names neither
+// IDENTIFIED nor PASSWORD is returned as it is, without parsing; other
+// text is parsed, and text that does not parse as one statement shows
+// only its first words and the marker: never a literal that may be a
+// password.
+func RedactText(text string, mode mysql.SQLMode) string {
+	u := strings.ToUpper(text)
+	if !strings.Contains(u, "IDENTIFIED") && !strings.Contains(u, "PASSWORD") {
+		return text
+	}
+	p, err := parse.Parse(text, mode)
+	if err != nil || p.Node == nil {
+		return firstWords(text)
+	}
+	return Redact(p, mode)
+}
+
+// firstWords is what a statement that could not be rewritten shows.
+func firstWords(text string) string {
+	words := strings.Fields(text)
+	return strings.Join(words[:min(2, len(words))], " ") + " " + secret
 }
