@@ -26,7 +26,7 @@ func (e *Engine) Checkpoint(ctx context.Context) (uint64, error) {
 		c.Bytes = fi.Size()
 	}
 	e.lastCkpt.Store(c)
-	e.logCheckpoint(lsn, c.Took)
+	e.cfg.Logger.Info("checkpoint", "lsn", lsn, "duration", c.Took, "bytes_written", c.Bytes)
 	return lsn, nil
 }
 
@@ -58,14 +58,4 @@ func (e *Engine) maybeCheckpoint() {
 		defer e.ckptRun.Store(false)
 		_, _ = e.Checkpoint(context.Background()) // a failure is in the error log
 	}()
-}
-
-// logCheckpoint writes a finished checkpoint to the error log: its LSN,
-// how long it took and the bytes of the snapshot it wrote.
-func (e *Engine) logCheckpoint(lsn uint64, took time.Duration) {
-	var size int64
-	if st, err := os.Stat(wal.SnapshotPath(e.cfg.Dir, lsn)); err == nil {
-		size = st.Size()
-	}
-	e.cfg.Logger.Info("checkpoint", "lsn", lsn, "duration", took, "bytes_written", size)
 }
