@@ -113,15 +113,7 @@ func insertNeeds(x *ast.InsertStmt) []Need {
 			if !r.Write {
 				continue
 			}
-			nodes := make([]ast.Node, 0, len(x.OnDuplicate))
-			for _, a := range x.OnDuplicate {
-				if a.Expr != nil {
-					nodes = append(nodes, a.Expr)
-				}
-			}
-			if col := firstColumn(nodes...); col != "" {
-				out = append(out, Need{Priv: privilege.Select, Scope: OnColumn, DB: r.Schema, Name: r.Name, Column: col})
-			}
+			out = readsColumn(out, r, assignedExprs(x.OnDuplicate)...)
 		}
 	}
 	return out
@@ -140,22 +132,7 @@ func updateNeeds(x *ast.UpdateStmt) []Need {
 	if len(refs) == 0 {
 		return out
 	}
-	nodes := make([]ast.Node, 0, len(x.List)+2)
-	for _, a := range x.List {
-		if a.Expr != nil {
-			nodes = append(nodes, a.Expr)
-		}
-	}
-	if x.Where != nil {
-		nodes = append(nodes, x.Where)
-	}
-	if x.Order != nil {
-		nodes = append(nodes, x.Order)
-	}
-	if col := firstColumn(nodes...); col != "" {
-		out = append(out, Need{Priv: privilege.Select, Scope: OnColumn, DB: refs[0].Schema, Name: refs[0].Name, Column: col})
-	}
-	return out
+	return readsColumn(out, refs[0], append(assignedExprs(x.List), whereOrder(x.Where, x.Order)...)...)
 }
 
 // deleteNeeds: DELETE on the tables it deletes from, SELECT on those it
@@ -170,17 +147,7 @@ func deleteNeeds(x *ast.DeleteStmt) []Need {
 	if len(refs) == 0 {
 		return out
 	}
-	var nodes []ast.Node
-	if x.Where != nil {
-		nodes = append(nodes, x.Where)
-	}
-	if x.Order != nil {
-		nodes = append(nodes, x.Order)
-	}
-	if col := firstColumn(nodes...); col != "" {
-		out = append(out, Need{Priv: privilege.Select, Scope: OnColumn, DB: refs[0].Schema, Name: refs[0].Name, Column: col})
-	}
-	return out
+	return readsColumn(out, refs[0], whereOrder(x.Where, x.Order)...)
 }
 
 // loadNeeds: INSERT on the table (REPLACE also DELETE); a server file
@@ -220,6 +187,39 @@ func (c *columnFinder) Enter(n ast.Node) (ast.Node, bool) {
 }
 
 func (c *columnFinder) Leave(n ast.Node) (ast.Node, bool) { return n, true }
+
+// readsColumn appends SELECT on r's column that the first of nodes reads,
+// if any: MariaDB's 1143 for a statement that reads its target's columns.
+func readsColumn(out []Need, r parse.TableRef, nodes ...ast.Node) []Need {
+	if col := firstColumn(nodes...); col != "" {
+		out = append(out, Need{Priv: privilege.Select, Scope: OnColumn, DB: r.Schema, Name: r.Name, Column: col})
+	}
+	return out
+}
+
+// assignedExprs are the values of SET col = expr assignments.
+func assignedExprs(list []*ast.Assignment) []ast.Node {
+	nodes := make([]ast.Node, 0, len(list)+2)
+	for _, a := range list {
+		if a.Expr != nil {
+			nodes = append(nodes, a.Expr)
+		}
+	}
+	return nodes
+}
+
+// whereOrder are a WHERE and an ORDER BY that are there (a nil
+// *OrderByClause must not become a non-nil ast.Node).
+func whereOrder(where ast.ExprNode, order *ast.OrderByClause) []ast.Node {
+	var nodes []ast.Node
+	if where != nil {
+		nodes = append(nodes, where)
+	}
+	if order != nil {
+		nodes = append(nodes, order)
+	}
+	return nodes
+}
 
 // firstColumn is the first column the nodes read, "" if none.
 func firstColumn(nodes ...ast.Node) string {
