@@ -9,33 +9,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
 
-// lockedBuffer is stderr shared by the serving goroutine and the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // served is a plrun serve started through run with some arguments.
 type served struct {
 	addr   net.Addr
-	stderr *lockedBuffer
+	stderr *logBuffer // shared by the serving goroutine and the test
 	cancel context.CancelFunc
 	done   chan error
 }
@@ -45,7 +26,7 @@ type served struct {
 func serveArgs(t *testing.T, args ...string) (*served, error) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &served{stderr: &lockedBuffer{}, cancel: cancel, done: make(chan error, 1)}
+	s := &served{stderr: &logBuffer{}, cancel: cancel, done: make(chan error, 1)}
 	addrs := make(chan net.Addr, 1)
 	go func() {
 		s.done <- run(ctx, append([]string{"serve"}, args...), s.stderr, func(a net.Addr) { addrs <- a })
