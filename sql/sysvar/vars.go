@@ -95,6 +95,9 @@ var Defs = func() map[string]*Def {
 		{Name: "plrun_workers", Kind: KindInt, Def: "64", min: 1, max: 65536, Global: true},
 		{Name: "plrun_log_sync_delay_us", Kind: KindInt, Def: "0", min: 0, max: 10000000, Global: true},
 		{Name: "plrun_checkpoint_log_size", Kind: KindInt, Def: "67108864", min: 1 << 20, max: 1 << 40, Global: true},
+		// plrun_cache_size bounds the memory for table data (storage/doc.go):
+		// pebble's block cache and the rows kept in memory. Set at start.
+		{Name: "plrun_cache_size", Kind: KindInt, Def: "134217728", min: 8 << 20, max: 1 << 44, ReadOnly: true},
 		{Name: "long_query_time", Kind: KindFloat, Def: "10.000000", min: 0, max: 31536000, Global: true, Session: true},
 		{Name: "max_execution_time", Kind: KindInt, Def: "0", min: 0, max: 1<<32 - 1, Global: true, Session: true},
 		{Name: "plrun_max_statement_memory", Kind: KindInt, Def: "1073741824", min: 1 << 20, max: 1 << 50, Global: true, Session: true},
