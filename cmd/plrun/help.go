@@ -40,6 +40,9 @@ Usage:
   plrun bench plcommit [flags]  seed 003: a procedure doing n x (INSERT; COMMIT), async commit off/on
   plrun bench inventory [flags] seed 002: UPDATE ... SET c=c+1 WHERE id=1 over 1..1024 threads, hotspot off/on, beside PolarDB
   plrun bench largetrx [flags]  seed 004: one large COMMIT beside small commits, splitting off/on
+  plrun bench load --rows N     issue 15: load the sysbench table (--data DIR --keep --cache-size 512M): rows/s, peak RSS
+  plrun bench open --data DIR   issue 15: open time and RSS of a loaded folder, then point selects' p50/p99
+  plrun bench dirty --data DIR  issue 15: UPDATEs until --log-mb 64 of log, then SIGKILL, for bench open to replay
   plrun bench --help            the workloads and their shared flags: --time, --warmup, --report-interval, --chart, --yes
   plrun serve [flags]           MySQL protocol server (plrun serve --help)
   plrun recover [--truncate-damaged]   check the log; cut a damaged one on request (plrun recover --help)
