@@ -14,7 +14,7 @@ func benchLoad(args []string, stdout, stderr io.Writer) int {
 	b := newDataBenchFlags("load", "folder for the new database (missing or empty); default a temporary folder, removed after unless --keep", stdout, stderr)
 	rows := b.fs.Int64("rows", 0, "rows to load into sbtest.sbtest1 (required)")
 	batch := b.fs.Int("batch", 1000, "rows per INSERT")
-	keep := b.fs.Bool("keep", false, "keep the temporary data folder (it is named on stderr)")
+	keep := b.fs.Bool("keep", false, "keep the data folder when it is a temporary one (named on stderr then); a --data folder is always kept")
 	if status, ok := b.parse(args); !ok {
 		return status
 	}
@@ -34,9 +34,6 @@ func benchLoad(args []string, stdout, stderr io.Writer) int {
 		} else {
 			defer os.RemoveAll(dir)
 		}
-	} else if *keep {
-		fmt.Fprintf(stderr, "%s: --keep is for the temporary folder; --data %s is kept anyway\n", b.fs.Name(), dir)
-		return 2
 	} else if empty, err := emptyOrMissing(dir); err != nil || !empty {
 		if err == nil {
 			err = fmt.Errorf("--data %s is not empty: load makes a new database (name a new folder)", dir)
