@@ -96,7 +96,8 @@ peak_of() { sort -n "$1" 2>/dev/null | tail -1 | awk '{printf "%.0f", $1/1024}';
 
 # run_sysbench server port pid workload: one timed run, checked; a line of $RES.
 run_sysbench() {
-	local server=$1 port=$2 pid=$3 w=$4 lg=$WORK/$server-$4.log samples=$WORK/$server-$4.rss
+	local server=$1 port=$2 pid=$3 w=$4
+	local lg=$WORK/$1-$4.log samples=$WORK/$1-$4.rss
 	local k0 k1 out rc qps tps txns reads writes errs p95 check
 	: >"$samples"
 	[ "$w" = oltp_update_index ] && k0=$(sqlc "$port" 'SELECT SUM(k) FROM sbtest.sbtest1' 2>>"$lg")
@@ -135,7 +136,7 @@ run_plrun() {
 	"$PLRUN" bench load --data "$d/data" --rows "$ROWS" --cache-size "$CACHE" --keep >"$d/load.txt" 2>"$d/load.err" ||
 		{ tail -5 "$d/load.err" >&2; die "plrun bench load failed"; }
 	cat "$d/load.txt" >&2
-	PLOAD=$(awk '/^  rows /{print $3" "$4" "$5", "$6" rows/s"}' "$d/load.txt")
+	PLOAD=$(awk '/^  rows /{print $3" "$4" "$5" "$6}' "$d/load.txt")
 	PLOADPEAK=$(awk '/peak RSS/{print $3" "$4; exit}' "$d/load.txt")
 	"$PLRUN" serve --listen "127.0.0.1:$PPORT" --data "$d/data" --user root --password root \
 		--set plrun_cache_size="$CACHE" >"$d/server.log" 2>&1 &
