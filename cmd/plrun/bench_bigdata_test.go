@@ -115,13 +115,23 @@ func TestBenchDataCommandsRefuse(t *testing.T) {
 			t.Errorf("%v: status %d, stderr %q; want %d and %q", c.args, status, errOut, c.status, c.want)
 		}
 	}
-	// a load with no --data cleans up its temporary folder
-	before, _ := filepath.Glob(filepath.Join(os.TempDir(), "plrun-bench-load-*"))
+	// a load with no --data cleans up its temporary folder, unless --keep,
+	// which names it
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
 	if status, _, errOut := plrunCLI(t, "", "bench", "load", "--rows", "10"); status != 0 {
 		t.Fatal(errOut)
 	}
-	if after, _ := filepath.Glob(filepath.Join(os.TempDir(), "plrun-bench-load-*")); len(after) > len(before) {
-		t.Errorf("temporary folders left: %v (before %v)", after, before)
+	if left, _ := os.ReadDir(tmp); len(left) != 0 {
+		t.Errorf("temporary folder left: %v", left)
+	}
+	status, _, errOut := plrunCLI(t, "", "bench", "load", "--rows", "10", "--keep")
+	kept, _ := filepath.Glob(filepath.Join(tmp, "plrun-bench-load-*"))
+	if status != 0 || len(kept) != 1 || !strings.Contains(errOut, "data folder kept at "+kept[0]) {
+		t.Fatalf("--keep: status %d, folders %v, stderr %q", status, kept, errOut)
+	}
+	if got := sqlLine(t, kept[0], "SELECT COUNT(*) FROM sbtest.sbtest1"); got != "10" {
+		t.Errorf("the kept folder holds %s rows", got)
 	}
 }
 
