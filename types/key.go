@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -110,18 +111,34 @@ func appendFloatKey(dst []byte, f float64) []byte {
 // the end sorts before any byte that continues a longer string. upper
 // folds ASCII letters to upper case on the way (s is ASCII then).
 func appendEscaped(dst []byte, s string, upper bool) []byte {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == 0:
-			dst = append(dst, 0, 0xff)
-			continue
-		case upper && c >= 'a' && c <= 'z':
-			c -= 'a' - 'A'
+	dst = slices.Grow(dst, len(s)+2)
+	for {
+		i := strings.IndexByte(s, 0)
+		if i < 0 {
+			break
 		}
-		dst = append(dst, c)
+		dst = appendRun(dst, s[:i], upper)
+		dst = append(dst, 0, 0xff)
+		s = s[i+1:]
 	}
-	return append(dst, 0, 1)
+	return append(appendRun(dst, s, upper), 0, 1)
+}
+
+// appendRun appends s, its ASCII lower-case letters in upper case if
+// upper.
+func appendRun(dst []byte, s string, upper bool) []byte {
+	if !upper {
+		return append(dst, s...)
+	}
+	n := len(dst)
+	dst = append(dst, s...)
+	run := dst[n:]
+	for i, c := range run {
+		if c-'a' < 26 {
+			run[i] = c - ('a' - 'A')
+		}
+	}
+	return dst
 }
 
 // SkipKey returns the length in bytes of the first encoded component of b.
