@@ -110,12 +110,13 @@ func NewTable(def *TableDef) *Table {
 	return t
 }
 
-// KeyOf encodes primary-key values (already coerced to their column types).
+// KeyOf encodes primary-key values (already coerced to their column types)
+// as an order-preserving key (types.AppendKey): keys sort as the rows do.
 func KeyOf(pk []types.Value) string {
 	var buf [64]byte
 	b := buf[:0]
 	for _, v := range pk {
-		b = types.KeyString(b, v)
+		b = types.AppendKey(b, v)
 	}
 	return string(b)
 }

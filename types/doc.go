@@ -12,6 +12,11 @@
 //   - Strings compare as utf8mb4_general_ci does: case-insensitively and
 //     with trailing spaces ignored. KeyString encodes a value the same way,
 //     so two values that compare equal have equal keys.
+//   - AppendKey (key.go) is the order-preserving key of a value: bytes
+//     that sort as Compare orders one column type's values, equal exactly
+//     when KeyString's are, self-delimiting (SkipKey) so that a tuple's
+//     keys concatenate; storage.KeyOf builds primary keys with it.
+//     DecodeKey reads back what the key holds (not folded strings).
 //   - Byte strings (BINARY, VARBINARY, BLOB: bytestr.go) are KindString
 //     values marked PBinary and compare byte by byte; ENUM and SET values
 //     (enumset.go) are KindString values that carry their index or bitmask;

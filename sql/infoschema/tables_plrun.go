@@ -68,7 +68,11 @@ func placeOf(cat *storage.Catalog, key string) lockPlace {
 	} else if t != nil && t.Def.PrimaryKey() == nil {
 		p.index = "GEN_CLUST_INDEX" // InnoDB's name for the hidden row id
 	}
-	p.data = keyData(rest)
+	if p.index == "PRIMARY" || p.index == "GEN_CLUST_INDEX" || t == nil {
+		p.data = rowKeyData(rest)
+	} else {
+		p.data = keyData(rest)
+	}
 	if p.index == "PRIMARY" && t != nil {
 		// the row's own key values, as written (the key folds case)
 		if r := t.Lookup(rest); r != nil {
@@ -88,7 +92,8 @@ func LockPlace(cat *storage.Catalog, key string) (table, index, data string) {
 }
 
 // keyData prints a key's values as InnoDB's lock_data does: numbers bare,
-// strings quoted, comma-separated. The key is types.KeyString's encoding.
+// strings quoted, comma-separated. The key is types.KeyString's encoding
+// (a unique index's; a row's is rowKeyData's).
 func keyData(k string) string {
 	var vals []string
 	for len(k) > 0 {
@@ -114,6 +119,21 @@ func keyData(k string) string {
 		}
 	}
 	return strings.Join(vals, ",")
+}
+
+// rowKeyData prints a row's key (storage.KeyOf: types.AppendKey's
+// encoding) as keyData prints an index key: strings as their folded text.
+func rowKeyData(k string) string {
+	b := []byte(k)
+	var vals []types.Value
+	for len(b) > 0 {
+		v, rest, err := types.DecodeKeyShown(b)
+		if err != nil {
+			return fmt.Sprintf("%q", k)
+		}
+		vals, b = append(vals, v), rest
+	}
+	return valuesData(vals)
 }
 
 // valuesData prints key values as keyData does.
