@@ -57,6 +57,9 @@ func RunDirty(ctx context.Context, cfg DirtyConfig, crash func(*DirtyResult)) (*
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Minute
 	}
+	if err := holdsDatabase(cfg.Dir); err != nil {
+		return nil, fmt.Errorf("bench: dirty: %w", err)
+	}
 	settings := runSettings(map[string]string{"plrun_checkpoint_log_size": strconv.FormatInt(1<<40, 10)}, 0, cfg.Settings)
 	db, err := plrun.Open(cfg.Dir, &plrun.Options{Settings: settings})
 	if err != nil {

@@ -45,8 +45,8 @@ type OpenResult struct {
 
 // RunOpen opens cfg.Dir, reads sbtest.sbtest1 and closes it.
 func RunOpen(ctx context.Context, cfg OpenConfig) (*OpenResult, error) {
-	if fi, err := os.Stat(cfg.Dir); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("bench: open: no data folder at %s", cfg.Dir)
+	if err := holdsDatabase(cfg.Dir); err != nil {
+		return nil, fmt.Errorf("bench: open: %w", err)
 	}
 	if cfg.Selects <= 0 {
 		cfg.Selects = 10000
@@ -115,4 +115,19 @@ func RunOpen(ctx context.Context, cfg OpenConfig) (*OpenResult, error) {
 		return res, fmt.Errorf("%w: %d of %d point selects found no row", ErrVerify, res.Selects-res.Found, res.Selects)
 	}
 	return res, nil
+}
+
+// holdsDatabase refuses a missing or empty folder before plrun.Open would
+// make a new database there: open and dirty measure one that exists.
+func holdsDatabase(dir string) error {
+	entries, err := os.ReadDir(dir)
+	switch {
+	case os.IsNotExist(err):
+		return fmt.Errorf("no data folder at %s", dir)
+	case err != nil:
+		return err
+	case len(entries) == 0:
+		return fmt.Errorf("%s is empty: no database to open (plrun bench load makes one)", dir)
+	}
+	return nil
 }

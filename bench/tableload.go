@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -114,7 +115,9 @@ func RunTableLoad(ctx context.Context, cfg TableLoadConfig) (*TableLoadResult, e
 	if err != nil {
 		return nil, err
 	}
-	fmt.Sscan(count, &res.Counted)
+	if res.Counted, err = strconv.ParseInt(count, 10, 64); err != nil {
+		return nil, fmt.Errorf("bench: load: COUNT(*) is %q", count)
+	}
 	s.Close()
 	t = time.Now()
 	closed = true

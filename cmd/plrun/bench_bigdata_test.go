@@ -92,6 +92,7 @@ func TestBenchOpenReportsAndReads(t *testing.T) {
 func TestBenchDataCommandsRefuse(t *testing.T) {
 	full, _, _ := loadSmall(t, "--rows", "10")
 	empty := t.TempDir()
+	emptyDB := newDB(t, "select 1")
 	for _, c := range []struct {
 		args   []string
 		status int
@@ -105,10 +106,12 @@ func TestBenchDataCommandsRefuse(t *testing.T) {
 		{[]string{"load", "--rows", "10", "extra"}, 2, "unexpected argument"},
 		{[]string{"open"}, 2, "--data DIR is required"},
 		{[]string{"open", "--data", filepath.Join(empty, "none")}, 1, "no data folder at"},
-		{[]string{"open", "--data", empty}, 1, "holds no sysbench table"},
+		{[]string{"open", "--data", empty}, 1, "is empty: no database to open"},
+		{[]string{"open", "--data", emptyDB}, 1, "holds no sysbench table"},
 		{[]string{"dirty"}, 2, "--data DIR is required"},
 		{[]string{"dirty", "--data", full, "--log-mb", "0"}, 2, "must be > 0"},
-		{[]string{"dirty", "--data", empty}, 1, "holds no sysbench table"},
+		{[]string{"dirty", "--data", empty}, 1, "is empty: no database to open"},
+		{[]string{"dirty", "--data", emptyDB}, 1, "holds no sysbench table"},
 	} {
 		status, _, errOut := plrunCLI(t, "", append([]string{"bench"}, c.args...)...)
 		if status != c.status || !strings.Contains(errOut, c.want) {

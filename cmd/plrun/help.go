@@ -26,6 +26,7 @@ var settings = []struct{ name, def, what string }{
 	{"transaction_isolation", "REPEATABLE-READ", "REPEATABLE-READ (one read view per transaction) or READ-COMMITTED; session or global"},
 	{"sql_mode", "STRICT_TRANS_TABLES,...", "MariaDB's modes that plrun honours (README: SQL); others are refused with 1231"},
 	{"plrun_checkpoint_log_size", "67108864", "log bytes past which a checkpoint runs in the background"},
+	{"plrun_cache_size", "128M", "memory for table data (issue 15); set at start only (--set, option files, bench --cache-size); sizes take K, M, G, T"},
 	{"secure_file_priv", "\"\"", "which files LOAD PROCEDURE may read: \"\" any, a folder, or NULL (open-time only)"},
 }
 
