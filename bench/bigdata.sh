@@ -8,7 +8,8 @@
 #   MariaDB: a private mariadbd (datadir under /tmp, 127.0.0.1:3413,
 #            innodb_flush_log_at_trx_commit=1, no binlog) loaded with
 #            `sysbench oltp_common --tables=1 --table-size=N prepare`
-# then against each: stock sysbench oltp_point_select and oltp_update_index,
+# (and plrun's open time after a clean close and after a SIGKILL with 64 MiB
+# of log, see BIGDATA_OPENS), then against each: stock sysbench oltp_point_select and oltp_update_index,
 # BIGDATA_THREADS threads, BIGDATA_TIME s, --rand-type=uniform. The plrun
 # server's VmRSS is sampled every second during each run (the peak is
 # reported, beside its VmHWM); MariaDB's likewise. Checks: point_select
@@ -22,6 +23,10 @@
 #   BIGDATA_CACHE (512M): plrun_cache_size and innodb_buffer_pool_size
 #   BIGDATA_PLRUN_PORT (3412)  BIGDATA_MARIADB_PORT (3413)
 #   BIGDATA_SERVERS subset of "plrun mariadb" (default both)
+#   BIGDATA_OPENS (1): also `plrun bench open` after the load (a clean
+#     close), and after the sysbench runs `plrun bench dirty --log-mb
+#     BIGDATA_LOG_MB` (64) then `plrun bench open`: the recovery time; 0 skips
+#     them
 #   BIGDATA_OUT  Markdown output (default bench/bigdata-latest.md)
 #   PLRUN_BIN    use this plrun binary instead of building ./cmd/plrun
 #   BIGDATA_KEEP=1 keep the work folder (data folders and logs)
@@ -35,6 +40,8 @@ CACHE=${BIGDATA_CACHE:-512M}
 PPORT=${BIGDATA_PLRUN_PORT:-3412}
 MPORT=${BIGDATA_MARIADB_PORT:-3413}
 SERVERS=${BIGDATA_SERVERS:-"plrun mariadb"}
+OPENS=${BIGDATA_OPENS:-1}
+LOGMB=${BIGDATA_LOG_MB:-64}
 OUT=${BIGDATA_OUT:-$ROOT/bench/bigdata-latest.md}
 log() { printf '[bigdata %s] %s\n' "$(date +%T)" "$*" >&2; }
 die() { log "FATAL: $*"; exit 1; }
@@ -54,8 +61,9 @@ install_deps() {
 install_deps
 
 WORK=$(mktemp -d /tmp/plrun-bigdata.XXXXXX)
-PPID_= MPID= SAMPLER= RES=$WORK/results.tsv
+PPID_= MPID= SAMPLER= RES=$WORK/results.tsv OPENRES=$WORK/opens.tsv
 : >"$RES"
+: >"$OPENRES"
 stop_pid() { # pid: SIGTERM, wait up to 60 s, then SIGKILL
 	local pid=$1 i
 	[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
@@ -136,6 +144,7 @@ run_plrun() {
 	"$PLRUN" bench load --data "$d/data" --rows "$ROWS" --cache-size "$CACHE" --keep >"$d/load.txt" 2>"$d/load.err" ||
 		{ tail -5 "$d/load.err" >&2; die "plrun bench load failed"; }
 	cat "$d/load.txt" >&2
+	[ "$OPENS" = 1 ] && bench_open "$d" "after a clean close"
 	PLOAD=$(awk '/^  rows /{print $3" "$4" "$5" "$6}' "$d/load.txt")
 	PLOADPEAK=$(awk '/peak RSS/{print $3" "$4; exit}' "$d/load.txt")
 	"$PLRUN" serve --listen "127.0.0.1:$PPORT" --data "$d/data" --user root --password root \
@@ -150,6 +159,20 @@ run_plrun() {
 	log "plrun pid $PPID_ on 127.0.0.1:$PPORT, RSS after open $(( $(kb "$PPID_" VmRSS) / 1024 )) MiB"
 	for w in oltp_point_select oltp_update_index; do run_sysbench plrun "$PPORT" "$PPID_" "$w"; done
 	stop_pid "$PPID_"; PPID_=
+	[ "$OPENS" = 1 ] || return 0
+	log "plrun bench dirty --log-mb $LOGMB (ends in its own SIGKILL), then bench open: recovery"
+	"$PLRUN" bench dirty --data "$d/data" --log-mb "$LOGMB" --cache-size "$CACHE" >"$d/dirty.txt" 2>"$d/dirty.err"
+	[ $? = 137 ] || { tail -5 "$d/dirty.err" >&2; die "plrun bench dirty did not end in SIGKILL"; }
+	bench_open "$d" recovered
+}
+
+# bench_open DIR what: plrun bench open on the folder; a line of $OPENRES.
+bench_open() {
+	"$PLRUN" bench open --data "$1/data" --cache-size "$CACHE" >"$1/open-$2.txt" 2>&1 ||
+		{ tail -5 "$1/open-$2.txt" >&2; die "plrun bench open ($2) failed"; }
+	cat "$1/open-$2.txt" >&2
+	printf '%s\t%s\n' "$2" "$(awk '/^  open /{o=$2" "$3; l=$11; r=$(NF-1)" "$NF} /point selects/{p=$8" ms, p99 "$11" ms"}
+		END{printf "open %s (log replayed %s MiB), RSS after %s; point selects p50 %s", o, l, r, p}' "$1/open-$2.txt")" >>"$OPENRES"
 }
 
 run_mariadb() {
@@ -205,6 +228,7 @@ mkdir -p "$(dirname "$OUT")"
 	echo
 	echo "Load: plrun $PLOAD (peak RSS $PLOADPEAK); MariaDB (sysbench prepare) $MLOAD"
 	echo
+	awk -F'\t' '{printf "plrun bench open, %s: %s\n\n", $1, $2}' "$OPENRES"
 	echo "| sysbench ($THREADS threads, ${TIME}s, uniform) | server | QPS | p95 ms | peak RSS MiB (1 s samples) | VmHWM MiB | check |"
 	echo "|---|---|---:|---:|---:|---:|---|"
 	awk -F'\t' '{printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1,$2,$3,$4,$5,$6,$7}' "$RES"
