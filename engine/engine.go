@@ -50,6 +50,9 @@ type Config struct {
 	// BeforeTruncate is for tests: run by a checkpoint after the table
 	// store's flush, before the log is truncated.
 	BeforeTruncate func(applied uint64)
+	// OnStoreFlush is for tests: run as the table store starts writing a
+	// memtable to disk.
+	OnStoreFlush func()
 }
 
 // Logger is the engine's error log (Config.Logger; never nil).

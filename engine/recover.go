@@ -57,7 +57,7 @@ func (e *Engine) recover() (*recovered, error) {
 		log.Warn("removed the temporary file of a checkpoint that did not finish", "file", name)
 	}
 	blockCache, _ := e.cacheBudgets()
-	store, err := kv.Open(filepath.Join(e.cfg.Dir, storeDir), kv.Options{CacheBytes: blockCache, Logger: log})
+	store, err := kv.Open(filepath.Join(e.cfg.Dir, storeDir), kv.Options{CacheBytes: blockCache, Logger: log, OnFlushBegin: e.cfg.OnStoreFlush})
 	if err != nil {
 		if errors.Is(err, kv.ErrNewerFormat) {
 			return nil, sqlerr.New(sqlerr.ErUnknown, "cannot open data folder %s: %v", e.cfg.Dir, err)

@@ -31,6 +31,9 @@ type Options struct {
 	CacheBytes int64
 	// Logger receives pebble's own messages (nil: discarded).
 	Logger *slog.Logger
+	// OnFlushBegin, when set, runs as pebble starts writing a memtable to
+	// disk (tests kill the process there).
+	OnFlushBegin func()
 }
 
 // Open opens (creating if need be) the store in dir.
@@ -47,6 +50,9 @@ func Open(dir string, o Options) (*Store, error) {
 		FormatMajorVersion: pebble.FormatNewest,
 		Logger:             pebbleLogger{lg.With("component", "pebble")},
 		MemTableSize:       32 << 20,
+	}
+	if o.OnFlushBegin != nil {
+		opts.EventListener = &pebble.EventListener{FlushBegin: func(pebble.FlushInfo) { o.OnFlushBegin() }}
 	}
 	opts.EnsureDefaults()
 	for i := range opts.Levels {
