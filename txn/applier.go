@@ -2,6 +2,7 @@ package txn
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
@@ -28,7 +29,7 @@ type applier struct {
 	closing bool
 	stopped bool
 	busy    uint64 // the first LSN of the batch being applied (0: none)
-	err     error // the store failed: nothing more is applied
+	err     error  // the store failed: nothing more is applied
 
 	tables map[uint64]*storage.Table // the catalog as of the last record applied (by table id)
 	done   chan struct{}
@@ -189,7 +190,26 @@ func (a *applier) apply(items []applyItem) error {
 	defer func() { b.Close() }()
 	counts := map[uint64]int64{}
 	autos := map[uint64]uint64{}
+	// Row changes are staged by key so a row written many times in one
+	// batch (a hot row) is written to the store once, as its last state.
+	type change struct {
+		t        *storage.Table
+		pk, vals []types.Value
+		lsn      uint64
+		dataID   uint64
+	}
+	staged := map[string]int{}
+	var changes []change
 	flush := func() error {
+		for _, c := range changes {
+			d, err := c.t.ApplyToStore(b, c.pk, c.vals, c.lsn)
+			if err != nil {
+				return fmt.Errorf("applying LSN %d: %w", c.lsn, err)
+			}
+			counts[c.dataID] += d
+		}
+		changes = changes[:0]
+		clear(staged)
 		for id, d := range counts {
 			if d != 0 {
 				if err := b.AddCount(id, d); err != nil {
@@ -216,12 +236,19 @@ func (a *applier) apply(items []applyItem) error {
 				if t == nil {
 					return nil // dropped after (a DROP later in the log won)
 				}
-				d, err := t.ApplyToStore(b, pk, vals, it.lsn)
-				counts[t.DataID()] += d
-				if n := t.NoteAutoInc(vals); n > autos[t.DataID()] {
-					autos[t.DataID()] = n
+				dataID := t.DataID()
+				k := string(binary.BigEndian.AppendUint64(nil, dataID)) + storage.KeyOf(pk)
+				c := change{t: t, pk: pk, vals: vals, lsn: it.lsn, dataID: dataID}
+				if i, ok := staged[k]; ok {
+					changes[i] = c
+				} else {
+					staged[k] = len(changes)
+					changes = append(changes, c)
 				}
-				return err
+				if n := t.NoteAutoInc(vals); n > autos[dataID] {
+					autos[dataID] = n
+				}
+				return nil
 			})
 			if err != nil {
 				return fmt.Errorf("applying LSN %d: %w", it.lsn, err)
