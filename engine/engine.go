@@ -21,6 +21,7 @@ import (
 	"github.com/plrun/plrun/sql/querylog"
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/storage/kv"
 	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/wal"
 )
@@ -46,6 +47,12 @@ type Config struct {
 
 	// WalOptions is for tests: fault injection into the log.
 	WalOptions wal.Options
+	// BeforeTruncate is for tests: run by a checkpoint after the table
+	// store's flush, before the log is truncated.
+	BeforeTruncate func(applied uint64)
+	// OnStoreFlush is for tests: run as the table store starts writing a
+	// memtable to disk.
+	OnStoreFlush func()
 }
 
 // Logger is the engine's error log (Config.Logger; never nil).
@@ -110,6 +117,16 @@ type Engine struct {
 	closed   atomic.Bool
 	started  time.Time
 	dirLock  *os.File // held while open; see lockDir
+	store    *kv.Store
+}
+
+// closeStore applies what the closed pipeline made durable and flushes
+// the table store, so the next open replays nothing; then closes the
+// store. The log is left as it is (checkpoints truncate it).
+func (e *Engine) closeStore() error {
+	errApply := e.txm.StopApplier()
+	_, err := e.store.Flush()
+	return errors.Join(errApply, err, e.store.Close())
 }
 
 // Open opens or creates the database in cfg.Dir and recovers it.
@@ -165,10 +182,12 @@ func Open(cfg Config) (*Engine, error) {
 	n, _ := strconv.Atoi(e.globals.Get("plrun_workers"))
 	e.workers = newWorkerPool(n)
 
-	cat, err := e.recover()
+	rec, err := e.recover()
 	if err != nil {
 		return nil, err
 	}
+	cat := rec.cat
+	e.store = rec.store
 	e.pipe = asynccommit.Open(e.log, asynccommit.Options{
 		FlushMode: func() int { return int(e.flushMode.Load()) },
 		SyncDelay: func() time.Duration { return time.Duration(e.syncDelay.Load()) * time.Microsecond },
@@ -183,6 +202,13 @@ func Open(cfg Config) (*Engine, error) {
 		Durability:       e.pipe,
 	})
 	e.txm = txn.NewManager(cat, e.locks, e.pipe, e.log)
+	e.txm.HeaderExtra = func() ([]byte, error) { return e.extraJSON(e.txm.Catalog()) }
+	e.txm.OnApplyFailure = func(err error) {
+		e.cfg.Logger.Error("table store: applying committed records failed; the log keeps them, restart to retry", "err", err)
+	}
+	e.txm.BeforeTruncate = cfg.BeforeTruncate
+	_, rowBudget := e.cacheBudgets()
+	e.txm.StartApplier(e.store, rec.tables, rec.pending, rowBudget)
 	e.txm.ELR = e.elr.Load
 	e.txm.LargeTxn = func() (bool, int, int) {
 		return e.largeTrx.Load(), int(e.largeTrxMax.Load()), int(e.largeTrxSplit.Load())
@@ -256,6 +282,11 @@ func (e *Engine) Close() error {
 	var errs []error
 	if e.pipe != nil {
 		errs = append(errs, e.pipe.Close())
+	}
+	if e.txm != nil {
+		errs = append(errs, e.closeStore())
+	} else if e.store != nil {
+		errs = append(errs, e.store.Close())
 	}
 	if e.log != nil {
 		errs = append(errs, e.log.Close())

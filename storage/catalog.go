@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/plrun/plrun/storage/kv"
 )
 
 // Catalog is the set of databases and their tables.
@@ -14,7 +16,30 @@ type Catalog struct {
 	byID   map[uint64]*Table
 	nextID uint64
 	views  map[string]map[string]*ViewDef // lower(db) -> lower(view) -> view (views.go)
+	// store, when set, holds the tables' rows (backing.go); tables made
+	// from here on keep theirs there.
+	store *kv.Store
 }
+
+// SetStore makes the catalog's tables keep their rows in s: every table
+// already in it (their rows are all resident and none is in s yet) and
+// every table made from now on.
+func (c *Catalog) SetStore(s *kv.Store) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.store = s
+	for _, t := range c.byID {
+		t.mu.Lock()
+		if t.store == nil {
+			t.attach(s, t.Def.ID, true)
+			t.recountLocked()
+		}
+		t.mu.Unlock()
+	}
+}
+
+// Store is the catalog's table store (nil: memory only).
+func (c *Catalog) Store() *kv.Store { return c.store }
 
 // NewCatalog returns a catalog holding the default database "test".
 func NewCatalog() *Catalog {
@@ -144,6 +169,9 @@ func (c *Catalog) installLocked(ts map[string]*Table, k string, def *TableDef) *
 		c.nextID = def.ID
 	}
 	t := NewTable(def)
+	if c.store != nil {
+		t.attach(c.store, def.ID, true)
+	}
 	ts[k] = t
 	c.byID[def.ID] = t
 	return t

@@ -24,12 +24,24 @@ func (t *Table) IndexKey(idx int, vals []types.Value) (key string, ok bool) {
 
 // IndexCandidates returns the rows that may hold key in secondary index
 // idx: every row one of whose versions (pending, committed, or kept for a
-// snapshot) has it. The caller checks the version it reads.
-func (t *Table) IndexCandidates(idx int, key string) []*Row {
+// snapshot) has it, and in a backed table the stored rows whose entries
+// start like cols (the index columns' values key was made from; rows not
+// resident come back transient). The caller checks the version it reads.
+func (t *Table) IndexCandidates(idx int, key string, cols []types.Value) []*Row {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	rs := t.secondary[idx][key]
-	return append([]*Row(nil), rs...)
+	rs := append([]*Row(nil), t.secondary[idx][key]...)
+	if t.store != nil {
+		for _, e := range t.storedEntriesLocked(idx, probePrefix(&t.Def.Indexes[idx], cols), nil, nil) {
+			rs = append(rs, e.Row)
+		}
+	}
+	return rs
+}
+
+// IndexColumns is the values of index idx's columns in a full row.
+func (t *Table) IndexColumns(idx int, vals []types.Value) []types.Value {
+	return project(t.Def.Indexes[idx].Cols, vals)
 }
 
 // IndexRow records r under every secondary index for vals (a new pending
@@ -37,7 +49,7 @@ func (t *Table) IndexCandidates(idx int, key string) []*Row {
 func (t *Table) IndexRow(r *Row, vals []types.Value) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.indexLocked(r, vals)
+	t.indexLocked(r.res(), vals)
 }
 
 func (t *Table) indexLocked(r *Row, vals []types.Value) {
@@ -145,6 +157,7 @@ func (t *Table) ValuesOf(r *Row, txn TxnID) []types.Value {
 func (t *Table) Committed(r *Row) ([]types.Value, uint64) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
+	r = r.res()
 	return r.committed, r.lsn
 }
 
@@ -152,13 +165,16 @@ func (t *Table) Committed(r *Row) ([]types.Value, uint64) {
 func (t *Table) PendingOf(r *Row) *Pending {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return r.pending
+	return r.res().pending
 }
 
 // RowCount returns how many rows have a committed, non-deleted version.
 func (t *Table) RowCount() int {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
+	if t.store != nil {
+		return int(t.count)
+	}
 	n := 0
 	for _, r := range t.rows {
 		if r.committed != nil {
@@ -174,12 +190,10 @@ type SnapRow struct{ PK, Vals []types.Value }
 // CommittedRows returns every row as of snapshot snap, in key order
 // (checkpoints).
 func (t *Table) CommittedRows(snap uint64) []SnapRow {
-	t.mu.RLock()
-	defer t.mu.RUnlock()
-	out := make([]SnapRow, 0, t.order.Len())
-	t.order.Scan(func(r *Row) bool {
-		if v := readLocked(r, 0, snap); v.Vals != nil {
-			out = append(out, SnapRow{PK: r.PK, Vals: v.Vals})
+	var out []SnapRow
+	t.ScanEach(0, snap, nil, nil, func(it ScanItem) bool {
+		if it.Vals != nil {
+			out = append(out, SnapRow{PK: it.Row.PK, Vals: it.Vals})
 		}
 		return true
 	})
@@ -188,8 +202,14 @@ func (t *Table) CommittedRows(snap uint64) []SnapRow {
 
 // IndexSize returns how many distinct keys secondary index idx holds (its
 // cardinality, counting keys still held by versions kept for snapshots).
+//
+// For a backed table whose rows are not all resident it is an estimate:
+// the row count (as if every key were distinct).
 func (t *Table) IndexSize(idx int) int {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
+	if t.store != nil && int64(len(t.rows)) < t.count {
+		return int(t.count)
+	}
 	return len(t.secondary[idx])
 }

@@ -176,5 +176,5 @@ func (t *Table) IndexEntries(idx int, eq []types.Value, lo, hi *types.Value) []I
 		out = append(out, IndexEntry{e.vals, e.row})
 		return true
 	})
-	return out
+	return mergeEntries(out, t.storedEntriesLocked(idx, eq, lo, hi))
 }

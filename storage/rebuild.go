@@ -42,11 +42,16 @@ type Rebuild struct {
 	// given out alike at run time and at replay).
 	rekeyed map[string]rekeyedRow
 	owners  map[string]int // rekeyed: new primary key -> how many old rows have it
+	closed  bool
 }
 
 // NewRebuild prepares the rebuild of old into an empty table for def.
 func NewRebuild(old *Table, def *TableDef, shape *Reshape, since uint64) *Rebuild {
 	nt := NewTable(def)
+	if old.store != nil {
+		nt.attach(old.store, def.ID, true)
+	}
+	old.Pin(true) // every old row in memory until Close
 	nt.rows = make(map[string]*Row, old.Len())
 	nt.bulk = true
 	// Rows reordered (Reshape.Order) get new keys, as rows whose key changed.
@@ -56,6 +61,15 @@ func NewRebuild(old *Table, def *TableDef, shape *Reshape, since uint64) *Rebuil
 		b.rekeyed, b.owners = map[string]rekeyedRow{}, map[string]int{}
 	}
 	return b
+}
+
+// Close ends the rebuild's hold on the old table's rows (whether or not
+// it was swapped in).
+func (b *Rebuild) Close() {
+	if !b.closed {
+		b.closed = true
+		b.Old.Unpin()
+	}
 }
 
 // Rows is the number of rows the new table holds.
@@ -272,6 +286,7 @@ func (b *Rebuild) Finish() {
 	defer b.Old.mu.RUnlock()
 	nt.mu.Lock()
 	defer nt.mu.Unlock()
+	defer nt.recountLocked()
 	if b.sameKey {
 		if num < 0 {
 			return
@@ -436,6 +451,18 @@ func (b *Rebuild) SetAutoIncFrom(want uint64) uint64 {
 
 // maxValue is the largest positive integer column c holds.
 func (t *Table) maxValue(c int) uint64 {
+	if t.store != nil {
+		var m uint64
+		t.ScanEach(0, Newest, nil, nil, func(it ScanItem) bool {
+			if it.Vals != nil {
+				if n, ok := it.Vals[c].ToInt64(); ok && n > 0 && uint64(n) > m {
+					m = uint64(n)
+				}
+			}
+			return true
+		})
+		return m
+	}
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	var m uint64

@@ -63,7 +63,7 @@ func TestRebuildCatchUp(t *testing.T) {
 		t.Fatalf("rebuilt table: %d rows, 5=%v 2000=%v 7=%v 1=%v", len(got), got[5], got[2000], got[7], got[1])
 	}
 	k, _ := b.New.IndexKey(1, []types.Value{types.Null, types.IntValue(5000)})
-	if rs := b.New.IndexCandidates(1, k); len(rs) != 1 {
+	if rs := b.New.IndexCandidates(1, k, []types.Value{types.IntValue(5000)}); len(rs) != 1 {
 		t.Fatalf("index iw lists %d rows for v=5000, want 1", len(rs))
 	}
 	if _, _, dup := b.Duplicate(); dup || b.Rows() != 1500 {

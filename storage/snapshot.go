@@ -23,7 +23,8 @@ type SnapshotHeader struct {
 type TableSnap struct {
 	Def     *TableDef
 	AutoInc uint64
-	Rows    int
+	Rows    int    `json:",omitempty"`
+	DataID  uint64 `json:",omitempty"` // the catalog header's: the key space of its rows in the store
 }
 
 // CapturedTable is a table's state for a snapshot.

@@ -29,8 +29,25 @@ type Row struct {
 	older     *version // earlier committed versions, newest first, for snapshot reads
 	pending   *Pending
 	inTree    bool
-	indexed   [][]string        // per secondary index, the keys r is listed under
-	sorted    [][][]types.Value // per secondary index, the values r is listed under in its ordered side (ordered.go)
+	// transient: read from the store and not resident (backing.go), or
+	// evicted since; fwd, when set, is the resident row for its key that
+	// replaced it.
+	transient bool
+	fwd       *Row
+	// ref is the eviction clock's second chance: set when the row is
+	// written or made resident, cleared by the evictor's first pass.
+	ref     bool
+	indexed [][]string        // per secondary index, the keys r is listed under
+	sorted  [][][]types.Value // per secondary index, the values r is listed under in its ordered side (ordered.go)
+}
+
+// res follows r to the resident row that replaced it, if any. The caller
+// holds the table's mu.
+func (r *Row) res() *Row {
+	for r.fwd != nil {
+		r = r.fwd
+	}
+	return r
 }
 
 // version is an earlier committed state of a row, kept while a statement's
@@ -74,8 +91,11 @@ type tableData struct {
 	secondary []map[string][]*Row       // per Def.Indexes entry: key -> rows; nil for the primary key
 	ordered   []*btree.BTreeG[ordEntry] // per Def.Indexes entry: (values, row) in order; nil for the primary key
 	autoInc   uint64                    // next AUTO_INCREMENT value to hand out - 1
-	hidden    uint64
-	bulk      bool // a table being built by Rebuild from rows in key order
+	// ddlAutoInc is autoInc as a schema change (or a restore) set it.
+	ddlAutoInc uint64
+	hidden     uint64
+	bulk       bool // a table being built by Rebuild from rows in key order
+	backing
 	// updated is when a commit last changed the table, in Unix seconds
 	// (information_schema.TABLES.UPDATE_TIME); as in InnoDB it is not
 	// kept across a restart.
@@ -121,10 +141,16 @@ func KeyOf(pk []types.Value) string {
 	return string(b)
 }
 
-// Lookup returns the row slot for key, or nil.
+// Lookup returns the row slot for key, or nil. A row of a backed table
+// that is not resident comes back transient (backing.go).
 func (t *Table) Lookup(key string) *Row {
 	t.mu.RLock()
 	r := t.rows[key]
+	if r == nil && t.store != nil {
+		if vals, lsn, ok := t.fetchLocked(key); ok {
+			r = t.storedRow(key, vals, lsn)
+		}
+	}
 	t.mu.RUnlock()
 	return r
 }
@@ -142,6 +168,10 @@ func (t *Table) slotLocked(key string, pk []types.Value) *Row {
 		return r
 	}
 	r := &Row{Key: key, PK: pk}
+	if vals, lsn, ok := t.fetchLocked(key); ok {
+		t.residentLocked(r, vals, lsn)
+		return r
+	}
 	t.rows[key] = r
 	return r
 }
@@ -163,7 +193,9 @@ func (t *Table) NewHiddenSlot() *Row {
 func (t *Table) ForgetIfEmpty(r *Row) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.placeLocked(r)
+	if r = r.res(); !r.transient {
+		t.placeLocked(r)
+	}
 }
 
 // Version is what a reader sees of a row.
@@ -178,8 +210,17 @@ type Version struct {
 // snap (Newest: the newest committed version).
 func (t *Table) Read(r *Row, txn TxnID, snap uint64) Version {
 	t.mu.RLock()
-	defer t.mu.RUnlock()
-	return readLocked(r, txn, snap)
+	r = r.res()
+	if !r.transient || snap != Newest {
+		defer t.mu.RUnlock()
+		return readLocked(r, txn, snap)
+	}
+	t.mu.RUnlock()
+	// A current read of a transient row: the newest state is the resident
+	// row's, or the store's now.
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return readLocked(t.resolveLocked(r), txn, snap)
 }
 
 func readLocked(r *Row, txn TxnID, snap uint64) Version {
@@ -198,14 +239,22 @@ func readLocked(r *Row, txn TxnID, snap uint64) Version {
 }
 
 // SetPending makes p the row's pending write and returns the previous one
-// (for undo). The caller holds r's row lock.
-func (t *Table) SetPending(r *Row, p *Pending) (prev *Pending) {
+// (for undo). The caller holds r's row lock. r may be transient: the
+// write goes to the resident row for its key, which is returned (the
+// caller keeps that one in its write set).
+func (t *Table) SetPending(r *Row, p *Pending) (row *Row, prev *Pending) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	r = t.resolveLocked(r)
+	if r.transient { // absent everywhere: r becomes the key's slot
+		r.transient = false
+		t.rows[r.Key] = r
+	}
 	prev = r.pending
 	r.pending = p
+	r.ref = true
 	t.placeLocked(r)
-	return prev
+	return r, prev
 }
 
 // RestorePending is undo: it puts back a previous pending state and drops
@@ -213,6 +262,7 @@ func (t *Table) SetPending(r *Row, p *Pending) (prev *Pending) {
 func (t *Table) RestorePending(r *Row, prev *Pending) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	r = r.res()
 	r.pending = prev
 	t.reindexLocked(r)
 	t.placeLocked(r)
@@ -257,6 +307,7 @@ func (t *Table) InstallAll(rows []*Row, txn TxnID, lsn, horizon uint64) {
 		if r.pending == nil || r.pending.Owner != txn {
 			continue
 		}
+		t.countLocked(r.committed, r.pending.Vals)
 		if r.committed != nil || r.lsn != 0 {
 			r.older = &version{vals: r.committed, lsn: r.lsn, prev: r.older}
 		}
@@ -288,6 +339,7 @@ func (t *Table) Apply(key string, pk []types.Value, vals []types.Value, lsn uint
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	r := t.slotLocked(key, pk)
+	t.countLocked(r.committed, vals)
 	if t.Def.PrimaryKey() == nil && len(pk) == 1 && r.hidden == 0 {
 		r.hidden = pk[0].Uint()
 		if r.hidden > t.hidden {
@@ -315,40 +367,22 @@ type ScanItem struct {
 
 // Scan returns, in primary-key order, every row txn sees at snapshot snap,
 // and the deletions it sees (Vals nil, LSN > 0) so the caller can wait for
-// their durability too. The whole scan reads one snapshot under one lock;
-// rows are copied out so the caller holds no lock.
+// their durability too. Every row is read at the one snapshot; rows are
+// copied out so the caller holds no lock.
 func (t *Table) Scan(txn TxnID, snap uint64) []ScanItem {
 	return t.ScanRange(txn, snap, nil, nil)
 }
 
 // ScanRange is Scan limited to the rows whose first primary-key column is
-// within [lo, hi] (nil: unbounded), read in key order from the B-tree.
-// Bounds are ignored for a table without a primary key.
+// within [lo, hi] (nil: unbounded), in key order. Bounds are ignored for
+// a table without a primary key. ScanEach is the same without holding
+// every item at once.
 func (t *Table) ScanRange(txn TxnID, snap uint64, lo, hi *types.Value) []ScanItem {
-	if t.Def.PrimaryKey() == nil {
-		lo, hi = nil, nil
-	}
-	t.mu.RLock()
-	defer t.mu.RUnlock()
 	var out []ScanItem
-	if lo == nil && hi == nil {
-		out = make([]ScanItem, 0, t.order.Len())
-	}
-	visit := func(r *Row) bool {
-		if hi != nil && types.Compare(r.PK[0], *hi) > 0 {
-			return false
-		}
-		v := readLocked(r, txn, snap)
-		if v.Vals != nil || (!v.Own && v.LSN > 0) {
-			out = append(out, ScanItem{Row: r, Version: v})
-		}
+	t.ScanEach(txn, snap, lo, hi, func(it ScanItem) bool {
+		out = append(out, it)
 		return true
-	}
-	if lo == nil {
-		t.order.Scan(visit)
-	} else {
-		t.order.Ascend(&Row{PK: []types.Value{*lo}}, visit)
-	}
+	})
 	return out
 }
 
@@ -360,6 +394,9 @@ func (t *Table) Updated() int64 { return t.updated.Load() }
 func (t *Table) Len() int {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
+	if t.store != nil {
+		return int(max(t.count, int64(len(t.rows))))
+	}
 	return len(t.rows)
 }
 
@@ -391,7 +428,17 @@ func (t *Table) AutoInc() uint64 {
 func (t *Table) SetAutoInc(v uint64) {
 	t.mu.Lock()
 	t.autoInc = v
+	t.ddlAutoInc = v
 	t.mu.Unlock()
+}
+
+// DDLAutoInc is the counter as schema changes last set it: what the
+// catalog header keeps (values handed out since are recovered from the
+// rows, as replay recovers them).
+func (t *Table) DDLAutoInc() uint64 {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.ddlAutoInc
 }
 
 // MarkDropped flags the table; commits into it are then ignored.

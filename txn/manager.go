@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -47,6 +46,19 @@ type Manager struct {
 	ddlLSN  uint64   // the LSN of the DDL record being applied (under the exclusive latch)
 	gates   sync.Map // table id -> *writeGate (gate.go)
 	vis     *visibility
+	apply   *applier // nil until StartApplier (applier.go)
+
+	// HeaderExtra returns what the catalog header keeps beside tables
+	// (the engine's procedures, views, triggers, accounts), for each DDL
+	// record the applier applies. Called under the exclusive latch.
+	HeaderExtra func() ([]byte, error)
+	// OnApplyFailure is told when writing the table store failed: the
+	// applier stops, the log keeps everything after the store's applied
+	// LSN.
+	OnApplyFailure func(error)
+	// BeforeTruncate, when set, runs after a checkpoint's flush and before
+	// it truncates the log (tests kill the process there).
+	BeforeTruncate func(applied uint64)
 
 	stats struct {
 		commits, rollbacks, readWaits atomic.Uint64
@@ -124,6 +136,10 @@ func (m *Manager) LogDDLAt(ctx context.Context, rec *DDLRecord, apply func(lsn u
 		return err
 	}
 	m.latch.Lock()
+	var before map[uint64]bool
+	if m.apply != nil {
+		before = DataIDs(m.Catalog())
+	}
 	// The record's LSN is registered like a commit's, so a snapshot taken
 	// after the DDL is at or above it (a table rebuilt by ALTER TABLE is
 	// read at snapshots from its own LSN on: Txn.checkRebuilt), and sees
@@ -141,6 +157,13 @@ func (m *Manager) LogDDLAt(ctx context.Context, rec *DDLRecord, apply func(lsn u
 	m.ddlLSN = lsn
 	err = apply(lsn)
 	m.vis.installed(lsn)
+	if m.apply != nil && err == nil {
+		if eff, herr := m.ddlEffect(before); herr != nil {
+			err = herr
+		} else {
+			m.apply.enqueue(applyItem{lsn: lsn, ddl: eff})
+		}
+	}
 	m.latch.Unlock()
 	if err != nil {
 		// The record is in the log; replay will fail the same way and skip it.
@@ -149,48 +172,72 @@ func (m *Manager) LogDDLAt(ctx context.Context, rec *DDLRecord, apply func(lsn u
 	return m.WaitDurable(ctx, lsn)
 }
 
-// Checkpoint writes a snapshot consistent at the last assigned LSN and
-// truncates the log before it. extra is stored beside the tables (the
-// procedure catalog).
-func (m *Manager) Checkpoint(ctx context.Context, dir string, extra func() ([]byte, error)) (uint64, error) {
-	// Under the exclusive latch no commit is between its Append and its
-	// install, so the visible snapshot holds every commit up to lsn, and
-	// the schema and procedures match lsn too. Rows are then read at that
-	// snapshot while commits go on: a checkpoint never stalls them for
-	// longer than it takes to list the tables.
-	m.latch.Lock()
-	cat := m.Catalog()
-	lsn := m.Pipe.LastLSN()
-	snap := m.vis.acquire(0)
-	dbs, tables, nextID := cat.CaptureSchema()
-	ex, err := extra()
-	m.latch.Unlock()
+// ddlEffect is the effect of the DDL record just applied (under the
+// exclusive latch): the catalog header after it, and a snapshot at its
+// LSN for the tables whose rows the applier must write.
+func (m *Manager) ddlEffect(before map[uint64]bool) (*DDLEffect, error) {
+	header, err := m.header()
 	if err != nil {
-		m.vis.release(snap)
-		return 0, err
+		return nil, fmt.Errorf("catalog header: %w", err)
 	}
-	storage.ReadRows(tables, snap)
-	m.vis.release(snap)
+	e := DDLEffectOf(before, m.Catalog(), header)
+	if len(e.Fill) > 0 {
+		e.Snap, e.held = m.vis.acquire(0), true
+	}
+	return e, nil
+}
+
+// header is the catalog header as of now.
+func (m *Manager) header() ([]byte, error) {
+	var extra []byte
+	if m.HeaderExtra != nil {
+		var err error
+		if extra, err = m.HeaderExtra(); err != nil {
+			return nil, err
+		}
+	}
+	return m.Catalog().Header(extra)
+}
+
+// Checkpoint makes the table store durable up to what it has applied
+// and truncates the log before that LSN (doc.go: the log is never
+// dropped past an LSN the store has not made durable). Its work is what
+// changed since the last one: pebble flushes its memtables, no table is
+// rewritten.
+func (m *Manager) Checkpoint(ctx context.Context) (uint64, error) {
+	a := m.apply
+	if a == nil {
+		return 0, errors.New("txn: no table store")
+	}
+	// Every record up to lsn is queued for the applier (commits enqueue
+	// under vis.mu right after their Append).
+	m.vis.mu.Lock()
+	lsn := m.Pipe.LastLSN()
+	m.vis.mu.Unlock()
 	if err := m.Pipe.Flush(ctx); err != nil {
 		return 0, err
 	}
 	if err := m.WaitDurable(ctx, lsn); err != nil {
 		return 0, err
 	}
-	err = wal.WriteSnapshot(dir, lsn, func(w io.Writer) error {
-		return storage.WriteSnapshot(w, dbs, tables, nextID, ex)
-	})
-	if err != nil {
-		return 0, fmt.Errorf("writing snapshot: %w", err)
+	if err := m.WaitApplied(ctx, lsn); err != nil {
+		return 0, err
 	}
-	if err := m.Log.TruncateBefore(lsn); err != nil {
+	applied, err := a.store.Flush()
+	if err != nil {
+		return 0, err
+	}
+	if m.BeforeTruncate != nil {
+		m.BeforeTruncate(applied)
+	}
+	if err := m.Log.TruncateBefore(applied); err != nil {
 		return 0, fmt.Errorf("truncating log: %w", err)
 	}
-	horizon := min(lsn, m.vis.horizon())
-	for _, ct := range tables {
-		ct.T.Purge(horizon)
+	horizon := min(applied, m.vis.horizon())
+	for _, t := range m.Catalog().AllTables() {
+		t.Purge(horizon)
 	}
-	return lsn, nil
+	return applied, nil
 }
 
 // IsOutcomeUnknown reports whether err came from a failed log.

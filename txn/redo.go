@@ -60,6 +60,22 @@ var errBadRedo = errors.New("txn: malformed redo record")
 // ApplyRedo replays a commit record into cat (recovery). Rows of tables
 // that no longer exist are skipped: a DROP after them won.
 func ApplyRedo(cat *storage.Catalog, lsn uint64, payload []byte) error {
+	return eachRedoRow(payload, func(id uint64, pk, vals []types.Value) error {
+		t := cat.TableByID(id)
+		if t == nil {
+			return nil
+		}
+		t.Apply(storage.KeyOf(pk), pk, vals, lsn)
+		if n := t.NoteAutoInc(vals); n > 0 {
+			t.SeenAutoInc(n)
+		}
+		return nil
+	})
+}
+
+// eachRedoRow calls fn for every row of a commit record's redo: its
+// table id, primary key and values (nil: deleted).
+func eachRedoRow(payload []byte, fn func(id uint64, pk, vals []types.Value) error) error {
 	n, k := binary.Uvarint(payload)
 	if k <= 0 {
 		return errBadRedo
@@ -86,15 +102,8 @@ func ApplyRedo(cat *storage.Catalog, lsn uint64, payload []byte) error {
 		} else if op != opDelete {
 			return errBadRedo
 		}
-		t := cat.TableByID(id)
-		if t == nil {
-			continue
-		}
-		t.Apply(storage.KeyOf(pk), pk, vals, lsn)
-		if ai := t.Def.AutoIncColumn(); ai >= 0 && vals != nil && ai < len(vals) {
-			if n, ok := vals[ai].ToInt64(); ok && n > 0 {
-				t.SeenAutoInc(uint64(n))
-			}
+		if err := fn(id, pk, vals); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -198,6 +207,7 @@ func replayAlter(cat *storage.Catalog, r *DDLRecord) {
 		return
 	}
 	b := storage.NewRebuild(old, r.Def, r.Shape, 0)
+	defer b.Close()
 	if b.Copy() != nil {
 		return // the statement failed the same way and logged nothing
 	}
@@ -211,7 +221,21 @@ func replayAlter(cat *storage.Catalog, r *DDLRecord) {
 // whose commit record never came (a crash in between) are dropped.
 type Replayer struct {
 	Catalog *storage.Catalog
-	chunks  map[uint64][]pendingChunk // txn id -> chunks in LSN order
+	// OnRedo, when set, is told each commit's redo once applied (the
+	// records the table store does not have yet go to its applier).
+	OnRedo func(lsn uint64, redo []byte)
+	chunks map[uint64][]pendingChunk // txn id -> chunks in LSN order
+}
+
+// Commit applies a KindCommit record.
+func (r *Replayer) Commit(lsn uint64, payload []byte) error {
+	if err := ApplyRedo(r.Catalog, lsn, payload); err != nil {
+		return err
+	}
+	if r.OnRedo != nil {
+		r.OnRedo(lsn, payload)
+	}
+	return nil
 }
 
 type pendingChunk struct {
@@ -254,5 +278,5 @@ func (r *Replayer) ChunkedCommit(lsn uint64, payload []byte) error {
 	if redo == nil {
 		return fmt.Errorf("txn: commit record at LSN %d names transaction %d's chunks from LSN %d, which are not in the log", lsn, id, first)
 	}
-	return ApplyRedo(r.Catalog, lsn, redo)
+	return r.Commit(lsn, redo)
 }

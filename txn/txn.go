@@ -221,7 +221,7 @@ func (x *Txn) ReadLSN() uint64 { return x.readLSN }
 // Write makes vals (nil = delete) the pending state of r. The caller holds
 // r's row lock.
 func (x *Txn) Write(t *storage.Table, r *storage.Row, vals []types.Value) {
-	prev := t.SetPending(r, &storage.Pending{Owner: x.ID, Vals: vals})
+	r, prev := t.SetPending(r, &storage.Pending{Owner: x.ID, Vals: vals})
 	if x.touched == nil {
 		x.touched = make(map[*storage.Row]*storage.Table)
 	}
@@ -368,6 +368,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		return x.readLSN, nil
 	}
 	payload := x.encodeRedo()
+	redo := payload
 	m := x.m
 	m.latch.RLock()
 	// A large transaction's redo goes out in chunks first (invariant 7),
@@ -388,6 +389,9 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		lsn, err = m.Pipe.Append(kind, payload)
 		if err == nil {
 			m.vis.registerLocked(lsn)
+			if m.apply != nil {
+				m.apply.enqueue(applyItem{lsn: lsn, redo: redo})
+			}
 		}
 		m.vis.mu.Unlock()
 	}

@@ -361,6 +361,15 @@ func (l *Log) Sync() error {
 // LastLSN returns the highest LSN in the log, 0 if it is empty.
 func (l *Log) LastLSN() uint64 { return l.lastLSN.Load() }
 
+// AdvanceTo makes the next LSN follow lsn when the log ends below it: the
+// records up to lsn are held elsewhere (the table store applied them), so
+// the log must not hand their LSNs out again. Call before any append.
+func (l *Log) AdvanceTo(lsn uint64) {
+	if l.lastLSN.Load() < lsn {
+		l.lastLSN.Store(lsn)
+	}
+}
+
 // Size returns the bytes on disk of the log's segment files.
 func (l *Log) Size() int64 { return l.size.Load() }
 

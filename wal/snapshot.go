@@ -269,3 +269,26 @@ func RemoveTempSnapshots(dir string) ([]string, error) {
 // SnapshotPath is the file of the snapshot at lsn in dir (the error log
 // and SHOW ENGINE PLRUN STATUS name its size after a checkpoint).
 func SnapshotPath(dir string, lsn uint64) string { return filepath.Join(dir, snapshotName(lsn)) }
+
+// RemoveSnapshots removes every snapshot in dir (a data folder whose
+// tables moved into the table store) and returns their names.
+func RemoveSnapshots(dir string) ([]string, error) {
+	lsns, err := listSnapshots(dir)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, lsn := range lsns {
+		p := SnapshotPath(dir, lsn)
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return names, fmt.Errorf("wal: remove snapshot: %w", err)
+		}
+		names = append(names, filepath.Base(p))
+	}
+	if len(names) > 0 {
+		if err := syncDir(dir); err != nil {
+			return names, err
+		}
+	}
+	return names, nil
+}

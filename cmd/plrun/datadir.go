@@ -12,7 +12,7 @@ import (
 // isPlrunFile reports whether a name in a data directory is plrun's own.
 func isPlrunFile(name string) bool {
 	switch {
-	case name == "LOCK", name == "wal", name == ".plrun_history", strings.HasPrefix(name, "plrun-auto.cnf"):
+	case name == "LOCK", name == "wal", name == "store", name == ".plrun_history", strings.HasPrefix(name, "plrun-auto.cnf"):
 		return true
 	case strings.HasPrefix(name, "snapshot-") && (strings.HasSuffix(name, ".plr") || strings.HasSuffix(name, ".tmp")):
 		return true

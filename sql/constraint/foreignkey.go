@@ -106,7 +106,7 @@ func (w *Writer) candidates(t *storage.Table, cols []int, key []types.Value) ([]
 				return nil, err
 			}
 		}
-		return t.IndexCandidates(i, k), nil
+		return t.IndexCandidates(i, k, key), nil
 	}
 	items := func() []storage.ScanItem { return t.Scan(w.Txn.ID, storage.Newest) }
 	if pk := t.Def.PrimaryKey(); len(pk) > len(cols) && sameCols(pk[:len(cols)], cols) {

@@ -44,7 +44,7 @@ func replaceUniqueConflicts(ctx context.Context, x *txn.Txn, t *storage.Table, s
 		if err := x.LockKey(ctx, txn.UniqueLockKey(t, i, key)); err != nil {
 			return n, err
 		}
-		for _, r := range t.IndexCandidates(i, key) {
+		for _, r := range t.IndexCandidates(i, key, t.IndexColumns(i, vals)) {
 			if r == self {
 				continue
 			}

@@ -61,7 +61,7 @@ func uniqueCollision(ctx context.Context, x *txn.Txn, t *storage.Table, self *st
 		if err := x.LockKey(ctx, txn.UniqueLockKey(t, i, key)); err != nil {
 			return -1, nil, nil, err
 		}
-		for _, r := range t.IndexCandidates(i, key) {
+		for _, r := range t.IndexCandidates(i, key, t.IndexColumns(i, vals)) {
 			if r == self {
 				continue
 			}

@@ -472,7 +472,7 @@ func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 				return nil, err
 			}
 		}
-		for _, r := range t.IndexCandidates(a.UniqIdx, key) {
+		for _, r := range t.IndexCandidates(a.UniqIdx, key, vals) {
 			v := read(t, r)
 			if v.Vals == nil {
 				continue

@@ -266,7 +266,7 @@ func (r *joinRun) candidates(jt *joinTable, st *step, row []types.Value) ([][]ty
 		}
 		key := string(kb)
 		var out [][]types.Value
-		for _, rr := range t.IndexCandidates(st.idx, key) {
+		for _, rr := range t.IndexCandidates(st.idx, key, vals) {
 			v := r.x.ReadSnapshot(t, rr)
 			if v.Vals == nil {
 				continue

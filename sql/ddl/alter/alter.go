@@ -93,6 +93,7 @@ func rebuildOnline(ctx context.Context, s *exec.State, txns *txn.Manager, p *alt
 	since := txns.AcquireSnapshot()
 	defer txns.ReleaseSnapshot(since)
 	b := storage.NewRebuild(old, def, shape, since)
+	defer b.Close()
 	b.Report = conversionReport(s, old.Def, def)
 	if err := b.Copy(); err != nil {
 		return nil, err

@@ -37,6 +37,7 @@ func rebuildTemporary(ctx context.Context, s *exec.State, txns *txn.Manager, p *
 	}
 	def.ID = cat.AllocTableID()
 	b := storage.NewRebuild(old, def, shape, 0)
+	defer b.Close()
 	b.Report = conversionReport(s, old.Def, def)
 	if err := b.Copy(); err != nil {
 		return nil, err

@@ -1,0 +1,160 @@
+package storage
+
+import (
+	"github.com/plrun/plrun/storage/kv"
+	"github.com/plrun/plrun/types"
+)
+
+// indexEntryKey is the store key of secondary index idx's entry for a row
+// with values vals and encoded primary key pk.
+func (t *Table) indexEntryKey(dst []byte, idx int, vals []types.Value, pk string) []byte {
+	dst = kv.IndexPrefix(dst, t.dataID, idx)
+	for _, c := range t.Def.Indexes[idx].Cols {
+		dst = types.AppendKey(dst, vals[c])
+	}
+	return append(dst, pk...)
+}
+
+// ApplyToStore writes one committed row change (vals nil: a delete) of
+// the record at lsn into b: the row and its index entries, replacing what
+// the store held for the key. It returns the change in the row count.
+// Only the applier calls it, in LSN order.
+func (t *Table) ApplyToStore(b *kv.Batch, pk, vals []types.Value, lsn uint64) (int64, error) {
+	key := KeyOf(pk)
+	rk := kv.RowKey(nil, t.dataID, key)
+	var old []types.Value
+	prev, found, err := b.Get(rk)
+	if err != nil {
+		return 0, err
+	}
+	if found {
+		if _, old, err = decodeStored(prev); err != nil {
+			return 0, err
+		}
+	}
+	var kb []byte
+	for i, ix := range t.Def.Indexes {
+		if ix.Primary {
+			continue
+		}
+		var ok, nk []byte
+		if old != nil {
+			ok = t.indexEntryKey(nil, i, old, key)
+		}
+		if vals != nil {
+			kb = t.indexEntryKey(kb[:0], i, vals, key)
+			nk = kb
+		}
+		if ok != nil && string(ok) == string(nk) {
+			continue
+		}
+		if ok != nil {
+			if err := b.Delete(ok); err != nil {
+				return 0, err
+			}
+		}
+		if nk != nil {
+			if err := b.Set(nk, nil); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if vals == nil {
+		if !found {
+			return 0, nil
+		}
+		return -1, b.Delete(rk)
+	}
+	if err := b.Set(rk, encodeStored(nil, lsn, vals)); err != nil {
+		return 0, err
+	}
+	if found {
+		return 0, nil
+	}
+	return 1, nil
+}
+
+// FillStore writes every row of an unfilled table as of snapshot snap
+// into the store (after dropping whatever an earlier, interrupted attempt
+// left under its key space), committing a full batch as it goes through
+// next. It returns the number of rows written; Filled ends the table's
+// unfilled state once the batch holding the last of them is committed.
+func (t *Table) FillStore(b *kv.Batch, snap uint64, next func(*kv.Batch) (*kv.Batch, error)) (*kv.Batch, int64, error) {
+	if err := b.DropData(t.dataID); err != nil {
+		return b, 0, err
+	}
+	var n int64
+	var after *Row
+	for {
+		chunk := make([]ScanItem, 0, scanChunk)
+		t.mu.RLock()
+		visit := func(r *Row) bool {
+			if r == after {
+				return true
+			}
+			after = r
+			if v := readLocked(r, 0, snap); v.Vals != nil {
+				chunk = append(chunk, ScanItem{Row: r, Version: v})
+			}
+			return len(chunk) < scanChunk
+		}
+		if after == nil {
+			t.order.Scan(visit)
+		} else {
+			t.order.Ascend(after, visit)
+		}
+		t.mu.RUnlock()
+		for _, it := range chunk {
+			key := it.Row.Key
+			if err := b.Set(kv.RowKey(nil, t.dataID, key), encodeStored(nil, it.LSN, it.Vals)); err != nil {
+				return b, n, err
+			}
+			for i, ix := range t.Def.Indexes {
+				if !ix.Primary {
+					if err := b.Set(t.indexEntryKey(nil, i, it.Vals, key), nil); err != nil {
+						return b, n, err
+					}
+				}
+			}
+			n++
+		}
+		if len(chunk) < scanChunk {
+			break
+		}
+		if b.Len() > fillBatchBytes {
+			var err error
+			if b, err = next(b); err != nil {
+				return b, n, err
+			}
+		}
+	}
+	return b, n, b.SetCount(t.dataID, n)
+}
+
+// fillBatchBytes is where a fill commits a batch and starts another.
+const fillBatchBytes = 64 << 20
+
+// Filled marks an unfilled table's rows as being in the store: from now
+// on rows may be evicted and keys not resident are read there.
+func (t *Table) Filled() {
+	t.mu.Lock()
+	t.unfilled = false
+	t.mu.Unlock()
+}
+
+// Unfilled reports whether the store has none of the table's rows yet.
+func (t *Table) Unfilled() bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return t.store != nil && t.unfilled
+}
+
+// NoteAutoInc is the AUTO_INCREMENT value a stored row holds, if any.
+func (t *Table) NoteAutoInc(vals []types.Value) uint64 {
+	if ai := t.Def.AutoIncColumn(); ai >= 0 && vals != nil && ai < len(vals) {
+		if n, ok := vals[ai].ToInt64(); ok && n > 0 {
+			return uint64(n)
+		}
+	}
+	return 0
+}
