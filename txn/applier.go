@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/storage/kv"
@@ -31,8 +32,9 @@ type applier struct {
 	busy    uint64 // the first LSN of the batch being applied (0: none)
 	err     error  // the store failed: nothing more is applied
 
-	tables map[uint64]*storage.Table // the catalog as of the last record applied (by table id)
-	done   chan struct{}
+	tables  map[uint64]*storage.Table // the catalog as of the last record applied (by table id)
+	done    chan struct{}
+	evicted atomic.Uint64
 }
 
 // applyItem is one log record to apply: a commit's redo, or a DDL
@@ -331,6 +333,7 @@ func (a *applier) evict() {
 			want = max(min(want, 1<<16), 64)
 			if n := t.Evict(want, applied, horizon); n > 0 {
 				progress = true
+				a.evicted.Add(uint64(n))
 			}
 		}
 		total = 0
@@ -430,3 +433,29 @@ type ReplayedRecord struct {
 
 // TablesOf is cat's backed tables by id (StartApplier's tables).
 func TablesOf(cat *storage.Catalog) map[uint64]*storage.Table { return tablesOf(cat) }
+
+// StoreStats is the table store's state (SHOW GLOBAL STATUS).
+type StoreStats struct {
+	Applied, Flushed            uint64 // the store's applied LSN, and the one its last flush made durable
+	Queued                      int    // records waiting for the applier
+	ResidentRows, ResidentBytes int64  // rows in memory, and their estimated bytes
+	Budget                      int64  // the bytes resident rows are evicted down to
+	Evicted                     uint64 // rows evicted since start
+}
+
+// StoreStats reports the table store's state.
+func (m *Manager) StoreStats() StoreStats {
+	a := m.apply
+	if a == nil {
+		return StoreStats{}
+	}
+	s := StoreStats{Applied: a.store.Applied(), Flushed: a.store.Flushed(), Budget: a.budget, Evicted: a.evicted.Load()}
+	a.mu.Lock()
+	s.Queued = len(a.queue)
+	a.mu.Unlock()
+	for _, t := range m.Catalog().AllTables() {
+		s.ResidentRows += int64(t.ResidentRows())
+		s.ResidentBytes += t.ResidentBytes()
+	}
+	return s
+}
