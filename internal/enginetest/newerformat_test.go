@@ -2,7 +2,6 @@ package enginetest
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,53 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cockroachdb/pebble/v2"
-
 	"github.com/plrun/plrun"
 	"github.com/plrun/plrun/storage/kv"
 )
-
-// storeFormatKey is where storage/kv keeps the store's format (a uvarint);
-// markNewerFormat checks it holds kv.Format before changing it, so a
-// renamed key fails this test instead of testing nothing.
-const storeFormatKey = "m\x00format"
-
-// markNewerFormat rewrites the format of the (closed) table store of dir
-// to kv.Format+1, as a newer plrun would have left it, with pebble
-// directly.
-func markNewerFormat(t testing.TB, dir string) {
-	t.Helper()
-	db, err := pebble.Open(filepath.Join(dir, "store"), &pebble.Options{DisableWAL: true, FormatMajorVersion: pebble.FormatNewest, Logger: quietPebble{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, closer, err := db.Get([]byte(storeFormatKey))
-	if err != nil {
-		t.Fatalf("the store has no format at %q: %v", storeFormatKey, err)
-	}
-	if f, n := binary.Uvarint(v); n <= 0 || f != kv.Format {
-		t.Fatalf("the store's format key holds %x, want uvarint %d", v, kv.Format)
-	}
-	closer.Close()
-	if err := db.Set([]byte(storeFormatKey), binary.AppendUvarint(nil, kv.Format+1), pebble.NoSync); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Flush(); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// quietPebble discards pebble's messages.
-type quietPebble struct{}
-
-func (quietPebble) Infof(string, ...any)  {}
-func (quietPebble) Errorf(string, ...any) {}
-func (quietPebble) Fatalf(format string, args ...any) {
-	panic(fmt.Sprintf(format, args...))
-}
 
 // newerFormatFolder makes a data folder with a table and rows, closed
 // cleanly, whose store a newer plrun marked.
@@ -66,7 +21,9 @@ func newerFormatFolder(t testing.TB) string {
 	_, s, closeAll := openSession(t, dir)
 	execAll(t, s, "CREATE TABLE t (id INT PRIMARY KEY, v VARCHAR(10))", "INSERT INTO t VALUES (1, 'a'), (2, 'b')")
 	closeAll()
-	markNewerFormat(t, dir)
+	if err := kv.MarkFormat(filepath.Join(dir, "store"), kv.Format+1); err != nil {
+		t.Fatal(err)
+	}
 	return dir
 }
 

@@ -58,3 +58,23 @@ func CheckFormat(dir string) error {
 func newerFormatError(f uint64) error {
 	return fmt.Errorf("%w: format %d, this binary reads up to %d (run a newer plrun)", ErrNewerFormat, f, Format)
 }
+
+// MarkFormat sets the format marker of the closed store in dir to f, as a
+// plrun of format f would have left it: for tests of folders of another
+// format (a newer one must be refused, not misread).
+func MarkFormat(dir string, f uint64) error {
+	db, err := pebble.Open(dir, &pebble.Options{DisableWAL: true, FormatMajorVersion: pebble.FormatNewest,
+		Logger: pebbleLogger{slog.New(slog.DiscardHandler)}})
+	if err != nil {
+		return err
+	}
+	if err := db.Set(keyFormat, binary.AppendUvarint(nil, f), pebble.NoSync); err != nil {
+		db.Close()
+		return err
+	}
+	if err := db.Flush(); err != nil {
+		db.Close()
+		return err
+	}
+	return db.Close()
+}

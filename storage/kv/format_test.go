@@ -1,6 +1,7 @@
 package kv
 
 import (
+	"errors"
 	"path/filepath"
 	"testing"
 )
@@ -50,5 +51,24 @@ func TestReadFormat(t *testing.T) {
 	}
 	if err := CheckFormat(dir); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMarkFormat: a store marked newer is refused by Open.
+func TestMarkFormat(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "store")
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if err := MarkFormat(dir, Format+1); err != nil {
+		t.Fatal(err)
+	}
+	if f, ok, err := ReadFormat(dir); !ok || err != nil || f != Format+1 {
+		t.Fatalf("format %d, ok %v, err %v; want %d", f, ok, err, Format+1)
+	}
+	if _, err := Open(dir, Options{}); !errors.Is(err, ErrNewerFormat) {
+		t.Fatalf("Open of a newer store: %v, want ErrNewerFormat", err)
 	}
 }
