@@ -8,8 +8,9 @@
 // snapshot and log once and written into a new store: the upgrade; a store
 // of a newer format is refused before anything in the folder changes), and
 // wires storage, txn, lockmgr, asynccommit, wal, hotrow and procs into one
-// sql.Database that its sessions share. It owns the global settings (mirrored into atomics
-// for the hot paths), the worker pool, the session registry and KILL,
+// sql.Database that its sessions share. It owns the global settings
+// (mirrored into atomics for the hot paths), the worker pool, the session
+// registry and KILL,
 // checkpoints (by CHECKPOINT and automatically past
 // plrun_checkpoint_log_size: the store flushed, then the log before what it
 // flushed dropped), persisted settings (plrun-auto.cnf), the
@@ -37,7 +38,7 @@
 // acknowledged commit; an upgrade removes the old snapshots only after the
 // store holding their rows is flushed and marked, so a crash during it
 // leaves a folder the next open upgrades again (and snapshots a crash left
-// beside a marked store are removed at open, never read); Close cancels running statements, stops the commit
-// pipeline (which syncs what it holds) and closes the log before releasing
-// the folder lock.
+// beside a marked store are removed at open, never read); Close cancels
+// running statements, stops the commit pipeline (which syncs what it holds)
+// and closes the log before releasing the folder lock.
 package engine
