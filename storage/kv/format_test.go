@@ -2,6 +2,7 @@ package kv
 
 import (
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 )
@@ -70,5 +71,40 @@ func TestMarkFormat(t *testing.T) {
 	}
 	if _, err := Open(dir, Options{}); !errors.Is(err, ErrNewerFormat) {
 		t.Fatalf("Open of a newer store: %v, want ErrNewerFormat", err)
+	}
+}
+
+// BenchmarkReadFormat is what Open's read-only look at the format costs
+// on a store of 200k flushed rows in several tables.
+func BenchmarkReadFormat(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "store")
+	s, err := Open(dir, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	val := make([]byte, 100)
+	for table := uint64(1); table <= 4; table++ {
+		bt := s.NewBatch()
+		for i := 0; i < 50_000; i++ {
+			if err := bt.Set(RowKey(nil, table, fmt.Sprintf("%08d", i)), val); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := bt.SetFormat(); err != nil {
+			b.Fatal(err)
+		}
+		if err := bt.Commit(table); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := s.Flush(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if f, ok, err := ReadFormat(dir); err != nil || !ok || f != Format {
+			b.Fatal(f, ok, err)
+		}
 	}
 }
