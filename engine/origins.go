@@ -39,8 +39,12 @@ func (e *Engine) applyCommandLine() error {
 		if key := strings.ToLower(name); startupOnly[key] {
 			// applied first (applyStartupOnly); again now, over an option
 			// file's secure_file_priv
+			text, err := startupValue(key, val)
+			if err != nil {
+				return err
+			}
 			e.globals.Mu.Lock()
-			e.globals.Vals[key] = val
+			e.globals.Vals[key] = text
 			e.globals.Mu.Unlock()
 			e.globals.SetOrigin(key, sysvar.Origin{Source: sysvar.SourceCommandLine})
 			continue
