@@ -413,6 +413,8 @@ func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 	if a.order != nil {
 		if max, ok, err := a.order.count(ec); err != nil {
 			return nil, err
+		} else if ok && max == 0 {
+			return nil, nil // LIMIT 0: nothing to read
 		} else if ok {
 			if done, err := a.findOrdered(x, ec, lock, match, check, &out, max); done || err != nil {
 				return out, err

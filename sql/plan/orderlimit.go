@@ -24,13 +24,17 @@ type indexOrder struct {
 }
 
 // count evaluates LIMIT + OFFSET; ok is false when they are not row
-// counts (the statement's own LIMIT check reports that).
+// counts (the statement's own LIMIT check reports that). LIMIT 0 is 0:
+// no row is read.
 func (o *indexOrder) count(ec *expr.Ctx) (int, bool, error) {
 	lv, err := o.limit.Fn(ec)
 	if err != nil {
 		return 0, false, err
 	}
 	n, ok := expr.RowCountArg(lv)
+	if ok && n == 0 {
+		return 0, true, nil // whatever the offset
+	}
 	if ok && o.offset != nil {
 		ov, err := o.offset.Fn(ec)
 		if err != nil {
@@ -43,7 +47,7 @@ func (o *indexOrder) count(ec *expr.Ctx) (int, bool, error) {
 			return 0, false, nil
 		}
 	}
-	if !ok || n == 0 {
+	if !ok {
 		return 0, false, nil
 	}
 	return n, true, nil
