@@ -139,3 +139,36 @@ func TestScanFunctionWrites(t *testing.T) {
 	}
 	mustExec(t, s, "ROLLBACK")
 }
+
+// TestWriteLimitStops: UPDATE and DELETE with a LIMIT and no ORDER BY
+// stop the scan at their last row, so they lock no row after it: a row
+// another transaction holds beyond it does not make them wait.
+func TestWriteLimitStops(t *testing.T) {
+	h, s := scanRows(t)
+	other := h.e.NewSession()
+	defer other.Close()
+	mustExecAll(t, other, "BEGIN", "UPDATE t SET v = v WHERE id = 1907")
+	mustExecAll(t, s, "SET innodb_lock_wait_timeout = 1")
+	for _, c := range []struct {
+		q        string
+		affected uint64
+		examined uint64
+	}{
+		{"UPDATE t SET v = v + 1 WHERE v % 100 = 7 LIMIT 3", 3, 207},
+		{"DELETE FROM t WHERE v % 100 = 7 LIMIT 2", 2, 407}, // 7, 107, 207 are 8, 108, 208 now
+		{"DELETE FROM t WHERE v % 100 = 8 LIMIT 0", 0, 0},
+	} {
+		r := mustExec(t, s, c.q)
+		if r.AffectedRows != c.affected || s.RowsExamined != c.examined {
+			t.Errorf("%s: %d rows affected, %d examined; want %d, %d", c.q, r.AffectedRows, s.RowsExamined, c.affected, c.examined)
+		}
+	}
+	if got := rowsOf(t, s, "SELECT id, v FROM t WHERE id IN (7, 107, 207, 307, 407, 507) ORDER BY id"); got != "7\t8\n107\t108\n207\t208\n507\t507" {
+		t.Errorf("after the writes:\n%s", got)
+	}
+	// the row held is still waited for when the LIMIT reaches it
+	if _, err := s.Exec(context.Background(), "UPDATE t SET v = v + 1 WHERE v % 100 = 7 LIMIT 20", nil); err == nil || !strings.Contains(err.Error(), "1205") {
+		t.Errorf("UPDATE reaching the held row: %v, want 1205", err)
+	}
+	mustExec(t, other, "ROLLBACK")
+}

@@ -29,7 +29,8 @@ const scanCache = "8388608" // 8M, the setting's minimum
 
 // BenchmarkScanFilter reads a 200,000-row table: a filter matching 1% of
 // the rows (a full scan), a LIMIT 10 without a filter, and a LIMIT 10 of
-// that filter (both must stop reading once they have their rows).
+// that filter (both must stop reading once they have their rows); then
+// ORDER BY ... LIMIT 10 by the primary key backwards and by KEY k.
 func BenchmarkScanFilter(b *testing.B) {
 	db := openScanTable(b, 200_000)
 	ctx := context.Background()
@@ -42,6 +43,10 @@ func BenchmarkScanFilter(b *testing.B) {
 		{"filter-1pct", "SELECT id FROM sbtest WHERE k % 100 = 7", 2000},
 		{"limit-10", "SELECT id, c FROM sbtest LIMIT 10", 10},
 		{"filter-limit-10", "SELECT id, c FROM sbtest WHERE k % 100 = 7 LIMIT 10", 10},
+		// what the storage's reads do not yet stop early: a scan read
+		// backwards, a secondary index read in order
+		{"id-desc-limit-10", "SELECT id, c FROM sbtest ORDER BY id DESC LIMIT 10", 10},
+		{"k-order-limit-10", "SELECT id, c FROM sbtest ORDER BY k LIMIT 10", 10},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
