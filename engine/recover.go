@@ -49,20 +49,22 @@ type recovered struct {
 // store, which is then flushed and marked with its format (upgrade).
 func (e *Engine) recover() (*recovered, error) {
 	log := e.cfg.Logger
-	removed, err := wal.RemoveTempSnapshots(e.cfg.Dir)
-	if err != nil {
-		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "removing unfinished snapshots: %v", err)
-	}
-	for _, name := range removed {
-		log.Warn("removed the temporary file of a checkpoint that did not finish", "file", name)
-	}
 	blockCache, _ := e.cacheBudgets()
 	store, err := kv.Open(filepath.Join(e.cfg.Dir, storeDir), kv.Options{CacheBytes: blockCache, Logger: log, OnFlushBegin: e.cfg.OnStoreFlush})
 	if err != nil {
 		if errors.Is(err, kv.ErrNewerFormat) {
-			return nil, sqlerr.New(sqlerr.ErUnknown, "cannot open data folder %s: %v", e.cfg.Dir, err)
+			return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "cannot open data folder %s: %v", e.cfg.Dir, err)
 		}
 		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "opening the table store: %v", err)
+	}
+	// (after the format check: a newer plrun's folder is left as it is)
+	removed, err := wal.RemoveTempSnapshots(e.cfg.Dir)
+	if err != nil {
+		store.Close()
+		return nil, sqlerr.Wrap(err, sqlerr.ErUnknown, "removing unfinished snapshots: %v", err)
+	}
+	for _, name := range removed {
+		log.Warn("removed the temporary file of a checkpoint that did not finish", "file", name)
 	}
 	ok := false
 	defer func() {

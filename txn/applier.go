@@ -120,6 +120,7 @@ const maxApplyBatch = 4 << 20
 
 func (a *applier) run() {
 	defer close(a.done)
+	a.evict() // an upgrade or a recovery may start over budget
 	for {
 		a.mu.Lock()
 		for len(a.queue) == 0 && !a.closing {
