@@ -168,9 +168,7 @@ func Open(cfg Config) (*Engine, error) {
 	// against: have_ssl); then MySQL 8's order: option files, persisted
 	// settings (ALTER SYSTEM SET, SET PERSIST), then the command line,
 	// which wins for this run (origins.go).
-	if err := e.applyStartupOnly(cfg.Settings); err != nil {
-		return nil, err
-	}
+	e.applyStartupOnly(cfg.Settings)
 	if err := e.applyOptionSettings(); err != nil {
 		return nil, err
 	}

@@ -8,10 +8,9 @@ import (
 )
 
 // startupOnly are the read-only variables whose value the embedder gives
-// in Config.Settings at open: secure_file_priv, what `plrun serve`
-// configured for TLS (have_ssl, ssl_ca, ssl_cert, ssl_key, tls_version),
-// and plrun_cache_size (the table store is opened with it). No SET
-// changes them.
+// in Config.Settings at open: secure_file_priv, and what `plrun serve`
+// configured for TLS (have_ssl, ssl_ca, ssl_cert, ssl_key, tls_version).
+// No SET changes them.
 var startupOnly = map[string]bool{
 	"secure_file_priv": true,
 	"have_ssl":         true,
@@ -19,41 +18,15 @@ var startupOnly = map[string]bool{
 	"ssl_cert":         true,
 	"ssl_key":          true,
 	"tls_version":      true,
-	"plrun_cache_size": true,
 }
 
 // applyStartupOnly stores the startup-only values of settings.
-func (e *Engine) applyStartupOnly(settings map[string]string) error {
+func (e *Engine) applyStartupOnly(settings map[string]string) {
 	for name, val := range settings {
-		key := strings.ToLower(name)
-		if !startupOnly[key] {
-			continue
+		if key := strings.ToLower(name); startupOnly[key] {
+			e.globals.Vals[key] = val
 		}
-		text, err := startupValue(key, val)
-		if err != nil {
-			return err
-		}
-		e.globals.Vals[key] = text
 	}
-	return nil
-}
-
-// startupValue is the text a startup-only variable keeps for val: a
-// number is read as --set reads it, and one out of the variable's range
-// or not a number is refused, as --set refuses it.
-func startupValue(key, val string) (string, error) {
-	d, err := sysvar.Lookup(key)
-	if err != nil || d.Kind != sysvar.KindInt {
-		return val, nil
-	}
-	text, warn, err := sysvar.Normalize(d, sysvar.Literal(val))
-	if err != nil {
-		return "", err
-	}
-	if warn != nil {
-		return "", sqlerr.New(sqlerr.ErWrongValueForVar, "Variable '%s' can't be set to the value of '%s' (out of range)", key, val)
-	}
-	return text, nil
 }
 
 // errNoSecureTransports is MariaDB's 4167 (MySQL's 3161): with no TLS,
@@ -66,5 +39,32 @@ func (e *Engine) checkSecureTransport(d *sysvar.Def, text string) error {
 	if d.Key() == "require_secure_transport" && text == "ON" && e.globals.Get("have_ssl") != "YES" {
 		return errNoSecureTransports
 	}
+	return nil
+}
+
+// startupSettings are read-only variables the command line and option
+// files may give at start, as mysqld takes innodb_buffer_pool_size:
+// checked like a SET GLOBAL of the value (range too: out of range is an
+// error, not a clamp no one would see), stored, and changed by no SET.
+var startupSettings = map[string]bool{
+	"plrun_cache_size": true,
+}
+
+// setStartupSetting stores a startup setting's value and its origin.
+func (e *Engine) setStartupSetting(d *sysvar.Def, text string, o sysvar.Origin) error {
+	val, warn, err := sysvar.Normalize(d, sysvar.Literal(text))
+	if err != nil {
+		return err
+	}
+	if warn != nil {
+		return sqlerr.New(sqlerr.ErWrongValueForVar, "Variable '%s' can't be set to the value of '%s' (out of range)", d.Name, strings.TrimSpace(text))
+	}
+	if err := sysvar.Check(d, val); err != nil {
+		return err
+	}
+	e.globals.Mu.Lock()
+	e.globals.Vals[d.Key()] = val
+	e.globals.Mu.Unlock()
+	e.globals.SetOrigin(d.Key(), o)
 	return nil
 }

@@ -128,3 +128,13 @@ func (t *Table) storedRow(key string, vals []types.Value, lsn uint64) *Row {
 	}
 	return r
 }
+
+// ResidentRows is how many rows of t are in memory.
+func (t *Table) ResidentRows() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return len(t.rows)
+}
+
+// RowCost is the estimated bytes of one resident row of t.
+func (t *Table) RowCost() int64 { return max(t.rowCost, 1) }
