@@ -44,6 +44,16 @@
 // the ON equalities, put the merged columns first in * and hide the
 // merged-away copy from unqualified names (using.go).
 //
+// Reading. A scan or a primary-key range reads the table row by row at
+// the statement's snapshot (txn.Txn.ScanEach: a backed table a chunk at a
+// time from memory and the store), so a scan holds only the rows it keeps:
+// Access.Find collects the matches, a join's first table is never held,
+// the others only their rows that pass their own conditions. A LIMIT
+// without ORDER BY (ServeLimit; SELECT, UPDATE, DELETE) or with one in the
+// primary key's order stops the scan at its last row; LIMIT 0 reads
+// nothing. A DESC order of the primary key reads the whole range forwards
+// keeping the last rows; a secondary index is read as storage lists it.
+//
 // A table a plan reads may be the placeholder of a derived table, a CTE
 // or a view: Access.Find and Join.Rows read the rows the execution bound
 // to it (expr.Ctx.TableOf), and take no row locks on them.
