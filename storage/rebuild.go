@@ -42,21 +42,36 @@ type Rebuild struct {
 	// given out alike at run time and at replay).
 	rekeyed map[string]rekeyedRow
 	owners  map[string]int // rekeyed: new primary key -> how many old rows have it
-	closed  bool
+	// streamed: the old table's rows that are only stored are copied
+	// store to store (rebuild_stream.go); stream holds what that copy
+	// learned.
+	streamed  bool
+	stream    streamState
+	published bool
+	closed    bool
 }
 
 // NewRebuild prepares the rebuild of old into an empty table for def.
 func NewRebuild(old *Table, def *TableDef, shape *Reshape, since uint64) *Rebuild {
 	nt := NewTable(def)
-	if old.store != nil {
-		nt.attach(old.store, def.ID, true)
-	}
-	old.Pin(true) // every old row in memory until Close
-	nt.rows = make(map[string]*Row, old.Len())
-	nt.bulk = true
 	// Rows reordered (Reshape.Order) get new keys, as rows whose key changed.
 	sameKey := shape.SameKey(old.Def, def) && len(shape.Order) == 0
 	b := &Rebuild{Old: old, New: nt, Shape: shape, since: since, sameKey: sameKey, identity: shape.Identity(old.Def, def)}
+	b.streamed = streamable(old, def, shape, b.sameKey, b.identity)
+	if old.store != nil {
+		nt.attach(old.store, def.ID, !b.streamed)
+	}
+	if b.streamed {
+		old.Pin(false) // its resident rows stay resident until Close
+		nt.streamed = true
+		old.mu.RLock()
+		nt.rows = make(map[string]*Row, len(old.rows))
+		old.mu.RUnlock()
+	} else {
+		old.Pin(true) // every old row in memory until Close
+		nt.rows = make(map[string]*Row, old.Len())
+	}
+	nt.bulk = true
 	if !b.sameKey {
 		b.rekeyed, b.owners = map[string]rekeyedRow{}, map[string]int{}
 	}
@@ -69,6 +84,9 @@ func (b *Rebuild) Close() {
 	if !b.closed {
 		b.closed = true
 		b.Old.Unpin()
+		if b.streamed && !b.published && !b.Old.Dropped() {
+			b.dropStreamed() // not swapped in: what the copy stored is nobody's
+		}
 	}
 }
 
@@ -98,6 +116,9 @@ const copyBatch = 512
 
 // Copy is step 1: every row of the old table, in key order, batch by batch.
 func (b *Rebuild) Copy() error {
+	if b.streamed {
+		return b.copyStreamed()
+	}
 	var last *Row
 	num := 0
 	for {
@@ -160,7 +181,11 @@ func (b *Rebuild) CatchUp() error {
 			return err
 		}
 	}
-	b.dropGone()
+	if !b.streamed {
+		// (A streamed rebuild's source is pinned and keeps its tombstones,
+		// Purge skips it: every deletion since the copy was loaded above.)
+		b.dropGone()
+	}
 	return nil
 }
 
@@ -244,13 +269,20 @@ func (b *Rebuild) load(im *rowImage, num int) error {
 	}
 	nt.mu.Lock()
 	defer nt.mu.Unlock()
-	if vals == nil && older == nil {
+	if vals == nil && older == nil && !b.streamed {
 		if r := nt.rows[im.key]; r != nil {
 			nt.clearLocked(r)
 		}
 		return nil
 	}
-	r := nt.slotLocked(im.key, im.pk)
+	// (Streamed, a row deleted stays a tombstone: the store may hold the
+	// copy of it, and memory must win until the fill deletes that.)
+	// (Not slotLocked: whatever the store holds for the key, the image
+	// replaces all of it.)
+	r := nt.rows[im.key]
+	if r == nil {
+		r = &Row{Key: im.key, PK: im.pk}
+	}
 	if im.hidden != 0 {
 		r.hidden = im.hidden
 		nt.hidden = max(nt.hidden, im.hidden)
@@ -286,6 +318,10 @@ func (b *Rebuild) Finish() {
 	defer b.Old.mu.RUnlock()
 	nt.mu.Lock()
 	defer nt.mu.Unlock()
+	if b.streamed {
+		b.finishStreamedLocked()
+		return
+	}
 	defer nt.recountLocked()
 	if b.sameKey {
 		if num < 0 {
@@ -391,6 +427,11 @@ func (b *Rebuild) Duplicate() (idx int, vals []types.Value, found bool) {
 	nt := b.New
 	nt.mu.RLock()
 	defer nt.mu.RUnlock()
+	if b.streamed {
+		// Rows as they were and no UNIQUE key added: nothing can collide.
+		b.rows = int(nt.count)
+		return 0, nil, false
+	}
 	b.rows = 0
 	nt.order.Scan(func(r *Row) bool {
 		if r.committed == nil {
@@ -427,6 +468,7 @@ func (b *Rebuild) Duplicate() (idx int, vals []types.Value, found bool) {
 // rows were rekeyed (no older versions), snapshots below lsn cannot read
 // it.
 func (b *Rebuild) Publish(lsn uint64) {
+	b.published = true
 	if !b.sameKey {
 		b.New.rebuiltAt = lsn
 	}
@@ -443,7 +485,7 @@ func (b *Rebuild) SetAutoIncFrom(want uint64) uint64 {
 	if ai := b.New.Def.AutoIncColumn(); ai >= 0 {
 		// A column just made AUTO_INCREMENT (or a counter set below the
 		// values) continues after the largest value, as InnoDB does.
-		c = max(c, b.New.maxValue(ai))
+		c = max(c, b.maxValue(ai))
 	}
 	b.New.SetAutoInc(c)
 	return c

@@ -154,7 +154,7 @@ func (t *Table) Evict(n int, applied, horizon uint64) int {
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.unfilled || t.dropped {
+	if t.unfilled || t.streamed || t.dropped {
 		return 0
 	}
 	done, seen := 0, 0

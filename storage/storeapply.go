@@ -20,7 +20,11 @@ func (t *Table) indexEntryKey(dst []byte, idx int, vals []types.Value, pk string
 // the store held for the key. It returns the change in the row count.
 // Only the applier calls it, in LSN order.
 func (t *Table) ApplyToStore(b *kv.Batch, pk, vals []types.Value, lsn uint64) (int64, error) {
-	key := KeyOf(pk)
+	return t.applyKeyToStore(b, KeyOf(pk), vals, lsn)
+}
+
+// applyKeyToStore is ApplyToStore for the row with encoded key key.
+func (t *Table) applyKeyToStore(b *kv.Batch, key string, vals []types.Value, lsn uint64) (int64, error) {
 	rk := kv.RowKey(nil, t.dataID, key)
 	var old []types.Value
 	prev, found, err := b.Get(rk)
@@ -79,7 +83,15 @@ func (t *Table) ApplyToStore(b *kv.Batch, pk, vals []types.Value, lsn uint64) (i
 // left under its key space), committing a full batch as it goes through
 // next. It returns the number of rows written; Filled ends the table's
 // unfilled state once the batch holding the last of them is committed.
+// A streamed table's stored rows are kept: its resident rows are written
+// over them (fillOverStream).
 func (t *Table) FillStore(b *kv.Batch, snap uint64, next func(*kv.Batch) (*kv.Batch, error)) (*kv.Batch, int64, error) {
+	t.mu.RLock()
+	streamed, stored := t.streamed, t.streamedRows
+	t.mu.RUnlock()
+	if streamed {
+		return t.fillOverStream(b, snap, stored, next)
+	}
 	if err := b.DropData(t.dataID); err != nil {
 		return b, 0, err
 	}
@@ -140,19 +152,66 @@ func (t *Table) FillStore(b *kv.Batch, snap uint64, next func(*kv.Batch) (*kv.Ba
 // fillBatchBytes is where a fill commits a batch and starts another.
 const fillBatchBytes = 64 << 20
 
+// fillOverStream is FillStore for a streamed table, whose store holds the
+// stored rows the rebuild copied (stored of them): each resident row's
+// version at snap replaces the store's for its key (a row absent at snap,
+// such as a tombstone for a row deleted after it was copied, is deleted
+// there), index entries following, and the row count is the copied rows
+// plus what the resident ones changed.
+func (t *Table) fillOverStream(b *kv.Batch, snap uint64, stored int64, next func(*kv.Batch) (*kv.Batch, error)) (*kv.Batch, int64, error) {
+	n := stored
+	var after *Row
+	for {
+		chunk := make([]ScanItem, 0, scanChunk)
+		t.mu.RLock()
+		visit := func(r *Row) bool {
+			if r == after {
+				return true
+			}
+			after = r
+			chunk = append(chunk, ScanItem{Row: r, Version: readLocked(r, 0, snap)})
+			return len(chunk) < scanChunk
+		}
+		if after == nil {
+			t.order.Scan(visit)
+		} else {
+			t.order.Ascend(after, visit)
+		}
+		t.mu.RUnlock()
+		for _, it := range chunk {
+			d, err := t.applyKeyToStore(b, it.Row.Key, it.Vals, it.LSN)
+			if err != nil {
+				return b, n, err
+			}
+			n += d
+		}
+		if len(chunk) < scanChunk {
+			break
+		}
+		if b.Len() > fillBatchBytes {
+			var err error
+			if b, err = next(b); err != nil {
+				return b, n, err
+			}
+		}
+	}
+	return b, n, b.SetCount(t.dataID, n)
+}
+
 // Filled marks an unfilled table's rows as being in the store: from now
 // on rows may be evicted and keys not resident are read there.
 func (t *Table) Filled() {
 	t.mu.Lock()
-	t.unfilled = false
+	t.unfilled, t.streamed = false, false
 	t.mu.Unlock()
 }
 
-// Unfilled reports whether the store has none of the table's rows yet.
+// Unfilled reports whether the store does not hold the table's rows yet:
+// none of them, or (streamed) not the resident ones.
 func (t *Table) Unfilled() bool {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	return t.store != nil && t.unfilled
+	return t.store != nil && (t.unfilled || t.streamed)
 }
 
 // NoteAutoInc is the AUTO_INCREMENT value a stored row holds, if any.

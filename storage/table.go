@@ -95,6 +95,13 @@ type tableData struct {
 	ddlAutoInc uint64
 	hidden     uint64
 	bulk       bool // a table being built by Rebuild from rows in key order
+	// streamed: built by a streamed rebuild (rebuild_stream.go) and not
+	// filled yet: streamedRows rows were copied straight into the store
+	// under its key space, the others are resident (and win); the
+	// applier's fill writes the resident ones over the store (FillStore).
+	// Until then no row is evicted and no tombstone purged. Guarded by mu.
+	streamed     bool
+	streamedRows int64
 	backing
 	// updated is when a commit last changed the table, in Unix seconds
 	// (information_schema.TABLES.UPDATE_TIME); as in InnoDB it is not
@@ -455,10 +462,19 @@ func (t *Table) Dropped() bool {
 	return t.dropped
 }
 
-// Purge drops tombstones whose deletion is durable (checkpoint).
+// Purge drops tombstones whose deletion is durable (checkpoint). A
+// pinned table (a rebuild's source: its catch-up reads deletions from the
+// tombstones) and a streamed table not filled yet (its tombstones hide
+// rows the store still holds) keep theirs.
 func (t *Table) Purge(durable uint64) {
+	if t.pinned.Load() > 0 {
+		return
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.streamed {
+		return
+	}
 	for _, r := range t.rows {
 		if r.lsn <= durable {
 			trimLocked(r, durable)

@@ -81,10 +81,18 @@ func TestCrashChild(t *testing.T) {
 		os.Stdout.Write([]byte(line)) // unbuffered: one write(2) per line
 		outMu.Unlock()
 	}
-	db, err := plrun.Open(os.Getenv(envDir), &plrun.Options{Settings: crashSettings})
+	settings := crashSettings
+	if mode == "createindex" {
+		settings = createIndexCrashSettings
+	}
+	db, err := plrun.Open(os.Getenv(envDir), &plrun.Options{Settings: settings})
 	if err != nil {
 		say("fatal open: %v", err)
 		os.Exit(3)
+	}
+	if mode == "createindex" {
+		createIndexChild(db, iter, say)
+		return
 	}
 	if mode == "ddl" {
 		ddlChild(db, iter, say)

@@ -14,6 +14,10 @@ type Batch struct {
 	s  *Store
 	b  *pebble.Batch
 	kb []byte
+	// done: committed or closed. pebble recycles its batches, so closing
+	// one twice could release another goroutine's batch (a rebuild's copy
+	// writes beside the applier).
+	done bool
 }
 
 // NewBatch starts a batch.
@@ -87,7 +91,7 @@ func (b *Batch) Commit(applied uint64) error {
 	if err := b.b.Commit(pebble.NoSync); err != nil {
 		return fmt.Errorf("writing the table store: %w", err)
 	}
-	b.b.Close()
+	b.Close()
 	if applied > b.s.applied.Load() {
 		b.s.applied.Store(applied)
 	}
@@ -95,7 +99,12 @@ func (b *Batch) Commit(applied uint64) error {
 }
 
 // Close discards an uncommitted batch.
-func (b *Batch) Close() { b.b.Close() }
+func (b *Batch) Close() {
+	if !b.done {
+		b.done = true
+		b.b.Close()
+	}
+}
 
 // AddCount adds delta to dataID's stored row count.
 func (b *Batch) AddCount(dataID uint64, delta int64) error {
