@@ -21,6 +21,14 @@
 //     repeatedly with ob_enable_pl_async_commit off or on, by one session
 //     or by Concurrency sessions at once; it verifies the row count.
 //   - RunLargeTrx is seed 004 (PolarDB-X large transaction splitting).
+//   - RunTableLoad, RunOpen and RunDirty are issue 15's data-size runs on
+//     one folder the caller names (they do not empty it): sysbench's
+//     sbtest.sbtest1 loaded with N rows (oltp_common.lua's DDL and value
+//     shapes, multi-row autocommit INSERTs, then CREATE INDEX k_1), the
+//     open and recovery time with the process's memory (VmRSS and VmHWM
+//     from /proc/self/status), point-select latency, and a crash left
+//     behind with a chosen amount of log to replay (RunDirty hands its
+//     result to a crash function while its sessions still update).
 //
 // The first three run under a Load, as sysbench does: bounded by count or
 // by time (--time), after an unmeasured warm-up, with a progress line per

@@ -65,10 +65,21 @@ func (e *Engine) openSetting(name, val string, o sysvar.Origin) error {
 		e.globals.SetOrigin("secure_file_priv", o)
 		return nil
 	}
+	d, err := sysvar.Lookup(name)
+	if err == nil && o.Source != sysvar.SourcePersisted {
+		// mysqld's size suffixes (512M) on the command line and in option
+		// files; plrun-auto.cnf holds what SET PERSIST stored, as SET reads it.
+		if val, err = sysvar.OptionText(d, val); err != nil {
+			return err
+		}
+		if startupSettings[d.Key()] {
+			return e.setStartupSetting(d, val, o)
+		}
+	}
 	if err := e.setOpenSetting(name, val); err != nil {
 		return err
 	}
-	if d, err := sysvar.Lookup(name); err == nil {
+	if d != nil {
 		e.globals.SetOrigin(d.Key(), o)
 	}
 	return nil

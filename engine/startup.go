@@ -41,3 +41,30 @@ func (e *Engine) checkSecureTransport(d *sysvar.Def, text string) error {
 	}
 	return nil
 }
+
+// startupSettings are read-only variables the command line and option
+// files may give at start, as mysqld takes innodb_buffer_pool_size:
+// checked like a SET GLOBAL of the value (range too: out of range is an
+// error, not a clamp no one would see), stored, and changed by no SET.
+var startupSettings = map[string]bool{
+	"plrun_cache_size": true,
+}
+
+// setStartupSetting stores a startup setting's value and its origin.
+func (e *Engine) setStartupSetting(d *sysvar.Def, text string, o sysvar.Origin) error {
+	val, warn, err := sysvar.Normalize(d, sysvar.Literal(text))
+	if err != nil {
+		return err
+	}
+	if warn != nil {
+		return sqlerr.New(sqlerr.ErWrongValueForVar, "Variable '%s' can't be set to the value of '%s' (out of range)", d.Name, strings.TrimSpace(text))
+	}
+	if err := sysvar.Check(d, val); err != nil {
+		return err
+	}
+	e.globals.Mu.Lock()
+	e.globals.Vals[d.Key()] = val
+	e.globals.Mu.Unlock()
+	e.globals.SetOrigin(d.Key(), o)
+	return nil
+}

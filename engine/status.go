@@ -24,6 +24,7 @@ func (e *Engine) Status() [][2]string {
 	conns := len(e.sessions)
 	e.sessMu.Unlock()
 	hs := e.hot.Stats()
+	ss := e.txm.StoreStats()
 	groupAvg := "0"
 	if hs.Groups > 0 {
 		groupAvg = strconv.FormatFloat(float64(hs.Groups+hs.Followers)/float64(hs.Groups), 'f', 2, 64)
@@ -52,6 +53,14 @@ func (e *Engine) Status() [][2]string {
 		{"Plrun_log_sync_avg_us", syncAvg},
 		{"Plrun_log_syncs", u(ps.Syncs)},
 		{"Plrun_rollbacks", u(ts.Rollbacks)},
+		{"Plrun_store_applied_lsn", u(ss.Applied)},
+		{"Plrun_store_flushed_lsn", u(ss.Flushed)},
+		{"Plrun_store_apply_queue", strconv.Itoa(ss.Queued)},
+		{"Plrun_rows_resident", strconv.FormatInt(ss.ResidentRows, 10)},
+		{"Plrun_rows_resident_bytes", strconv.FormatInt(ss.ResidentBytes, 10)},
+		{"Plrun_rows_resident_budget", strconv.FormatInt(ss.Budget, 10)},
+		{"Plrun_rows_evicted", u(ss.Evicted)},
+		{"Plrun_store_disk_bytes", u(e.store.DiskUsage())},
 		{"Plrun_query_log_dropped", u(e.qlog.Dropped())},
 		{"Plrun_query_log_written", u(e.qlog.Written())},
 		{"Plrun_workers_busy", strconv.Itoa(e.workers.busyCount())},

@@ -128,3 +128,10 @@ func (t *Table) storedRow(key string, vals []types.Value, lsn uint64) *Row {
 	}
 	return r
 }
+
+// ResidentRows is how many rows of t are in memory.
+func (t *Table) ResidentRows() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return len(t.rows)
+}

@@ -1,7 +1,32 @@
-// Package storage holds plrun's tables in memory: the catalog of databases
-// and tables, each table's rows indexed by primary key (a hash map for point
-// operations and a B-tree for ordered scans), and its secondary (UNIQUE and
-// plain) indexes: per key, the rows one of whose versions holds it.
+// Package storage holds plrun's tables: the catalog of databases and
+// tables, each table's resident rows indexed by primary key (a hash map
+// for point operations and a B-tree for ordered scans) and its secondary
+// (UNIQUE and plain) indexes (per key, the rows one of whose versions
+// holds it), over the table store (package kv, pebble) that holds every
+// row and index entry as of its applied LSN.
+//
+// Where a row lives (backing.go). Memory holds the resident rows: every
+// row with a pending write, a committed version the store has not applied
+// yet, or older versions a snapshot may read, and clean rows while the
+// budget (half of plrun_cache_size) allows; the applier (txn/applier.go)
+// evicts the others (Table.Evict: no pending write, commit LSN applied and
+// at or below the snapshot horizon, no older version kept). So a row that
+// is not resident has its newest committed version in the store, at an
+// LSN no snapshot in use is below, and any reader may read it there. A
+// resident row wins over the store for its key. Reads merge the two:
+// Lookup falls back to the store; ScanEach walks the resident B-tree and
+// a store iterator together, chunk by chunk (a long scan holds one chunk
+// at a time, never the whole table); IndexCandidates and IndexEntries add
+// the store's index entries of rows that are not resident. A row read from
+// the store is transient: a statement may read it; a current read (under
+// the row lock) or a write resolves it to the resident row for its key,
+// making it resident (resolveLocked; SetPending returns the row written).
+// An evicted Row turns transient too, so a holder that kept it reads its
+// last state and a write resolves it again. A table created or rebuilt in
+// memory is unfilled until the applier has written all its rows at its
+// DDL's LSN: until then nothing of it is evicted or read from the store.
+// Temporary and transient tables (NewTable) have no store and live in
+// memory only, as every table did before.
 //
 // A Row holds:
 //
@@ -55,7 +80,14 @@
 // for one execution) is a Table built with NewTable and never added to
 // the catalog.
 //
-// Snapshots: Catalog.WriteSnapshot/ReadSnapshot write and read every
-// table's committed rows; the caller (txn) makes the state consistent at an
-// LSN by holding the commit latch while it captures it.
+// The catalog header (header.go) is the schema as one JSON document: each
+// table's definition, its key space in the store (DataID) and its
+// AUTO_INCREMENT counter as schema changes set it; the applier stores it
+// with each DDL record and OpenCatalog rebuilds the catalog from it with
+// no row resident. Snapshots (snapshot.go, ReadSnapshot) are the format
+// before the store: read only to upgrade such a data folder.
+//
+// Lock order: Catalog.mu before Table.mu; a store read (Get, iterator)
+// may run under Table.mu (so a key that is not resident keeps its stored
+// state while it is read: eviction and fault-in take mu for writing).
 package storage

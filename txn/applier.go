@@ -2,9 +2,11 @@ package txn
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/storage/kv"
@@ -28,10 +30,11 @@ type applier struct {
 	closing bool
 	stopped bool
 	busy    uint64 // the first LSN of the batch being applied (0: none)
-	err     error // the store failed: nothing more is applied
+	err     error  // the store failed: nothing more is applied
 
-	tables map[uint64]*storage.Table // the catalog as of the last record applied (by table id)
-	done   chan struct{}
+	tables  map[uint64]*storage.Table // the catalog as of the last record applied (by table id)
+	done    chan struct{}
+	evicted atomic.Uint64
 }
 
 // applyItem is one log record to apply: a commit's redo, or a DDL
@@ -189,7 +192,26 @@ func (a *applier) apply(items []applyItem) error {
 	defer func() { b.Close() }()
 	counts := map[uint64]int64{}
 	autos := map[uint64]uint64{}
+	// Row changes are staged by key so a row written many times in one
+	// batch (a hot row) is written to the store once, as its last state.
+	type change struct {
+		t        *storage.Table
+		pk, vals []types.Value
+		lsn      uint64
+		dataID   uint64
+	}
+	staged := map[string]int{}
+	var changes []change
 	flush := func() error {
+		for _, c := range changes {
+			d, err := c.t.ApplyToStore(b, c.pk, c.vals, c.lsn)
+			if err != nil {
+				return fmt.Errorf("applying LSN %d: %w", c.lsn, err)
+			}
+			counts[c.dataID] += d
+		}
+		changes = changes[:0]
+		clear(staged)
 		for id, d := range counts {
 			if d != 0 {
 				if err := b.AddCount(id, d); err != nil {
@@ -216,12 +238,19 @@ func (a *applier) apply(items []applyItem) error {
 				if t == nil {
 					return nil // dropped after (a DROP later in the log won)
 				}
-				d, err := t.ApplyToStore(b, pk, vals, it.lsn)
-				counts[t.DataID()] += d
-				if n := t.NoteAutoInc(vals); n > autos[t.DataID()] {
-					autos[t.DataID()] = n
+				dataID := t.DataID()
+				k := string(binary.BigEndian.AppendUint64(nil, dataID)) + storage.KeyOf(pk)
+				c := change{t: t, pk: pk, vals: vals, lsn: it.lsn, dataID: dataID}
+				if i, ok := staged[k]; ok {
+					changes[i] = c
+				} else {
+					staged[k] = len(changes)
+					changes = append(changes, c)
 				}
-				return err
+				if n := t.NoteAutoInc(vals); n > autos[dataID] {
+					autos[dataID] = n
+				}
+				return nil
 			})
 			if err != nil {
 				return fmt.Errorf("applying LSN %d: %w", it.lsn, err)
@@ -304,6 +333,7 @@ func (a *applier) evict() {
 			want = max(min(want, 1<<16), 64)
 			if n := t.Evict(want, applied, horizon); n > 0 {
 				progress = true
+				a.evicted.Add(uint64(n))
 			}
 		}
 		total = 0
@@ -403,3 +433,29 @@ type ReplayedRecord struct {
 
 // TablesOf is cat's backed tables by id (StartApplier's tables).
 func TablesOf(cat *storage.Catalog) map[uint64]*storage.Table { return tablesOf(cat) }
+
+// StoreStats is the table store's state (SHOW GLOBAL STATUS).
+type StoreStats struct {
+	Applied, Flushed            uint64 // the store's applied LSN, and the one its last flush made durable
+	Queued                      int    // records waiting for the applier
+	ResidentRows, ResidentBytes int64  // rows in memory, and their estimated bytes
+	Budget                      int64  // the bytes resident rows are evicted down to
+	Evicted                     uint64 // rows evicted since start
+}
+
+// StoreStats reports the table store's state.
+func (m *Manager) StoreStats() StoreStats {
+	a := m.apply
+	if a == nil {
+		return StoreStats{}
+	}
+	s := StoreStats{Applied: a.store.Applied(), Flushed: a.store.Flushed(), Budget: a.budget, Evicted: a.evicted.Load()}
+	a.mu.Lock()
+	s.Queued = len(a.queue)
+	a.mu.Unlock()
+	for _, t := range m.Catalog().AllTables() {
+		s.ResidentRows += int64(t.ResidentRows())
+		s.ResidentBytes += t.ResidentBytes()
+	}
+	return s
+}

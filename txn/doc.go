@@ -61,12 +61,36 @@
 // (ErrSnapshotTooOld); DDL LSNs are registered in visibility like commits,
 // so every later snapshot is past them.
 //
+// Apply, flush, truncate (applier.go; the table store is storage/kv).
+// Each commit record, when it gets its LSN (under visibility's mutex, so
+// in LSN order), and each DDL record's effect (under the exclusive
+// latch) is queued for the applier, one goroutine that writes them into
+// the store once they are durable, in LSN order, in batches; a batch
+// holds whole records and the store's applied LSN, the LSN of its last
+// record. So the store's state on disk is always the state after some
+// prefix of the log, and says which one. Rows are evicted from memory
+// only once applied (storage/backing.go). A checkpoint waits until every
+// record up to the last LSN is applied, flushes the store (pebble writes
+// its memtables) and only then truncates the log before the applied LSN
+// that flush made durable:
+//
+//	the log is never dropped past an LSN the store has not made durable.
+//
+// Recovery opens the store, reads its applied LSN and replays the log
+// after it (records replayed are queued for the applier again). A record
+// that never became durable is never applied (the applier stops if the
+// log fails), so the store never holds a commit the log may lose. A
+// DDL effect carries the catalog header after the record (kept in the
+// store with the batch), the key spaces it dropped, and the tables
+// created or rebuilt in memory whose rows the applier writes, read at a
+// snapshot at the record's LSN that the effect holds until then.
+//
 // Concurrency: a Txn belongs to one goroutine; only its Live (ID, start
 // time, rows changed, ended: atomics, for information_schema.PLRUN_TRX)
 // may be read from others. Manager is safe for concurrent use. The commit
 // latch (Manager.latch) is taken shared by every
-// commit for the Append+install step only, and exclusively by DDL and
-// checkpoints, so a checkpoint captures a state consistent at one LSN.
+// commit for the Append+install step only, and exclusively by DDL, so a
+// DDL record's effect (the catalog header) is consistent at its LSN.
 // Lock order: write gate (entered before the first row lock; a schema
 // change closes gates in table-id order) → lockmgr (row locks, waited for
 // without other locks held) → latch → storage.Table.mu. A writer inside

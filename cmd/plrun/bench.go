@@ -23,9 +23,13 @@ var benchWorkloads = []struct{ name, what string }{
 	{"inventory", "seed 002: UPDATE ... SET c=c+1 WHERE id=1 swept over 1..1024 threads, hotspot off vs on, beside PolarDB's figures"},
 	{"plcommit", "seed 003: a procedure doing n x (INSERT; COMMIT), in Lua and JS, async commit off vs on"},
 	{"largetrx", "seed 004: one large transaction committed beside small commits, splitting off vs on"},
+	{"load", "issue 15: the sysbench table (sbtest.sbtest1) with --rows N, in --batch-row INSERTs: rows/s, peak RSS, size, CHECKPOINT"},
+	{"open", "issue 15: open a loaded --data folder (recovery included), then 10,000 point selects: open time, RSS, p50/p99"},
+	{"dirty", "issue 15: UPDATEs until --log-mb of log since the last checkpoint, then SIGKILL (for bench open to replay)"},
 }
 
-const benchCommonHelp = `Every workload takes:
+const benchCommonHelp = `load, open and dirty take --data DIR, --cache-size SIZE (plrun_cache_size: 512M, 2G), --set, --json.
+The seed workloads (hotrow, inventory, plcommit, largetrx) take:
   --time 30s           run each configuration for this long (sysbench --time) instead of its count
                        (--updates, --calls); count-bounded runs show an ETA on every line
   --warmup 5s          run unmeasured first (sysbench --warmup-time)
@@ -62,8 +66,14 @@ func benchMain(args []string, stdout, stderr io.Writer) int {
 		return benchPlcommit(args[1:], stdout, stderr)
 	case "largetrx":
 		return benchLargeTrx(args[1:], stdout, stderr)
+	case "load":
+		return benchLoad(args[1:], stdout, stderr)
+	case "open":
+		return benchOpen(args[1:], stdout, stderr)
+	case "dirty":
+		return benchDirty(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "plrun bench: unknown workload %q (hotrow, inventory, plcommit, largetrx)\n", args[0])
+	fmt.Fprintf(stderr, "plrun bench: unknown workload %q (hotrow, inventory, plcommit, largetrx, load, open, dirty)\n", args[0])
 	return 2
 }
 

@@ -26,6 +26,7 @@ var settings = []struct{ name, def, what string }{
 	{"transaction_isolation", "REPEATABLE-READ", "REPEATABLE-READ (one read view per transaction) or READ-COMMITTED; session or global"},
 	{"sql_mode", "STRICT_TRANS_TABLES,...", "MariaDB's modes that plrun honours (README: SQL); others are refused with 1231"},
 	{"plrun_checkpoint_log_size", "67108864", "log bytes past which a checkpoint runs in the background"},
+	{"plrun_cache_size", "128M", "memory for table data (issue 15); set at start only (--set, option files, bench --cache-size); sizes take K, M, G, T"},
 	{"secure_file_priv", "\"\"", "which files LOAD PROCEDURE may read: \"\" any, a folder, or NULL (open-time only)"},
 }
 
@@ -40,6 +41,9 @@ Usage:
   plrun bench plcommit [flags]  seed 003: a procedure doing n x (INSERT; COMMIT), async commit off/on
   plrun bench inventory [flags] seed 002: UPDATE ... SET c=c+1 WHERE id=1 over 1..1024 threads, hotspot off/on, beside PolarDB
   plrun bench largetrx [flags]  seed 004: one large COMMIT beside small commits, splitting off/on
+  plrun bench load --rows N     issue 15: load the sysbench table (--data DIR --keep --cache-size 512M): rows/s, peak RSS
+  plrun bench open --data DIR   issue 15: open time and RSS of a loaded folder, then point selects' p50/p99
+  plrun bench dirty --data DIR  issue 15: UPDATEs until --log-mb 64 of log, then SIGKILL, for bench open to replay
   plrun bench --help            the workloads and their shared flags: --time, --warmup, --report-interval, --chart, --yes
   plrun serve [flags]           MySQL protocol server (plrun serve --help)
   plrun recover [--truncate-damaged]   check the log; cut a damaged one on request (plrun recover --help)
