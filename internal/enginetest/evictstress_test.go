@@ -28,7 +28,7 @@ func TestEvictionStress(t *testing.T) {
 		counted = 80_000 // ids 1..counted: updated; above: churned
 		groups  = 1000
 	)
-	settings := map[string]string{"plrun_cache_size": "8388608", "enable_early_lock_release": "ON"}
+	settings := map[string]string{"plrun_cache_size": "8M", "enable_early_lock_release": "ON"}
 	dir := t.TempDir()
 	db, err := plrun.Open(dir, &plrun.Options{Settings: settings})
 	if err != nil {
@@ -231,6 +231,12 @@ func TestEvictionStress(t *testing.T) {
 	resident := table.ResidentBytes()
 	s = db.Session()
 	ev.check(t, s, "at the end")
+	if b := statusInt(t, s.SQL(), "Plrun_rows_resident_budget"); b != 4<<20 {
+		t.Errorf("Plrun_rows_resident_budget = %d with plrun_cache_size 8M, want %d", b, 4<<20)
+	}
+	if n := statusInt(t, s.SQL(), "Plrun_rows_evicted"); n < int64(evictions) {
+		t.Errorf("Plrun_rows_evicted = %d, but table ev alone evicted %d rows", n, evictions)
+	}
 	s.Close()
 	if err := db.Close(); err != nil {
 		t.Fatal(err)

@@ -265,11 +265,20 @@ func newStoreLog() *storeLog {
 	return &storeLog{transfers: map[int64]bool{}, calls: map[int64]int{}, callAcked: map[int64]bool{}}
 }
 
-// read records a child's lines; it returns the last "F" and "T" numbers
-// seen and whether a "T" came after the last "k" (the child died
-// between a checkpoint's flush and that checkpoint's return).
-func (sl *storeLog) read(t *testing.T, iter int, run childRun) (lastF, lastT int, inTruncate bool) {
+// storeDeath is where a child's lines say it died: the last flush and
+// truncation numbers it printed, whether a "T" came after its last "k"
+// (it died between a checkpoint's flush and that CHECKPOINT's return),
+// and whether a "T" came after its last "F" (the last flush it began
+// had finished).
+type storeDeath struct {
+	lastF, lastT              int
+	inTruncate, flushFinished bool
+}
+
+// read records a child's lines and says where it died.
+func (sl *storeLog) read(t *testing.T, iter int, run childRun) storeDeath {
 	t.Helper()
+	var d storeDeath
 	for _, l := range run.lines {
 		f := strings.Fields(l)
 		num := func(i int) int64 {
@@ -290,20 +299,19 @@ func (sl *storeLog) read(t *testing.T, iter int, run childRun) (lastF, lastT int
 		case "c":
 			sl.callAcked[num(1)] = true
 		case "F":
-			lastF = int(num(1))
+			d.lastF, d.flushFinished = int(num(1)), false
 			sl.flushes++
 		case "T":
-			lastT = int(num(1))
+			d.lastT, d.inTruncate, d.flushFinished = int(num(1)), true, true
 			sl.truncs++
-			inTruncate = true
 		case "K":
 		case "k":
-			inTruncate = false
+			d.inTruncate = false
 		default: // "err ...", "fatal ...": the child must only die by SIGKILL
 			t.Errorf("iteration %d: child reported %q; stderr:\n%s", iter, l, run.stderr)
 		}
 	}
-	return lastF, lastT, inTruncate
+	return d
 }
 
 // checkStoreBank checks the reopened bank: every acknowledged transfer is

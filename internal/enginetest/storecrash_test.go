@@ -111,7 +111,7 @@ func TestCrashDuringStoreFlush(t *testing.T) {
 	sl := newStoreLog()
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 17))
 	iterations := storeIterations(6)
-	first, later, delayed, present := 0, 0, 0, 0
+	first, later, delayed, midFlush, present := 0, 0, 0, 0, 0
 	for it := 1; it <= iterations; it++ {
 		elr, trx := storeVariant(it)
 		spec := storeSpec{elr: elr, trxCommit: trx, kill: "flush", n: 1 + rng.IntN(3)}
@@ -122,14 +122,17 @@ func TestCrashDuringStoreFlush(t *testing.T) {
 			spec.delay = time.Duration(rng.IntN(30_000)) * time.Microsecond
 		}
 		run := superviseChild(t, "store", dir, it, []string{envStore + "=" + spec.env()}, 40*time.Second, nil)
-		lastF, _, _ := sl.read(t, it, run)
+		d := sl.read(t, it, run)
 		switch {
 		case run.timedOut:
-			t.Fatalf("iteration %d (%+v): the child did not die at flush %d within 40 s (last flush %d); stderr:\n%s", it, spec, spec.n, lastF, run.stderr)
+			t.Fatalf("iteration %d (%+v): the child did not die at flush %d within 40 s (last flush %d); stderr:\n%s", it, spec, spec.n, d.lastF, run.stderr)
 		case !run.sigkill || run.parent:
 			t.Fatalf("iteration %d (%+v): the child ended without its own SIGKILL; stderr:\n%s", it, spec, run.stderr)
-		case lastF < spec.n, spec.delay == 0 && lastF != spec.n:
-			t.Fatalf("iteration %d (%+v): killed after flush %d began", it, spec, lastF)
+		case d.lastF < spec.n, spec.delay == 0 && (d.lastF != spec.n || d.flushFinished):
+			t.Fatalf("iteration %d (%+v): killed after flush %d began (finished: %v)", it, spec, d.lastF, d.flushFinished)
+		}
+		if spec.delay > 0 && !d.flushFinished {
+			midFlush++
 		}
 		if spec.n == 1 {
 			first++
@@ -144,8 +147,8 @@ func TestCrashDuringStoreFlush(t *testing.T) {
 			t.Fatalf("iteration %d (%+v) failed", it, spec)
 		}
 	}
-	t.Logf("%d SIGKILLs at a store flush (%d at the first, %d later; %d 0-30 ms after it began); %d flushes, %d truncations seen; acknowledged: %d transfers, %d CALLs (of %d); %d transfers present at the end",
-		iterations, first, later, delayed, sl.flushes, sl.truncs, len(sl.transfers), len(sl.callAcked), len(sl.calls), present)
+	t.Logf("%d SIGKILLs at a store flush (%d at the first, %d later; %d 0-30 ms after it began, %d of them before the flush's checkpoint reached its truncation); %d flushes, %d truncations seen; acknowledged: %d transfers, %d CALLs (of %d); %d transfers present at the end",
+		iterations, first, later, delayed, midFlush, sl.flushes, sl.truncs, len(sl.transfers), len(sl.callAcked), len(sl.calls), present)
 }
 
 // TestCrashDuringLogTruncation kills the child after a checkpoint's store
@@ -161,12 +164,12 @@ func TestCrashDuringLogTruncation(t *testing.T) {
 			elr, trx := storeVariant(it)
 			spec := storeSpec{elr: elr, trxCommit: trx, kill: "truncate", n: 1 + rng.IntN(3)}
 			run := superviseChild(t, "store", dir, it, []string{envStore + "=" + spec.env()}, 40*time.Second, nil)
-			_, lastT, _ := sl.read(t, it, run)
+			d := sl.read(t, it, run)
 			switch {
 			case run.timedOut:
 				t.Fatalf("iteration %d (%+v): the child did not die at truncation %d within 40 s; stderr:\n%s", it, spec, spec.n, run.stderr)
-			case !run.sigkill || run.parent || lastT != spec.n:
-				t.Fatalf("iteration %d (%+v): the child ended without its own SIGKILL at truncation %d (last %d); stderr:\n%s", it, spec, spec.n, lastT, run.stderr)
+			case !run.sigkill || run.parent || d.lastT != spec.n:
+				t.Fatalf("iteration %d (%+v): the child ended without its own SIGKILL at truncation %d (last %d); stderr:\n%s", it, spec, spec.n, d.lastT, run.stderr)
 			}
 			reopenStoreBank(t, dir, sl, it, 1_000_000_000_000+int64(it)*1000)
 			if t.Failed() {
@@ -201,12 +204,12 @@ func TestCrashDuringLogTruncation(t *testing.T) {
 					time.AfterFunc(delay, kill)
 				}
 			})
-			_, lastT, window := sl.read(t, it, run)
-			if run.timedOut || !run.parent || lastT < spec.n {
-				t.Fatalf("iteration %d (%+v): the child did not reach truncation %d (last %d) within 40 s; stderr:\n%s", it, spec, spec.n, lastT, run.stderr)
+			d := sl.read(t, it, run)
+			if run.timedOut || !run.parent || d.lastT < spec.n {
+				t.Fatalf("iteration %d (%+v): the child did not reach truncation %d (last %d) within 40 s; stderr:\n%s", it, spec, spec.n, d.lastT, run.stderr)
 			}
 			front := leftoverTruncation(t, filepath.Join(dir, "wal"))
-			if window {
+			if d.inTruncate {
 				inWindow++
 			}
 			if front != "" {
