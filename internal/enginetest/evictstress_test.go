@@ -27,6 +27,7 @@ func TestEvictionStress(t *testing.T) {
 		rows    = 100_000
 		counted = 80_000 // ids 1..counted: updated; above: churned
 		groups  = 1000
+		hot     = 5000 // ids 1..hot: half the updates, half the range scans
 	)
 	settings := map[string]string{"plrun_cache_size": "8M", "enable_early_lock_release": "ON"}
 	dir := t.TempDir()
@@ -103,6 +104,9 @@ func TestEvictionStress(t *testing.T) {
 	for w := range incs {
 		worker(fmt.Sprintf("updater %d", w), func(s *plrun.Session, rng *rand.Rand) error {
 			id := 1 + rng.IntN(counted)
+			if rng.IntN(2) == 0 {
+				id = 1 + rng.IntN(hot) // the range half the scans read
+			}
 			r, err := s.Exec(ctx, "UPDATE ev SET val = val + 1, k = k + 1 WHERE id = ?", id)
 			if err != nil {
 				return err
@@ -118,17 +122,23 @@ func TestEvictionStress(t *testing.T) {
 	// twice, with updates committing between, must give the same sum.
 	for w := 0; w < 2; w++ {
 		worker(fmt.Sprintf("scanner %d", w), func(s *plrun.Session, rng *rand.Rand) error {
-			lo := 1 + rng.IntN(rows-5000)
+			lo := 1 + rng.IntN(rows-hot)
+			if rng.IntN(2) == 0 {
+				lo = 1
+			}
 			q := "SELECT SUM(val), COUNT(*) FROM ev WHERE id BETWEEN ? AND ?"
+			if _, err := s.Exec(ctx, "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ"); err != nil {
+				return err
+			}
 			if _, err := s.Exec(ctx, "START TRANSACTION WITH CONSISTENT SNAPSHOT"); err != nil {
 				return err
 			}
-			a, err := s.Query(ctx, q, lo, lo+4999)
+			a, err := s.Query(ctx, q, lo, lo+hot-1)
 			if err != nil {
 				return err
 			}
-			time.Sleep(time.Duration(rng.IntN(20)) * time.Millisecond)
-			b, err := s.Query(ctx, q, lo, lo+4999)
+			time.Sleep(time.Duration(30+rng.IntN(70)) * time.Millisecond)
+			b, err := s.Query(ctx, q, lo, lo+hot-1)
 			if err != nil {
 				return err
 			}
@@ -136,10 +146,20 @@ func TestEvictionStress(t *testing.T) {
 				return err
 			}
 			if x, y := a.Rows[0], b.Rows[0]; x[0].String() != y[0].String() || x[1].String() != y[1].String() {
-				return fmt.Errorf("range %d..%d inside one transaction: SUM, COUNT %s, %s then %s, %s", lo, lo+4999, x[0], x[1], y[0], y[1])
+				return fmt.Errorf("range %d..%d inside one transaction: SUM, COUNT %s, %s then %s, %s", lo, lo+hot-1, x[0], x[1], y[0], y[1])
 			}
-			if lo+4999 <= counted && a.Rows[0][1].String() != "5000" {
-				return fmt.Errorf("range %d..%d of counted rows holds %s rows", lo, lo+4999, a.Rows[0][1])
+			if lo+hot-1 <= counted && a.Rows[0][1].String() != strconv.Itoa(hot) {
+				return fmt.Errorf("range %d..%d of counted rows holds %s rows", lo, lo+hot-1, a.Rows[0][1])
+			}
+			// Read again outside: a different sum says updates committed
+			// while the transaction read (the check above had something
+			// to catch).
+			c, err := s.Query(ctx, q, lo, lo+hot-1)
+			if err != nil {
+				return err
+			}
+			if c.Rows[0][0].String() != a.Rows[0][0].String() {
+				st.scansOverlapped.Add(1)
 			}
 			st.scans.Add(1)
 			return nil
@@ -212,7 +232,13 @@ func TestEvictionStress(t *testing.T) {
 		st.counts.Add(1)
 		return nil
 	})
-	time.Sleep(3 * time.Second)
+	// At least 3 s, and until the workers' writes made the applier evict
+	// beside them (at most 12 s: a loaded machine writes slowly).
+	began := time.Now()
+	for time.Since(began) < 3*time.Second || (table.Evictions() == loadEvictions && time.Since(began) < 12*time.Second) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	ran := time.Since(began)
 	close(stop)
 	wg.Wait()
 	close(errs)
@@ -249,8 +275,8 @@ func TestEvictionStress(t *testing.T) {
 	s = db.Session()
 	defer s.Close()
 	ev.check(t, s, "after reopen")
-	t.Logf("%d rows loaded in %v (%d evicted meanwhile); 3 s of workers: %d increments, %d churn transactions, %d stable range-sum transactions, %d index reads, %d whole-table reads, %d rows evicted; resident %d KB at the end (at most %d KB sampled; row budget 4096 KB); %d evicted after the reopen's checks",
-		rows, loaded.Round(time.Millisecond), loadEvictions, ev.incs, st.churns.Load(), st.scans.Load(), st.indexReads.Load(), st.counts.Load(),
+	t.Logf("%d rows loaded in %v (%d evicted meanwhile); %v of workers: %d increments, %d churn transactions, %d stable range-sum transactions (%d with updates committed meanwhile), %d index reads, %d whole-table reads, %d rows evicted; resident %d KB at the end (at most %d KB sampled; row budget 4096 KB); %d evicted after the reopen's checks",
+		rows, loaded.Round(time.Millisecond), loadEvictions, ran.Round(time.Millisecond), ev.incs, st.churns.Load(), st.scans.Load(), st.scansOverlapped.Load(), st.indexReads.Load(), st.counts.Load(),
 		evictions-loadEvictions, resident>>10, maxResident.Load()>>10, db.Engine().Database().Txns.Catalog().Table("test", "ev").Evictions())
 	if evictions == loadEvictions {
 		t.Errorf("no row was evicted while the workers ran (%d during the load): eviction never ran beside them", loadEvictions)
@@ -258,8 +284,8 @@ func TestEvictionStress(t *testing.T) {
 }
 
 type evictStats struct {
-	scans, indexReads, churns, counts atomic.Int64
-	lastSum                           atomic.Int64
+	scans, scansOverlapped, indexReads, churns, counts atomic.Int64
+	lastSum                                            atomic.Int64
 }
 
 // evictState is what TestEvictionStress's table must hold.
