@@ -279,6 +279,9 @@ type storeDeath struct {
 func (sl *storeLog) read(t *testing.T, iter int, run childRun) storeDeath {
 	t.Helper()
 	var d storeDeath
+	if strings.Contains(run.stderr, "DATA RACE") { // -race: the child dies before it would exit 66
+		t.Errorf("iteration %d: the child reported a data race:\n%s", iter, run.stderr)
+	}
 	for _, l := range run.lines {
 		f := strings.Fields(l)
 		num := func(i int) int64 {
