@@ -47,8 +47,9 @@ type DB struct {
 	engine *engine.Engine
 }
 
-// Open opens (creating if needed) the database in dir and recovers it from
-// its latest snapshot and log.
+// Open opens (creating if needed) the database in dir and recovers it: the
+// table store, then the log after what the store holds. A folder of the
+// format before the store is upgraded; one a newer plrun wrote is refused.
 func Open(dir string, opts *Options) (*DB, error) {
 	if opts == nil {
 		opts = &Options{}

@@ -72,12 +72,8 @@ func RunDirty(ctx context.Context, cfg DirtyConfig, crash func(*DirtyResult)) (*
 	if _, err := admin.Exec(ctx, "USE "+SbtestDatabase); err != nil {
 		return nil, fmt.Errorf("bench: dirty: %s holds no sysbench table (run plrun bench load first): %w", cfg.Dir, err)
 	}
-	top, err := scalar(ctx, admin, "SELECT id FROM sbtest1 ORDER BY id DESC LIMIT 1")
-	if err != nil {
+	if res.MaxID, err = sbtestMaxID(ctx, admin); err != nil {
 		return nil, err
-	}
-	if res.MaxID, err = strconv.ParseInt(top, 10, 64); err != nil || res.MaxID < 1 {
-		return nil, fmt.Errorf("bench: dirty: sbtest1's largest id is %q", top)
 	}
 	sum, err := scalar(ctx, admin, "SELECT SUM(k) FROM sbtest1")
 	if err != nil {

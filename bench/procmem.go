@@ -2,6 +2,7 @@ package bench
 
 import (
 	"bufio"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -55,14 +56,21 @@ func statusKB(s string) int64 {
 }
 
 // DirBytes is the size of the files below dir (their lengths, summed)
-// and how many there are.
+// and how many there are. A file that vanishes while it is walked (the
+// table store's compactions delete sstables at any time) is not counted.
 func DirBytes(dir string) (bytes int64, files int, err error) {
 	err = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
 		if d.Type().IsRegular() {
 			fi, err := d.Info()
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
 			if err != nil {
 				return err
 			}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"strconv"
 	"time"
 
 	"github.com/plrun/plrun"
@@ -76,12 +75,8 @@ func RunOpen(ctx context.Context, cfg OpenConfig) (*OpenResult, error) {
 	if res.CacheSize, err = scalar(ctx, s, "SELECT @@plrun_cache_size"); err != nil {
 		return nil, err
 	}
-	top, err := scalar(ctx, s, "SELECT id FROM sbtest1 ORDER BY id DESC LIMIT 1")
-	if err != nil {
+	if res.MaxID, err = sbtestMaxID(ctx, s); err != nil {
 		return nil, err
-	}
-	if res.MaxID, err = strconv.ParseInt(top, 10, 64); err != nil || res.MaxID < 1 {
-		return nil, fmt.Errorf("bench: open: sbtest1's largest id is %q", top)
 	}
 	rnd := rand.New(rand.NewPCG(cfg.Seed, uint64(res.MaxID)))
 	lat := make([]time.Duration, 0, cfg.Selects)

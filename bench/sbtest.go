@@ -1,8 +1,13 @@
 package bench
 
 import (
+	"context"
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
+
+	"github.com/plrun/plrun"
 )
 
 // The sysbench table of issue 15's measurements, as sysbench 1.0's
@@ -74,4 +79,51 @@ func (r *sbtestRows) insert(buf []byte, n int) []byte {
 		b = r.appendRow(b)
 	}
 	return b
+}
+
+// sbtestMaxID is the largest id of a loaded sbtest1, whose ids are
+// 1..N without gaps: found by point selects (doubling, then bisecting),
+// about 2·log2(N) of them, so that no scan of the table runs before the
+// memory is measured.
+func sbtestMaxID(ctx context.Context, s *plrun.Session) (int64, error) {
+	has := func(id int64) (bool, error) {
+		r, err := s.Query(ctx, "SELECT id FROM sbtest1 WHERE id=?", id)
+		if err != nil {
+			return false, fmt.Errorf("bench: finding sbtest1's ids: %w", err)
+		}
+		return len(r.Rows) == 1, nil
+	}
+	if ok, err := has(1); err != nil || !ok {
+		if err == nil {
+			err = fmt.Errorf("%w: sbtest1 has no row id=1 (not a table plrun bench load made)", ErrVerify)
+		}
+		return 0, err
+	}
+	lo, hi := int64(1), int64(2) // has(lo); hi is probed next
+	for {
+		ok, err := has(hi)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			break
+		}
+		if hi > math.MaxInt32 {
+			return 0, fmt.Errorf("%w: sbtest1's ids go past %d", ErrVerify, hi)
+		}
+		lo, hi = hi, hi*2
+	}
+	for hi-lo > 1 { // has(lo), !has(hi)
+		mid := lo + (hi-lo)/2
+		ok, err := has(mid)
+		if err != nil {
+			return 0, err
+		}
+		if ok {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo, nil
 }

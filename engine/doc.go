@@ -2,13 +2,18 @@
 // folder, takes its lock, applies the option files' settings
 // (Config.OptionSettings), then persisted settings, then --set, each
 // recorded as the value's origin for performance_schema.variables_info
-// (origins.go), recovers
-// (latest snapshot, then the log after it), and wires storage, txn,
-// lockmgr, asynccommit, wal, hotrow and procs into one sql.Database that
-// its sessions share. It owns the global settings (mirrored into atomics
-// for the hot paths), the worker pool, the session registry and KILL,
+// (origins.go), recovers (recover.go: the table store in <data>/store,
+// then the log after the LSN the store holds; a folder of the format
+// before the store — a snapshot beside the log — is loaded from its
+// snapshot and log once and written into a new store: the upgrade; a store
+// of a newer format is refused before anything in the folder changes), and
+// wires storage, txn, lockmgr, asynccommit, wal, hotrow and procs into one
+// sql.Database that its sessions share. It owns the global settings
+// (mirrored into atomics for the hot paths), the worker pool, the session
+// registry and KILL,
 // checkpoints (by CHECKPOINT and automatically past
-// plrun_checkpoint_log_size), persisted settings (plrun-auto.cnf), the
+// plrun_checkpoint_log_size: the store flushed, then the log before what it
+// flushed dropped), persisted settings (plrun-auto.cnf), the
 // status counters and the general and slow query logs' writer
 // (querylogs.go: sql/querylog, pointed at the files the variables name),
 // and implements sql.Engine for the sessions. Config.Logger is the
@@ -30,7 +35,10 @@
 //
 // Invariants kept here: Open returns only after the log is replayed to its
 // last intact group, so no session sees a state older than an
-// acknowledged commit; Close cancels running statements, stops the commit
-// pipeline (which syncs what it holds) and closes the log before releasing
-// the folder lock.
+// acknowledged commit; an upgrade removes the old snapshots only after the
+// store holding their rows is flushed and marked, so a crash during it
+// leaves a folder the next open upgrades again (and snapshots a crash left
+// beside a marked store are removed at open, never read); Close cancels
+// running statements, stops the commit pipeline (which syncs what it holds)
+// and closes the log before releasing the folder lock.
 package engine

@@ -186,6 +186,7 @@ func Open(cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	e.removeLeftoverSnapshots()
 	cat := rec.cat
 	e.store = rec.store
 	e.pipe = asynccommit.Open(e.log, asynccommit.Options{

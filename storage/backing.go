@@ -135,3 +135,6 @@ func (t *Table) ResidentRows() int {
 	defer t.mu.RUnlock()
 	return len(t.rows)
 }
+
+// RowCost is the estimated bytes of one resident row of t.
+func (t *Table) RowCost() int64 { return max(t.rowCost, 1) }

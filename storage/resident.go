@@ -143,7 +143,8 @@ func (t *Table) Evictions() uint64 { return t.evictions.Load() }
 // Evict drops up to n clean rows of a backed table from memory and
 // returns how many it dropped. A row is clean when it has no pending
 // write, its committed version is applied to the store (lsn <= applied)
-// and no snapshot can need an older one (lsn <= horizon, none kept). Rows
+// and no snapshot can need an older one (lsn <= horizon: the older
+// versions it kept are dropped first). Rows
 // written or loaded since the last pass get a second chance (ref). An
 // evicted Row becomes transient: whoever still holds it reads its last
 // state, and a write resolves it again.
@@ -162,8 +163,13 @@ func (t *Table) Evict(n int, applied, horizon uint64) int {
 			break
 		}
 		seen++
-		if r.pending != nil || r.older != nil || r.lsn > applied || r.lsn > horizon {
+		if r.pending != nil || r.lsn > applied || r.lsn > horizon {
 			continue
+		}
+		if r.older != nil {
+			// no snapshot at or above the horizon reads them any more
+			trimLocked(r, horizon)
+			t.reindexLocked(r)
 		}
 		if r.ref {
 			r.ref = false

@@ -128,7 +128,13 @@ func (t *Table) FillStore(b *kv.Batch, snap uint64, next func(*kv.Batch) (*kv.Ba
 			}
 		}
 	}
-	return b, n, b.SetCount(t.dataID, n)
+	if err := b.SetCount(t.dataID, n); err != nil {
+		return b, n, err
+	}
+	// The AUTO_INCREMENT counter too: the rows filled may not hold the
+	// highest value handed out (deleted since, or never applied one by
+	// one), and a reopened table counts on from the stored mark.
+	return b, n, b.RaiseAutoInc(t.dataID, t.AutoInc())
 }
 
 // fillBatchBytes is where a fill commits a batch and starts another.

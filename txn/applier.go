@@ -329,7 +329,7 @@ func (a *applier) evict() {
 				continue
 			}
 			// evict in proportion to what the table holds
-			want := int((total - goal) * share / total / max(t.ResidentBytes()/max(int64(t.Len()), 1), 1))
+			want := int((total - goal) * share / total / t.RowCost())
 			want = max(min(want, 1<<16), 64)
 			if n := t.Evict(want, applied, horizon); n > 0 {
 				progress = true

@@ -1,6 +1,7 @@
 // Package wal is plrun's redo log: the record format, the append-only log of
-// commit groups on top of github.com/tidwall/wal, checkpoint snapshots, and
-// the recovery reader.
+// commit groups on top of github.com/tidwall/wal, and the recovery reader;
+// and the snapshot files of the data folder format before the table store,
+// which are read only to upgrade such a folder.
 //
 // # Layout
 //
@@ -9,15 +10,23 @@
 //	log     = tidwall segments 00000000000000000001, ...   (uvarint(len(group)) ++ group)
 //	snapshot-<LSN>.plr = magic, LSN, body, length, CRC-32C (WriteSnapshot / OpenLatestSnapshot)
 //
-// Recovery is OpenLatestSnapshot, then Replay(snapshotLSN, apply) (DESIGN.md
-// invariant 6). The engine applies a transaction only when its commit record
-// is delivered; KindChunk records are held until their commit record comes.
+// Recovery is Replay(appliedLSN, apply) after the LSN the table store
+// (storage/kv) holds (DESIGN.md invariant 6); a checkpoint is the store's
+// flush, then TruncateBefore the LSN it flushed, never past it. The engine
+// applies a transaction only when its commit record is delivered; KindChunk
+// records are held until their commit record comes.
+//
+// Snapshots are no longer the checkpoint format: tables live in the table
+// store. An old folder (snapshot-<LSN>.plr beside the log) is upgraded at its
+// first open: OpenLatestSnapshot, Replay(snapshotLSN, apply), the rows
+// written into a new store, flushed and marked, and only then
+// RemoveSnapshots. WriteSnapshot is kept for tests that build such folders.
 //
 // # Invariants
 //
 //   - LSNs are non-zero and strictly increasing within a group and across
 //     groups; Replay further checks they are gap-free after afterLSN, so a
-//     lost snapshot or segment is an error, never a silently shorter state.
+//     lost segment is an error, never a silently shorter state.
 //   - Every record is checksummed over all its bytes. A group whose checksum
 //     fails is never applied.
 //   - Torn tail versus damage (inspect.go). Only the last, unsynced write
@@ -41,8 +50,9 @@
 //     never retried, since the kernel may have dropped the dirty pages.
 //   - AppendGroup does not fsync (tidwall runs with NoSync). Sync fsyncs the
 //     tail segment, and the directory when a segment file was created since
-//     the last Sync. Snapshots are written to a temporary file, fsynced,
-//     renamed, and the directory fsynced before older snapshots are removed.
+//     the last Sync. Snapshots (WriteSnapshot) are written to a temporary
+//     file, fsynced, renamed, and the directory fsynced before older
+//     snapshots are removed; RemoveSnapshots fsyncs the directory after.
 //   - TruncateBefore always keeps the last group, so LastLSN after a reopen
 //     is never below an LSN already handed out.
 //   - A truncation killed midway is finished by the next Open: tidwall's

@@ -32,7 +32,7 @@ func dumpMain(args []string, dataDir string, stdout, stderr io.Writer) int {
 	}
 	db, err := plrun.Open(*data, nil)
 	if err != nil {
-		fmt.Fprintf(stderr, "plrun dump: open %s: %v\n", *data, err)
+		fmt.Fprintf(stderr, "plrun dump: %s\n", openErrorLine(*data, err))
 		return 1
 	}
 	defer db.Close()

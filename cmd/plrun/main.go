@@ -122,13 +122,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	errorLog := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	db, err := plrun.Open(*dataDir, &plrun.Options{Settings: settings, OptionSettings: optionSettings, ProcsDir: *procsDir, Workers: *workers, Logger: errorLog})
 	if err != nil {
-		msg := err.Error()
+		msg := openErrorLine(*dataDir, err)
 		if errors.Is(err, engine.ErrDataDirInUse) {
 			if h := lockHolder(*dataDir); h != "" {
 				msg += "; " + h
 			}
 		}
-		fmt.Fprintf(stderr, "plrun: open %s: %s\n", *dataDir, msg)
+		fmt.Fprintf(stderr, "plrun: %s\n", msg)
 		return 1
 	}
 	sh := &shell{sess: db.Session(), out: &output{stdout: stdout}, stderr: stderr, opts: opts,

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/plrun/plrun/engine"
+	"github.com/plrun/plrun/storage/kv"
 
 	"github.com/plrun/plrun/wal"
 )
@@ -39,6 +40,12 @@ func recoverMain(args []string, dataDir string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	defer lock.Close()
+	// A newer plrun's log may not read as this one's: what looks damaged
+	// here must not be cut.
+	if err := kv.CheckFormat(filepath.Join(*dir, "store")); err != nil {
+		fmt.Fprintf(stderr, "plrun recover: %s: %v\n", *dir, err)
+		return 1
+	}
 	logDir := filepath.Join(*dir, "wal")
 	rep, err := wal.Inspect(logDir)
 	if err != nil {

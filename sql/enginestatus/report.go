@@ -64,7 +64,7 @@ type Checkpoint struct {
 	LSN      uint64
 	At       time.Time
 	Took     time.Duration
-	Bytes    int64 // the snapshot's size
+	Bytes    int64 // the table store's size on disk after it
 	LogBytes int64 // the log's size now: what recovery would replay
 }
 
@@ -227,7 +227,7 @@ func (r *Report) checkpoint(b *strings.Builder) {
 	if c.LSN == 0 && c.At.IsZero() {
 		b.WriteString("No checkpoint since start\n")
 	} else {
-		fmt.Fprintf(b, "Last checkpoint at LSN %d, %s, took %d ms, snapshot %d bytes\n",
+		fmt.Fprintf(b, "Last checkpoint at LSN %d, %s, took %d ms, table store %d bytes\n",
 			c.LSN, c.At.Format(timeLayout), c.Took.Milliseconds(), c.Bytes)
 	}
 	fmt.Fprintf(b, "%d log bytes since the last checkpoint\n", c.LogBytes)

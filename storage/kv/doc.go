@@ -21,6 +21,13 @@
 // plrun's log is never truncated past the applied LSN read back after a
 // Flush: what pebble had only in its memtables is still in the log.
 //
+// Format: the 'm' format key says which data folder format wrote the
+// store (Format). Open reads it first with pebble opened read-only
+// (ReadFormat), so a folder a newer plrun wrote is refused
+// (ErrNewerFormat) before a byte of it changes: a writable open would
+// rewrite pebble's MANIFEST and OPTIONS. A store without the key is new,
+// or one an upgrade was filling when it stopped (the engine fills it again).
+//
 // Concurrency: a Store is safe for concurrent use. Batches are built and
 // committed by one goroutine (the applier); readers use Get and iterators,
 // which see a consistent point-in-time view each.

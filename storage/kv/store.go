@@ -38,6 +38,9 @@ type Options struct {
 
 // Open opens (creating if need be) the store in dir.
 func Open(dir string, o Options) (*Store, error) {
+	if err := CheckFormat(dir); err != nil {
+		return nil, err
+	}
 	cache := pebble.NewCache(max(o.CacheBytes, 1<<20))
 	defer cache.Unref()
 	lg := o.Logger
@@ -68,7 +71,7 @@ func Open(dir string, o Options) (*Store, error) {
 		return nil, err
 	} else if ok && f > Format {
 		db.Close()
-		return nil, fmt.Errorf("%w: format %d, this binary reads up to %d (run a newer plrun)", ErrNewerFormat, f, Format)
+		return nil, newerFormatError(f)
 	}
 	a, _, err := s.getUint(keyApplied)
 	if err != nil {
