@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -202,6 +204,124 @@ func (x *Txn) Scan(t *storage.Table) []storage.ScanItem {
 func (x *Txn) ScanRange(t *storage.Table, lo, hi *types.Value) []storage.ScanItem {
 	x.checkRebuilt(t)
 	return t.ScanRange(x.ID, x.snapshot(), lo, hi)
+}
+
+// ScanEach calls fn, in primary-key order, for each row of t (whose first
+// primary-key column is within [lo, hi], nil: unbounded) the statement's
+// snapshot sees, and each deletion it sees (Vals nil), until fn returns
+// false: Scan without holding every row at once. fn runs without the
+// table's lock; the caller notes the LSNs of the items it uses.
+//
+// The rows are those the transaction saw when the scan began, as Scan
+// returns them: a row of t that fn writes (a stored function the filter
+// calls) is read, when the scan reaches it, as it was before that write;
+// a row fn deletes is still read, and a row fn inserts is not read at all
+// (else a function inserting rows ahead of the scan would feed it
+// forever).
+func (x *Txn) ScanEach(t *storage.Table, lo, hi *types.Value, fn func(storage.ScanItem) bool) {
+	x.checkRebuilt(t)
+	snap := x.snapshot()
+	if t.Def.PrimaryKey() == nil {
+		lo, hi = nil, nil
+	}
+	// fn's writes are the undo records from mark on; before holds, for
+	// each row of t they wrote, its pending write before the first (nil:
+	// none), and gone the rows among them deleted since, which the scan
+	// no longer meets.
+	mark := len(x.undo)
+	noted := mark
+	var before map[*storage.Row]*storage.Pending
+	var gone []*storage.Row
+	note := func() {
+		mark = min(mark, len(x.undo)) // a rollback inside fn
+		noted = min(max(noted, mark), len(x.undo))
+		for ; noted < len(x.undo); noted++ {
+			u := x.undo[noted]
+			if u.t != t {
+				continue
+			}
+			if before == nil {
+				before = map[*storage.Row]*storage.Pending{}
+			}
+			if _, ok := before[u.r]; !ok {
+				before[u.r] = u.prev
+			}
+			if p := t.PendingOf(u.r); p != nil && p.Vals == nil && !slices.Contains(gone, u.r) {
+				gone = append(gone, u.r)
+			}
+		}
+	}
+	// asBegun is r's item as the scan would have read it before fn's
+	// writes; ok is false when it would not have read it.
+	asBegun := func(r *storage.Row, it storage.ScanItem) (storage.ScanItem, bool) {
+		prev, written := before[r]
+		switch {
+		case !written:
+			return it, true
+		case prev != nil && prev.Owner == x.ID:
+			v := storage.Version{Vals: prev.Vals, Own: true}
+			return storage.ScanItem{Row: r, Version: v}, v.Vals != nil
+		}
+		v := t.Read(r, 0, snap) // the committed version the snapshot sees
+		return storage.ScanItem{Row: r, Version: v}, v.Vals != nil || v.LSN > 0
+	}
+	last, begun := "", false // the key of the last row the scan met
+	// meetGone gives fn, in key order, the rows fn deleted that the scan
+	// would have met after last and before key (end: to the range's end);
+	// false when fn stopped.
+	meetGone := func(key string, end bool) bool {
+		var due []*storage.Row
+		kept := gone[:0]
+		for _, r := range gone {
+			switch {
+			case begun && r.Key <= last:
+			case !end && r.Key >= key:
+				kept = append(kept, r)
+			case lo != nil && types.Compare(r.PK[0], *lo) < 0, hi != nil && types.Compare(r.PK[0], *hi) > 0:
+			default:
+				due = append(due, r)
+			}
+		}
+		gone = kept
+		slices.SortFunc(due, func(a, b *storage.Row) int { return strings.Compare(a.Key, b.Key) })
+		for _, r := range due {
+			if p := t.PendingOf(r); p == nil || p.Vals != nil {
+				continue // written again since: the scan meets it
+			}
+			if it, ok := asBegun(r, storage.ScanItem{Row: r}); ok && !fn(it) {
+				return false
+			}
+		}
+		return true
+	}
+	stopped := false
+	t.ScanEach(x.ID, snap, lo, hi, func(it storage.ScanItem) bool {
+		if len(x.undo) != noted {
+			note()
+		}
+		if len(gone) > 0 && !meetGone(it.Row.Key, false) {
+			stopped = true
+			return false
+		}
+		last, begun = it.Row.Key, true
+		if before != nil {
+			var ok bool
+			if it, ok = asBegun(it.Row, it); !ok {
+				return true
+			}
+		}
+		if !fn(it) {
+			stopped = true
+			return false
+		}
+		return true
+	})
+	if !stopped {
+		note()
+		if len(gone) > 0 {
+			meetGone("", true)
+		}
+	}
 }
 
 // NoteRead records that the transaction's result depends on lsn.

@@ -169,13 +169,16 @@ func (l *logBuf) String() string {
 	return l.b.String()
 }
 
-// openLogged opens dir with an error log at INFO. (A reopened folder
-// holds no row resident: what the checks read comes from the store.)
+// openLogged opens dir with an error log at INFO and the smallest cache
+// (4 MiB of resident rows, under the fixture's): a reopened folder holds
+// no row resident, and what writes make resident is evicted again, so
+// the checks read the store.
 func openLogged(t *testing.T, dir string) (*plrun.DB, *logBuf) {
 	t.Helper()
 	lb := &logBuf{}
 	db, err := plrun.Open(dir, &plrun.Options{
-		Logger: slog.New(slog.NewTextHandler(lb, nil)),
+		Settings: map[string]string{"plrun_cache_size": "8M"},
+		Logger:   slog.New(slog.NewTextHandler(lb, nil)),
 	})
 	if err != nil {
 		t.Fatalf("open %s: %v", dir, err)

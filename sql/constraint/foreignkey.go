@@ -108,18 +108,20 @@ func (w *Writer) candidates(t *storage.Table, cols []int, key []types.Value) ([]
 		}
 		return t.IndexCandidates(i, k, key), nil
 	}
-	items := func() []storage.ScanItem { return t.Scan(w.Txn.ID, storage.Newest) }
+	var lo, hi *types.Value
 	if pk := t.Def.PrimaryKey(); len(pk) > len(cols) && sameCols(pk[:len(cols)], cols) {
 		// the key starts the primary key (order_items(order_id, line)):
 		// only the rows of its first value
-		items = func() []storage.ScanItem { return t.ScanRange(w.Txn.ID, storage.Newest, &key[0], &key[0]) }
+		lo, hi = &key[0], &key[0]
 	}
+	// Row by row: only the matches are kept.
 	var rows []*storage.Row
-	for _, it := range items() {
+	t.ScanEach(w.Txn.ID, storage.Newest, lo, hi, func(it storage.ScanItem) bool {
 		if it.Vals != nil && matches(it.Vals, cols, key) {
 			rows = append(rows, it.Row)
 		}
-	}
+		return true
+	})
 	return rows, nil
 }
 

@@ -91,11 +91,12 @@ func CreateSelect(ctx context.Context, s *exec.State, txns *txn.Manager, x *txn.
 	res, err := s.InsertSelect(ctx, x, t, cols, src, args, ignore, replace)
 	var pks, rows [][]types.Value
 	if err == nil {
-		for _, it := range x.Scan(t) {
+		x.ScanEach(t, nil, nil, func(it storage.ScanItem) bool {
 			if it.Vals != nil {
 				pks, rows = append(pks, it.Row.PK), append(rows, it.Vals)
 			}
-		}
+			return true
+		})
 	}
 	// The private table's writes are done with: only the rows go on.
 	x.RollbackTo(mark)

@@ -48,6 +48,11 @@ func (s *Session) buildDelete(n *ast.DeleteStmt) (*deletePlan, error) {
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
 		return nil, err
 	}
+	if len(pl.order) == 0 {
+		// Without ORDER BY the first LIMIT rows found are the ones
+		// written: the scan stops there, and locks no row after them.
+		pl.acc.ServeLimit(pl.limit, nil)
+	}
 	if pl.rules, err = s.rulesFor(t, view.TableScope(sc)); err != nil {
 		return nil, err
 	}

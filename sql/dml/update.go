@@ -83,6 +83,11 @@ func (s *Session) BuildUpdate(n *ast.UpdateStmt) (*UpdatePlan, error) {
 	if pl.order, pl.limit, err = compileOrderLimit(sc, n.Order, n.Limit); err != nil {
 		return nil, err
 	}
+	if len(pl.order) == 0 {
+		// Without ORDER BY the first LIMIT rows found are the ones
+		// written: the scan stops there, and locks no row after them.
+		pl.Access.ServeLimit(pl.limit, nil)
+	}
 	if pl.rules, err = s.rulesFor(t, view.TableScope(sc)); err != nil {
 		return nil, err
 	}

@@ -4,9 +4,18 @@ package exec
 // BY's order and stop after LIMIT + OFFSET rows (plan.Access.ServeOrder):
 // only for a plain ordered, limited SELECT of table columns, all ASC or all
 // DESC. The rows it returns are still sorted and limited as usual, which
-// is cheap on so few and keeps one code path for the result.
+// is cheap on so few and keeps one code path for the result. Without ORDER
+// BY, a scan stops the same way (plan.Access.ServeLimit): the rows come in
+// its order.
 func (pl *SelectPlan) serveOrderByIndex() {
-	if pl.acc == nil || pl.t == nil || pl.grouped || pl.distinct || pl.having != nil || pl.forUpdate || pl.calcFoundRows || pl.limit == nil || len(pl.order) == 0 {
+	if pl.acc == nil || pl.t == nil || pl.grouped || pl.distinct || pl.having != nil || pl.forUpdate || pl.calcFoundRows || pl.limit == nil {
+		return
+	}
+	if pl.windows != nil && len(pl.windows.Funcs) > 0 {
+		return // a window sees every row, not those LIMIT keeps
+	}
+	if len(pl.order) == 0 {
+		pl.acc.ServeLimit(pl.limit, pl.offset)
 		return
 	}
 	desc := pl.order[0].Desc

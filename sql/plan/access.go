@@ -413,6 +413,8 @@ func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 	if a.order != nil {
 		if max, ok, err := a.order.count(ec); err != nil {
 			return nil, err
+		} else if ok && max == 0 {
+			return nil, nil // LIMIT 0: nothing to read
 		} else if ok {
 			if done, err := a.findOrdered(x, ec, lock, match, check, &out, max); done || err != nil {
 				return out, err
@@ -501,7 +503,7 @@ func (a *Access) Find(ctx context.Context, x *txn.Txn, ec *expr.Ctx, lock bool) 
 		if err != nil || empty {
 			return out, err
 		}
-		return a.scanItems(x.ScanRange(t, lo, hi), x, ec, lock, match)
+		return a.scanRows(x, ec, lo, hi, lock, match, 0)
 	}
 	return a.scan(x, ec, lock, match)
 }
@@ -554,56 +556,67 @@ func boundsOf(ec *expr.Ctx, def *storage.TableDef, col int, los, his []*expr.Exp
 // filter accepts (locking them first when lock is set).
 func (a *Access) scan(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error)) ([]RowRef, error) {
 	ec.NoteFullScan()
-	return a.scanItems(x.Scan(ec.TableOf(a.t)), x, ec, lock, match)
+	return a.scanRows(x, ec, nil, nil, lock, match, 0)
 }
 
-// scanItems keeps the scanned rows the filter accepts.
-func (a *Access) scanItems(items []storage.ScanItem, x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error)) ([]RowRef, error) {
-	return a.scanItemsN(items, x, ec, lock, match, 0)
-}
-
-// scanItemsN is scanItems stopping at max rows found (0: all).
-func (a *Access) scanItemsN(items []storage.ScanItem, x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error), max int) ([]RowRef, error) {
+// scanRows reads the rows whose first primary-key column is within [lo,
+// hi] (nil: unbounded) one by one, in key order, and keeps those the
+// filter accepts, stopping as soon as it has max (0: all).
+func (a *Access) scanRows(x *txn.Txn, ec *expr.Ctx, lo, hi *types.Value, lock bool, match func(*storage.Row) (RowRef, bool, error), max int) ([]RowRef, error) {
 	var out []RowRef
+	err := a.eachMatch(x, ec, lo, hi, func(it storage.ScanItem) (bool, error) {
+		ref, ok, err := a.keep(it, lock, match)
+		if ok {
+			out = append(out, ref)
+		}
+		return max == 0 || len(out) < max, err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// keep is the row of a scanned item the filter accepted: as read, or,
+// with lock, locked and read again. Semi-consistent read: only rows that
+// match as last committed are locked, and the locked version is checked
+// again.
+func (a *Access) keep(it storage.ScanItem, lock bool, match func(*storage.Row) (RowRef, bool, error)) (RowRef, bool, error) {
+	if lock {
+		return match(it.Row)
+	}
+	return RowRef{Row: it.Row, Vals: it.Vals}, true, nil
+}
+
+// eachMatch scans the rows within [lo, hi] at the statement's snapshot
+// and calls fn for each one the filter accepts, until fn returns false or
+// an error: no more than the table's current chunk is held at a time.
+// Every row read counts as examined, and its LSN as read.
+func (a *Access) eachMatch(x *txn.Txn, ec *expr.Ctx, lo, hi *types.Value, fn func(storage.ScanItem) (bool, error)) error {
 	read := 0
 	defer func() { ec.Examine(read) }()
-	for _, it := range items {
-		if max > 0 && len(out) >= max {
-			break
-		}
+	var err error
+	x.ScanEach(ec.TableOf(a.t), lo, hi, func(it storage.ScanItem) bool {
 		read++
-		if err := ec.Poll(); err != nil {
-			return nil, err
+		if err = ec.Poll(); err != nil {
+			return false
 		}
 		x.NoteRead(it.LSN)
 		if it.Vals == nil {
-			continue
+			return true
 		}
 		ec.Row = it.Vals
 		if a.Filter != nil {
-			ok, err := expr.EvalBool(a.Filter, ec)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				continue
+			var ok bool
+			if ok, err = expr.EvalBool(a.Filter, ec); err != nil || !ok {
+				return err == nil
 			}
 		}
-		if lock {
-			// Semi-consistent read: lock only rows that match as last
-			// committed, then re-check the locked version.
-			ref, ok, err := match(it.Row)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				out = append(out, ref)
-			}
-			continue
-		}
-		out = append(out, RowRef{Row: it.Row, Vals: it.Vals})
-	}
-	return out, nil
+		var more bool
+		more, err = fn(it)
+		return more && err == nil
+	})
+	return err
 }
 
 func sortRefs(t *storage.Table, refs []RowRef) {
@@ -641,19 +654,20 @@ func (a *Access) RangeRows(ec *expr.Ctx) int {
 	}
 	// Bounds are kept inclusive: the filter decides the ends (id > 3).
 	n := 0
-	for _, it := range a.t.ScanRange(0, math.MaxUint64, lo, hi) {
+	a.t.ScanEach(0, math.MaxUint64, lo, hi, func(it storage.ScanItem) bool {
 		if it.Vals == nil {
-			continue
+			return true
 		}
 		if a.PKPrefix { // [v, v] is exact
 			n++
-			continue
+			return true
 		}
 		ec.Row = it.Vals
 		if ok, err := expr.EvalBool(a.Filter, ec); err == nil && ok {
 			n++
 		}
-	}
+		return true
+	})
 	return n
 }
 

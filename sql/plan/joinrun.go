@@ -97,28 +97,34 @@ func (jp *Join) Rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]types.V
 		if st.first {
 			matched[st.group] = false
 		}
-		cands, err := run.candidates(jt, st, row)
-		if err != nil {
-			return err
-		}
-		for _, vals := range cands {
+		try := func(vals []types.Value) error {
 			copy(row[jt.Off:jt.Off+n], vals)
 			ec.Row = row
-			if ok, err := passes(st.gates, ec); err != nil {
+			if ok, err := passes(st.gates, ec); err != nil || !ok {
 				return err
-			} else if !ok {
-				continue
 			}
 			if st.last {
 				matched[st.group] = true
 			}
-			if ok, err := passes(st.filters, ec); err != nil {
+			if ok, err := passes(st.filters, ec); err != nil || !ok {
 				return err
-			} else if !ok {
-				continue
 			}
-			if err := level(k + 1); err != nil {
+			return level(k + 1)
+		}
+		if k == 0 && st.access == accessScan {
+			// The first table is read once: row by row, never held.
+			if err := run.scanLocal(ec.TableOf(jt.Table), st, jt.Off, try); err != nil {
 				return err
+			}
+		} else {
+			cands, err := run.candidates(jt, st, row)
+			if err != nil {
+				return err
+			}
+			for _, vals := range cands {
+				if err := try(vals); err != nil {
+					return err
+				}
 			}
 		}
 		if st.first && !matched[st.group] {
@@ -151,37 +157,54 @@ func (jp *Join) Rows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([][]types.V
 }
 
 // all returns every row of the step's table the statement sees that
-// passes its local conditions, read once.
+// passes its local conditions, read once: only those are kept.
 func (r *joinRun) all(t *storage.Table, st *step, off int) ([][]types.Value, error) {
 	if r.scans[st.t] != nil {
 		return r.scans[st.t], nil
 	}
-	items := r.x.Scan(t)
-	r.ec.Examine(len(items))
+	rows := [][]types.Value{}
+	err := r.scanLocal(t, st, off, func(vals []types.Value) error {
+		rows = append(rows, vals)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	r.scans[st.t] = rows
+	return rows, nil
+}
+
+// scanLocal reads the step's table at the statement's snapshot, row by
+// row, and calls fn with each row that passes the step's local
+// conditions (checked on a row of their own: they read no other table),
+// until fn fails.
+func (r *joinRun) scanLocal(t *storage.Table, st *step, off int, fn func([]types.Value) error) error {
 	r.ec.NoteFullScan()
-	rows := make([][]types.Value, 0, len(items))
 	var scratch []types.Value
 	if len(st.local) > 0 {
 		scratch = make([]types.Value, r.width)
 	}
-	for _, it := range items {
+	read := 0
+	defer func() { r.ec.Examine(read) }()
+	var err error
+	r.x.ScanEach(t, nil, nil, func(it storage.ScanItem) bool {
+		read++
 		r.x.NoteRead(it.LSN)
 		if it.Vals == nil {
-			continue
+			return true
 		}
 		if scratch != nil {
 			copy(scratch[off:], it.Vals)
 			r.ec.Row = scratch
-			if ok, err := passes(st.local, r.ec); err != nil {
-				return nil, err
-			} else if !ok {
-				continue
+			var ok bool
+			if ok, err = passes(st.local, r.ec); err != nil || !ok {
+				return err == nil
 			}
 		}
-		rows = append(rows, it.Vals)
-	}
-	r.scans[st.t] = rows
-	return rows, nil
+		err = fn(it.Vals)
+		return err == nil
+	})
+	return err
 }
 
 // hash returns table t's rows by the key of cols (rows with a NULL there
@@ -242,12 +265,13 @@ func (r *joinRun) candidates(jt *joinTable, st *step, row []types.Value) ([][]ty
 		return out, nil
 	case accessPKPrefix:
 		var out [][]types.Value
-		for _, it := range r.x.ScanRange(t, &vals[0], &vals[0]) {
+		r.x.ScanEach(t, &vals[0], &vals[0], func(it storage.ScanItem) bool {
 			r.x.NoteRead(it.LSN)
 			if it.Vals != nil {
 				out = append(out, it.Vals)
 			}
-		}
+			return true
+		})
 		r.ec.Examine(len(out))
 		return out, nil
 	case accessIdxPrefix:

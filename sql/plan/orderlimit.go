@@ -18,16 +18,23 @@ type indexOrder struct {
 	idx           int
 	desc          bool
 	limit, offset *expr.Expr
+	// unordered: no ORDER BY, only a LIMIT (ServeLimit); the primary
+	// key's order is the scan's own.
+	unordered bool
 }
 
 // count evaluates LIMIT + OFFSET; ok is false when they are not row
-// counts (the statement's own LIMIT check reports that).
+// counts (the statement's own LIMIT check reports that). LIMIT 0 is 0:
+// no row is read.
 func (o *indexOrder) count(ec *expr.Ctx) (int, bool, error) {
 	lv, err := o.limit.Fn(ec)
 	if err != nil {
 		return 0, false, err
 	}
 	n, ok := expr.RowCountArg(lv)
+	if ok && n == 0 {
+		return 0, true, nil // whatever the offset
+	}
 	if ok && o.offset != nil {
 		ov, err := o.offset.Fn(ec)
 		if err != nil {
@@ -40,7 +47,7 @@ func (o *indexOrder) count(ec *expr.Ctx) (int, bool, error) {
 			return 0, false, nil
 		}
 	}
-	if !ok || n == 0 {
+	if !ok {
 		return 0, false, nil
 	}
 	return n, true, nil
@@ -103,26 +110,38 @@ func (a *Access) ServeOrder(cols []int, desc bool, limit, offset *expr.Expr) boo
 	return true
 }
 
+// ServeLimit stops a scan or a primary-key range (rows read in primary
+// key order, which is the order a statement without ORDER BY returns them
+// in) after the first LIMIT + OFFSET rows that pass the filter; the other
+// paths (key lookups, index reads, whose rows are sorted by primary key
+// after the reading) read all. It reports whether it does.
+func (a *Access) ServeLimit(limit, offset *expr.Expr) bool {
+	if limit == nil || a.order != nil || a.PK != nil || a.InList != nil || a.Uniq != nil || a.IdxScan >= 0 {
+		return false
+	}
+	a.order = &indexOrder{idx: -1, limit: limit, offset: offset, unordered: true}
+	return true
+}
+
 // findOrdered reads the rows in order until max pass; done is false when
 // a key value is of another type (the caller reads the long way).
 func (a *Access) findOrdered(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*storage.Row) (RowRef, bool, error), check func(*storage.Row) error, out *[]RowRef, max int) (bool, error) {
 	t := ec.TableOf(a.t)
 	o := a.order
 	if o.idx == -1 {
-		var items []storage.ScanItem
+		var lo, hi *types.Value
 		if a.Lo != nil || a.Hi != nil {
-			lo, hi, empty, err := a.bounds(ec)
-			if err != nil || empty {
+			var empty bool
+			var err error
+			if lo, hi, empty, err = a.bounds(ec); err != nil || empty {
 				return true, err
 			}
-			items = x.ScanRange(t, lo, hi)
-		} else {
-			items = x.Scan(t)
 		}
+		read := a.scanRows
 		if o.desc {
-			slices.Reverse(items)
+			read = a.lastRows
 		}
-		refs, err := a.scanItemsN(items, x, ec, lock, match, max)
+		refs, err := read(x, ec, lo, hi, lock, match, max)
 		*out = refs
 		return true, err
 	}
@@ -178,6 +197,36 @@ func (a *Access) findOrdered(x *txn.Txn, ec *expr.Ctx, lock bool, match func(*st
 	return true, nil
 }
 
+// lastRows is scanRows backwards: the last max rows within [lo, hi] the
+// filter accepts, last first. The scan reads forwards, so it reads the
+// whole range; it keeps the last max matches (with lock, every match as
+// last committed, since one that no longer matches once locked gives its
+// place to the one before it), never every row.
+func (a *Access) lastRows(x *txn.Txn, ec *expr.Ctx, lo, hi *types.Value, lock bool, match func(*storage.Row) (RowRef, bool, error), max int) ([]RowRef, error) {
+	var last []storage.ScanItem
+	err := a.eachMatch(x, ec, lo, hi, func(it storage.ScanItem) (bool, error) {
+		if !lock && len(last) == 2*max {
+			last = append(last[:0], last[max:]...)
+		}
+		last = append(last, it)
+		return true, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var out []RowRef
+	for i := len(last) - 1; i >= 0 && len(out) < max; i-- {
+		ref, ok, err := a.keep(last[i], lock, match)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, ref)
+		}
+	}
+	return out, nil
+}
+
 func atEntry(vals []types.Value, cols []int, at []types.Value) bool {
 	for i, c := range cols {
 		if types.Compare(vals[c], at[i]) != 0 || vals[c].IsNull() != at[i].IsNull() {
@@ -190,7 +239,7 @@ func atEntry(vals []types.Value, cols []int, at []types.Value) bool {
 // OrderIndexName names the index ServeOrder reads in order ("" if none).
 func (a *Access) OrderIndexName() string {
 	switch {
-	case a.order == nil:
+	case a.order == nil || a.order.unordered:
 		return ""
 	case a.order.idx < 0:
 		return "PRIMARY"
@@ -201,7 +250,7 @@ func (a *Access) OrderIndexName() string {
 // OrderIndexCols are that index's columns.
 func (a *Access) OrderIndexCols() []int {
 	switch {
-	case a.order == nil:
+	case a.order == nil || a.order.unordered:
 		return nil
 	case a.order.idx < 0:
 		return a.t.Def.PrimaryKey()

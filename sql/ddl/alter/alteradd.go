@@ -132,9 +132,8 @@ func (p *alterPlan) checkRows(ctx context.Context, cat *storage.Catalog, nt *sto
 	if len(c.newChecks) == 0 && len(fks) == 0 {
 		return nil
 	}
-	rows := nt.CommittedRows(storage.Newest)
 	if len(c.newChecks) > 0 {
-		if err := p.checkCheckRows(ctx, cat, nt, rows); err != nil {
+		if err := p.checkCheckRows(ctx, cat, nt); err != nil {
 			return err
 		}
 	}
@@ -153,26 +152,44 @@ func (p *alterPlan) checkRows(ctx context.Context, cat *storage.Catalog, nt *sto
 		for _, n := range fk.RefCols {
 			refCols = append(refCols, parent.Def.ColumnIndex(n))
 		}
-		for _, r := range parent.CommittedRows(storage.Newest) {
-			if k, ok := keyAt(r.Vals, refCols); ok {
+		eachCommitted(parent, func(vals []types.Value) error {
+			if k, ok := keyAt(vals, refCols); ok {
 				keys[k] = true
 			}
-		}
-		for _, r := range rows {
-			if k, ok := keyAt(r.Vals, fk.Cols); ok && !keys[k] {
+			return nil
+		})
+		err := eachCommitted(nt, func(vals []types.Value) error {
+			if k, ok := keyAt(vals, fk.Cols); ok && !keys[k] {
 				shown := *fk
 				if rest, gen := strings.CutPrefix(fk.Name, nt.Def.Name+"_ibfk_"); gen {
 					shown.Name = tmp + "_ibfk_" + rest // InnoDB names it after the copy
 				}
 				return sqlerr.New(sqlerr.ErNoReferencedRow2, "Cannot add or update a child row: a foreign key constraint fails (`%s`.`%s`, %s)", nt.Def.DB, tmp, shown.SQL(nt.Def, false))
 			}
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
+// eachCommitted calls fn with the values of each of t's newest committed
+// rows, in key order, one by one, until fn fails.
+func eachCommitted(t *storage.Table, fn func(vals []types.Value) error) error {
+	var err error
+	t.ScanEach(0, storage.Newest, nil, nil, func(it storage.ScanItem) bool {
+		if it.Vals != nil {
+			err = fn(it.Vals)
+		}
+		return err == nil
+	})
+	return err
+}
+
 // checkCheckRows evaluates the added CHECKs on every row.
-func (p *alterPlan) checkCheckRows(ctx context.Context, cat *storage.Catalog, nt *storage.Table, rows []storage.SnapRow) error {
+func (p *alterPlan) checkCheckRows(ctx context.Context, cat *storage.Catalog, nt *storage.Table) error {
 	def := *nt.Def
 	def.Checks = p.cons.newChecks
 	def.ForeignKeys = nil
@@ -183,12 +200,7 @@ func (p *alterPlan) checkCheckRows(ctx context.Context, cat *storage.Catalog, nt
 		return err
 	}
 	ec := &expr.Ctx{Env: &p.s.Env, Context: ctx}
-	for _, r := range rows {
-		if err := rules.Check(ec, r.Vals); err != nil {
-			return err
-		}
-	}
-	return nil
+	return eachCommitted(nt, func(vals []types.Value) error { return rules.Check(ec, vals) })
 }
 
 // keyAt is the index key of row's values at cols; ok is false when one
