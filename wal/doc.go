@@ -55,6 +55,12 @@
 //     snapshots are removed; RemoveSnapshots fsyncs the directory after.
 //   - TruncateBefore always keeps the last group, so LastLSN after a reopen
 //     is never below an LSN already handed out.
+//   - A truncation killed midway is finished by the next Open: tidwall's
+//     open completes a START (END) segment it finds, and Open first
+//     removes the temporary file tidwall writes before that segment
+//     exists (<segment>.START.TEMP, .END.TEMP: never part of the log),
+//     which tidwall would leave in the folder for good
+//     (truncleftover.go).
 //
 // # Concurrency and lock order
 //

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -74,6 +75,13 @@ func Open(dir string, opts Options) (*Log, error) {
 	segSz := opts.SegmentSize
 	if segSz <= 0 {
 		segSz = defaultSegmentSize
+	}
+	temps, err := removeTruncationTemps(dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(temps) > 0 && opts.Logf != nil {
+		opts.Logf("wal: removed the temporary files of a truncation that did not finish: %s", strings.Join(temps, ", "))
 	}
 	torn, err := cutTornTail(dir)
 	if err != nil {

@@ -81,6 +81,10 @@ func TestCrashChild(t *testing.T) {
 		os.Stdout.Write([]byte(line)) // unbuffered: one write(2) per line
 		outMu.Unlock()
 	}
+	if mode == "store" { // storechild_test.go: its own engine.Config
+		storeChild(iter, say)
+		return
+	}
 	settings := crashSettings
 	if mode == "createindex" {
 		settings = createIndexCrashSettings

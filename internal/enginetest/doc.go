@@ -23,4 +23,22 @@
 //     commit. The ELR case of issue 4: T1 releases early, T2 stacks on it,
 //     the log fails: neither client is acknowledged and no reader ever
 //     returns T1's data.
+//   - storecrash_test.go (issue 15, the table store): a bank on the store
+//     (storechild_test.go: DML transfers, CALLs whose commits are
+//     asynchronous, ELR on and off, innodb_flush_log_at_trx_commit 1 and
+//     2, checkpoints every 100 ms and every 1 MB of log) whose child
+//     kills itself at the Nth store flush (engine.Config.OnStoreFlush),
+//     between a checkpoint's flush and its log truncation
+//     (Config.BeforeTruncate), or is killed by the parent 0-3 ms into a
+//     truncation. After each kill: every acknowledged transfer is there,
+//     each balance is what the transfers present make it, the total is
+//     exact, the index on src finds what the scan finds; then more work,
+//     a clean close and a second reopen. childrun_test.go runs such a
+//     child (superviseChild).
+//   - evictstress_test.go: a table five times its row budget
+//     (plrun_cache_size 8M) under point updates, REPEATABLE READ range
+//     sums that must not move, index reads, delete/insert churn and
+//     whole-table reads while the applier evicts; no lost update, counts
+//     exact, before and after a reopen. evictbudget_test.go: an eviction
+//     pass stops near the budget's goal instead of emptying the cache.
 package enginetest
