@@ -39,7 +39,10 @@ type backing struct {
 	pinned atomic.Int32
 	// evictions counts rows evicted (SHOW ENGINE PLRUN STATUS).
 	evictions atomic.Uint64
-	rowCost   int64 // estimated bytes of one resident row
+	// unloaded counts rows that left the resident map (evicted, purged,
+	// emptied), changed under mu held for writing (Slot's check).
+	unloaded atomic.Uint64
+	rowCost  int64 // estimated bytes of one resident row
 }
 
 // Backed reports whether the table keeps its rows in a store.

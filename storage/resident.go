@@ -199,5 +199,6 @@ func (t *Table) evictLocked(k string, r *Row) {
 		r.inTree = false
 	}
 	delete(t.rows, k)
+	t.unloaded.Add(1)
 	r.transient = true
 }

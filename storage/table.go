@@ -165,9 +165,36 @@ func (t *Table) Lookup(key string) *Row {
 // Slot returns the row slot for key, creating an empty one (not visible to
 // anyone until a write sets it) if needed.
 func (t *Table) Slot(key string, pk []types.Value) *Row {
+	if t.store == nil {
+		t.mu.Lock()
+		defer t.mu.Unlock()
+		return t.slotLocked(key, pk)
+	}
+	// A backed table reads the store under the read lock, so readers and
+	// other writers go on meanwhile; what it read still holds under the
+	// write lock if no row left the table's memory in between (only a row
+	// that was resident and left it, evicted or purged, can have changed
+	// the stored state of a key that is not resident).
+	t.mu.RLock()
+	if r := t.rows[key]; r != nil {
+		t.mu.RUnlock()
+		return r
+	}
+	vals, lsn, found := t.fetchLocked(key)
+	gone := t.unloaded.Load()
+	t.mu.RUnlock()
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.slotLocked(key, pk)
+	if r := t.rows[key]; r != nil || t.unloaded.Load() != gone {
+		return t.slotLocked(key, pk)
+	}
+	r := &Row{Key: key, PK: pk}
+	if found {
+		t.residentLocked(r, vals, lsn)
+		return r
+	}
+	t.rows[key] = r
+	return r
 }
 
 func (t *Table) slotLocked(key string, pk []types.Value) *Row {
@@ -286,6 +313,7 @@ func (t *Table) placeLocked(r *Row) {
 		}
 		if t.rows[r.Key] == r {
 			delete(t.rows, r.Key)
+			t.unloaded.Add(1)
 		}
 		return
 	}
