@@ -65,6 +65,7 @@ func RunDirty(ctx context.Context, cfg DirtyConfig, crash func(*DirtyResult)) (*
 	if err != nil {
 		return nil, err
 	}
+	db.Engine().LimitGoMemory()
 	defer db.Close()
 	admin := db.Session()
 	defer admin.Close()

@@ -56,6 +56,7 @@ func RunOpen(ctx context.Context, cfg OpenConfig) (*OpenResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.Engine().LimitGoMemory()
 	res.OpenSec = time.Since(start).Seconds()
 	m := ReadProcMemory()
 	res.RSSAfterOpen, res.PeakAtOpen = m.RSS, m.Peak

@@ -58,6 +58,7 @@ func RunTableLoad(ctx context.Context, cfg TableLoadConfig) (*TableLoadResult, e
 	if err != nil {
 		return nil, err
 	}
+	db.Engine().LimitGoMemory()
 	closed := false
 	defer func() {
 		if !closed {

@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -89,4 +91,21 @@ func (e *Engine) PersistSetting(name string, v types.Value, only bool) (*sql.Not
 // ResetPersisted is RESET PERSIST (sql.Engine).
 func (e *Engine) ResetPersisted(name string, ifExists bool) error {
 	return e.resetPersisted(name, ifExists)
+}
+
+// LimitGoMemory sets the Go runtime's soft memory limit for a process
+// that serves this engine (`plrun serve`, the benchmarks): plrun_cache_size
+// plus 256 MiB for statements and sessions, so the garbage collector keeps
+// the heap near what is live instead of letting it double. The pebble
+// block cache and memtables are outside the Go heap (cgo) and come on
+// top. GOMEMLIMIT in the environment wins; an embedder that does not call
+// it keeps its own setting. It returns the limit in effect.
+func (e *Engine) LimitGoMemory() int64 {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return debug.SetMemoryLimit(-1)
+	}
+	cache, _ := strconv.ParseInt(e.globals.Get("plrun_cache_size"), 10, 64)
+	limit := cache + 256<<20
+	debug.SetMemoryLimit(limit)
+	return limit
 }

@@ -122,6 +122,7 @@ func run(ctx context.Context, args []string, stderr io.Writer, ready func(addr n
 		log.Error("plrun could not start", "data", *dataDir, "err", err)
 		return err
 	}
+	engine.LimitGoMemory()
 	started := time.Now()
 	srv, err := New(Config{Engine: engine, Users: users, MaxConnections: *maxConns, AuthPlugin: *authPlugin, Compat: *compat, TLS: tlsConfig, RSAKey: rsaKey, Logger: log})
 	if err != nil {
