@@ -195,7 +195,10 @@ func (t *Table) fillOverStream(b *kv.Batch, snap uint64, stored int64, next func
 			}
 		}
 	}
-	return b, n, b.SetCount(t.dataID, n)
+	if err := b.SetCount(t.dataID, n); err != nil {
+		return b, n, err
+	}
+	return b, n, b.RaiseAutoInc(t.dataID, t.AutoInc()) // (as FillStore's)
 }
 
 // Filled marks an unfilled table's rows as being in the store: from now

@@ -384,9 +384,12 @@ func (t *Table) Apply(key string, pk []types.Value, vals []types.Value, lsn uint
 	r.committed = vals
 	r.lsn = lsn
 	r.older = nil
-	if vals == nil {
+	if vals == nil && t.store == nil {
 		r.lsn = 0
 	}
+	// (A backed table keeps the tombstone: the store may still hold the
+	// row until the applier applies this record, and memory must win;
+	// Purge or eviction drops it once the store has the deletion.)
 	if vals != nil {
 		t.indexLocked(r, vals)
 	}
