@@ -136,6 +136,11 @@ func (c *scanCursor) next() (items []ScanItem, more bool) {
 	if c.end != nil {
 		upper = append(append([]byte(nil), c.prefix...), c.end...)
 	}
+	if t.unfilled {
+		// nothing of the table is in the store yet (what its key space
+		// holds is an interrupted attempt's, dropped by its fill)
+		upper = lower
+	}
 	it, err := t.store.NewIter(lower, upper)
 	if err != nil {
 		panic(&StoreError{err})
