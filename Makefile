@@ -23,11 +23,15 @@ build:
 
 # The sqllogictest corpus (internal/slt) runs without -race: it checks SQL
 # results over ~10k records, not concurrency, and -race makes it 5x slower.
+# So do the three longest table-store tests (100k-300k rows each; they
+# skip themselves under -race): their concurrency is covered by the store
+# crash tests, which run with it.
 test:
 	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -timeout 15m $$($(GO) list ./... | grep -v /internal/slt$$)
 	$(GO) test -timeout 10m ./internal/slt
+	$(GO) test -timeout 10m -run '^(TestCreateIndexStreamed|TestCrashCreateIndex|TestEvictionStress)$$' ./internal/enginetest
 
 # The seeds' own scripts as their documents run them, against `plrun serve`
 # (seed 000: ob_elr.py, ELR off then on, k checked). Needs the mysql client

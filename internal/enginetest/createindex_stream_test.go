@@ -146,6 +146,9 @@ func TestCreateIndexStreamed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("300k rows: skipped in -short mode")
 	}
+	if raceOn {
+		t.Skip("runs without the race detector: make test's store line (Makefile)")
+	}
 	const rows = 300_000
 	dir := t.TempDir()
 	db, err := plrun.Open(dir, &plrun.Options{Settings: bigIndexSettings})

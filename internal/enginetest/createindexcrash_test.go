@@ -33,6 +33,9 @@ func TestCrashCreateIndex(t *testing.T) {
 	if testing.Short() {
 		t.Skip("crash test skipped in -short mode")
 	}
+	if raceOn {
+		t.Skip("runs without the race detector: make test's store line (Makefile)")
+	}
 	dir := t.TempDir()
 	db, err := plrun.Open(dir, &plrun.Options{Settings: createIndexCrashSettings})
 	if err != nil {

@@ -23,6 +23,9 @@ func TestEvictionStress(t *testing.T) {
 	if testing.Short() {
 		t.Skip("stress test skipped in -short mode")
 	}
+	if raceOn {
+		t.Skip("runs without the race detector: make test's store line (Makefile)")
+	}
 	const (
 		rows    = 100_000
 		counted = 80_000 // ids 1..counted: updated; above: churned
