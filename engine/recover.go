@@ -287,6 +287,11 @@ func (e *Engine) fillNewStore(rec *recovered) error {
 		if err != nil {
 			return sqlerr.Wrap(err, sqlerr.ErUnknown, "writing the table store: %v", err)
 		}
+		// the counter as the old format recovered it (its snapshot's,
+		// raised by every value replayed, deleted rows' too)
+		if err := b.RaiseAutoInc(t.DataID(), t.AutoInc()); err != nil {
+			return err
+		}
 		rows += n
 	}
 	if err := b.SetCatalog(header); err != nil {

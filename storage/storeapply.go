@@ -97,6 +97,7 @@ func (t *Table) FillStore(b *kv.Batch, snap uint64, next func(*kv.Batch) (*kv.Ba
 	}
 	var n int64
 	var after *Row
+	auto := t.DDLAutoInc()
 	for {
 		chunk := make([]ScanItem, 0, scanChunk)
 		t.mu.RLock()
@@ -121,6 +122,7 @@ func (t *Table) FillStore(b *kv.Batch, snap uint64, next func(*kv.Batch) (*kv.Ba
 			if err := b.Set(kv.RowKey(nil, t.dataID, key), encodeStored(nil, it.LSN, it.Vals)); err != nil {
 				return b, n, err
 			}
+			auto = max(auto, t.NoteAutoInc(it.Vals))
 			for i, ix := range t.Def.Indexes {
 				if !ix.Primary {
 					if err := b.Set(t.indexEntryKey(nil, i, it.Vals, key), nil); err != nil {
@@ -143,10 +145,12 @@ func (t *Table) FillStore(b *kv.Batch, snap uint64, next func(*kv.Batch) (*kv.Ba
 	if err := b.SetCount(t.dataID, n); err != nil {
 		return b, n, err
 	}
-	// The AUTO_INCREMENT counter too: the rows filled may not hold the
-	// highest value handed out (deleted since, or never applied one by
-	// one), and a reopened table counts on from the stored mark.
-	return b, n, b.RaiseAutoInc(t.dataID, t.AutoInc())
+	// The AUTO_INCREMENT mark too, as the applier keeps it for the rows it
+	// applies: the highest value the rows hold, or the counter a schema
+	// change set (values handed out to inserts that failed are not kept,
+	// as replay does not keep them). An upgrade raises it to the counter
+	// the old format recovered (engine).
+	return b, n, b.RaiseAutoInc(t.dataID, auto)
 }
 
 // fillBatchBytes is where a fill commits a batch and starts another.
@@ -161,6 +165,7 @@ const fillBatchBytes = 64 << 20
 func (t *Table) fillOverStream(b *kv.Batch, snap uint64, stored int64, next func(*kv.Batch) (*kv.Batch, error)) (*kv.Batch, int64, error) {
 	n := stored
 	var after *Row
+	auto := t.DDLAutoInc()
 	for {
 		chunk := make([]ScanItem, 0, scanChunk)
 		t.mu.RLock()
@@ -184,6 +189,7 @@ func (t *Table) fillOverStream(b *kv.Batch, snap uint64, stored int64, next func
 				return b, n, err
 			}
 			n += d
+			auto = max(auto, t.NoteAutoInc(it.Vals))
 		}
 		if len(chunk) < scanChunk {
 			break
@@ -198,7 +204,7 @@ func (t *Table) fillOverStream(b *kv.Batch, snap uint64, stored int64, next func
 	if err := b.SetCount(t.dataID, n); err != nil {
 		return b, n, err
 	}
-	return b, n, b.RaiseAutoInc(t.dataID, t.AutoInc()) // (as FillStore's)
+	return b, n, b.RaiseAutoInc(t.dataID, auto) // (as FillStore's)
 }
 
 // Filled marks an unfilled table's rows as being in the store: from now
