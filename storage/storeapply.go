@@ -96,51 +96,28 @@ func (t *Table) FillStore(b *kv.Batch, snap uint64, next func(*kv.Batch) (*kv.Ba
 		return b, 0, err
 	}
 	var n int64
-	var after *Row
 	auto := t.DDLAutoInc()
-	for {
-		chunk := make([]ScanItem, 0, scanChunk)
-		t.mu.RLock()
-		visit := func(r *Row) bool {
-			if r == after {
-				return true
-			}
-			after = r
-			if v := readLocked(r, 0, snap); v.Vals != nil {
-				chunk = append(chunk, ScanItem{Row: r, Version: v})
-			}
-			return len(chunk) < scanChunk
+	b, err := t.walkResidentAt(b, snap, next, func(b *kv.Batch, it ScanItem) error {
+		if it.Vals == nil {
+			return nil
 		}
-		if after == nil {
-			t.order.Scan(visit)
-		} else {
-			t.order.Ascend(after, visit)
+		key := it.Row.Key
+		if err := b.Set(kv.RowKey(nil, t.dataID, key), encodeStored(nil, it.LSN, it.Vals)); err != nil {
+			return err
 		}
-		t.mu.RUnlock()
-		for _, it := range chunk {
-			key := it.Row.Key
-			if err := b.Set(kv.RowKey(nil, t.dataID, key), encodeStored(nil, it.LSN, it.Vals)); err != nil {
-				return b, n, err
-			}
-			auto = max(auto, t.NoteAutoInc(it.Vals))
-			for i, ix := range t.Def.Indexes {
-				if !ix.Primary {
-					if err := b.Set(t.indexEntryKey(nil, i, it.Vals, key), nil); err != nil {
-						return b, n, err
-					}
+		auto = max(auto, t.NoteAutoInc(it.Vals))
+		for i, ix := range t.Def.Indexes {
+			if !ix.Primary {
+				if err := b.Set(t.indexEntryKey(nil, i, it.Vals, key), nil); err != nil {
+					return err
 				}
 			}
-			n++
 		}
-		if len(chunk) < scanChunk {
-			break
-		}
-		if b.Len() > fillBatchBytes {
-			var err error
-			if b, err = next(b); err != nil {
-				return b, n, err
-			}
-		}
+		n++
+		return nil
+	})
+	if err != nil {
+		return b, n, err
 	}
 	if err := b.SetCount(t.dataID, n); err != nil {
 		return b, n, err
@@ -164,42 +141,15 @@ const fillBatchBytes = 64 << 20
 // plus what the resident ones changed.
 func (t *Table) fillOverStream(b *kv.Batch, snap uint64, stored int64, next func(*kv.Batch) (*kv.Batch, error)) (*kv.Batch, int64, error) {
 	n := stored
-	var after *Row
 	auto := t.DDLAutoInc()
-	for {
-		chunk := make([]ScanItem, 0, scanChunk)
-		t.mu.RLock()
-		visit := func(r *Row) bool {
-			if r == after {
-				return true
-			}
-			after = r
-			chunk = append(chunk, ScanItem{Row: r, Version: readLocked(r, 0, snap)})
-			return len(chunk) < scanChunk
-		}
-		if after == nil {
-			t.order.Scan(visit)
-		} else {
-			t.order.Ascend(after, visit)
-		}
-		t.mu.RUnlock()
-		for _, it := range chunk {
-			d, err := t.applyKeyToStore(b, it.Row.Key, it.Vals, it.LSN)
-			if err != nil {
-				return b, n, err
-			}
-			n += d
-			auto = max(auto, t.NoteAutoInc(it.Vals))
-		}
-		if len(chunk) < scanChunk {
-			break
-		}
-		if b.Len() > fillBatchBytes {
-			var err error
-			if b, err = next(b); err != nil {
-				return b, n, err
-			}
-		}
+	b, err := t.walkResidentAt(b, snap, next, func(b *kv.Batch, it ScanItem) error {
+		d, err := t.applyKeyToStore(b, it.Row.Key, it.Vals, it.LSN)
+		n += d
+		auto = max(auto, t.NoteAutoInc(it.Vals))
+		return err
+	})
+	if err != nil {
+		return b, n, err
 	}
 	if err := b.SetCount(t.dataID, n); err != nil {
 		return b, n, err
@@ -231,4 +181,44 @@ func (t *Table) NoteAutoInc(vals []types.Value) uint64 {
 		}
 	}
 	return 0
+}
+
+// walkResidentAt calls fn for every resident row of t with its version at
+// snap, a chunk at a time under the read lock (fn runs without it), and
+// hands a batch past fillBatchBytes to next between chunks; fn writes to
+// the batch it is given (the current one).
+func (t *Table) walkResidentAt(b *kv.Batch, snap uint64, next func(*kv.Batch) (*kv.Batch, error), fn func(*kv.Batch, ScanItem) error) (*kv.Batch, error) {
+	var after *Row
+	for {
+		chunk := make([]ScanItem, 0, scanChunk)
+		t.mu.RLock()
+		visit := func(r *Row) bool {
+			if r == after {
+				return true
+			}
+			after = r
+			chunk = append(chunk, ScanItem{Row: r, Version: readLocked(r, 0, snap)})
+			return len(chunk) < scanChunk
+		}
+		if after == nil {
+			t.order.Scan(visit)
+		} else {
+			t.order.Ascend(after, visit)
+		}
+		t.mu.RUnlock()
+		for _, it := range chunk {
+			if err := fn(b, it); err != nil {
+				return b, err
+			}
+		}
+		if len(chunk) < scanChunk {
+			return b, nil
+		}
+		if b.Len() > fillBatchBytes {
+			var err error
+			if b, err = next(b); err != nil {
+				return b, err
+			}
+		}
+	}
 }
