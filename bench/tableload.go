@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime/metrics"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -78,7 +79,13 @@ func RunTableLoad(ctx context.Context, cfg TableLoadConfig) (*TableLoadResult, e
 
 	var done atomic.Int64
 	start := time.Now()
-	stop := reportRows(progressOut(cfg.Progress), cfg.ReportInterval, start, &done, cfg.Rows)
+	eng := db.Engine()
+	memory := func() string {
+		ss := eng.StoreStats()
+		return fmt.Sprintf(" | rss %s heap %s resident %d rows, apply queue %d",
+			mib(ReadProcMemory().RSS), mib(goHeapBytes()), ss.ResidentRows, ss.Queued)
+	}
+	stop := reportRows(progressOut(cfg.Progress), cfg.ReportInterval, start, &done, cfg.Rows, memory)
 	rows := newSbtestRows(cfg.Rows, cfg.Seed)
 	var buf []byte
 	for done.Load() < cfg.Rows {
@@ -135,7 +142,8 @@ func RunTableLoad(ctx context.Context, cfg TableLoadConfig) (*TableLoadResult, e
 
 // reportRows prints a progress line every interval until stop is called:
 // rows done, the rate over the interval and overall, and the ETA.
-func reportRows(w io.Writer, every time.Duration, start time.Time, done *atomic.Int64, total int64) (stop func()) {
+// extra, if set, adds to each line (the memory figures).
+func reportRows(w io.Writer, every time.Duration, start time.Time, done *atomic.Int64, total int64, extra func() string) (stop func()) {
 	if every <= 0 {
 		every = time.Second
 	}
@@ -158,6 +166,9 @@ func reportRows(w io.Writer, every time.Duration, start time.Time, done *atomic.
 				if n > 0 {
 					line += fmt.Sprintf(" eta: %v", time.Duration(float64(elapsed)*float64(total-n)/float64(n)).Round(time.Second))
 				}
+				if extra != nil {
+					line += extra()
+				}
 				fmt.Fprintln(w, line)
 				last, lastAt = n, now
 			}
@@ -168,6 +179,16 @@ func reportRows(w io.Writer, every time.Duration, start time.Time, done *atomic.
 		<-ended
 	}
 }
+
+// goHeapBytes is the Go heap's live and not yet collected objects.
+func goHeapBytes() int64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return int64(s[0].Value.Uint64())
+}
+
+// mib prints bytes in MiB for a progress line.
+func mib(n int64) string { return fmt.Sprintf("%d MiB", n>>20) }
 
 // scalar is the first column of a query's first row, as text.
 func scalar(ctx context.Context, s *plrun.Session, q string, args ...any) (string, error) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/plrun/plrun/sql/sysvar"
 	"github.com/plrun/plrun/sqlerr"
+	"github.com/plrun/plrun/txn"
 	"github.com/plrun/plrun/types"
 )
 
@@ -93,19 +94,25 @@ func (e *Engine) ResetPersisted(name string, ifExists bool) error {
 	return e.resetPersisted(name, ifExists)
 }
 
+// StoreStats is the table store's state: applied and flushed LSNs, the
+// applier's queue, the resident rows and their budget.
+func (e *Engine) StoreStats() txn.StoreStats { return e.txm.StoreStats() }
+
 // LimitGoMemory sets the Go runtime's soft memory limit for a process
-// that serves this engine (`plrun serve`, the benchmarks): plrun_cache_size
-// plus 256 MiB for statements and sessions, so the garbage collector keeps
-// the heap near what is live instead of letting it double. The pebble
-// block cache and memtables are outside the Go heap (cgo) and come on
-// top. GOMEMLIMIT in the environment wins; an embedder that does not call
-// it keeps its own setting. It returns the limit in effect.
+// that serves this engine (`plrun serve`, the benchmarks): the part of
+// plrun_cache_size that is in the Go heap (all but pebble's block cache,
+// which is outside it, in cgo memory) plus 256 MiB for statements and
+// sessions, so the garbage collector keeps the heap near what is live
+// instead of letting it double, and the process stays near the cache
+// size plus that overhead. pebble's memtables (cgo too) come on top.
+// GOMEMLIMIT in the environment wins; an embedder that does not call it
+// keeps its own setting. It returns the limit in effect.
 func (e *Engine) LimitGoMemory() int64 {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return debug.SetMemoryLimit(-1)
 	}
-	cache, _ := strconv.ParseInt(e.globals.Get("plrun_cache_size"), 10, 64)
-	limit := cache + 256<<20
+	blockCache, _ := e.cacheBudgets()
+	limit := e.cacheSize() - blockCache + 256<<20
 	debug.SetMemoryLimit(limit)
 	return limit
 }

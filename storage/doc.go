@@ -8,7 +8,7 @@
 // Where a row lives (backing.go). Memory holds the resident rows: every
 // row with a pending write, a committed version the store has not applied
 // yet, or older versions a snapshot may read, and clean rows while the
-// budget (half of plrun_cache_size) allows; the applier (txn/applier.go)
+// budget (a quarter of plrun_cache_size) allows; the applier (txn/applier.go)
 // evicts the others (Table.Evict: no pending write, commit LSN applied and
 // at or below the snapshot horizon, no older version kept). So a row that
 // is not resident has its newest committed version in the store, at an

@@ -168,6 +168,18 @@ func (t *Table) PendingOf(r *Row) *Pending {
 	return r.res().pending
 }
 
+// PendingFresh is PendingOf, and whether the row has no committed
+// version before its pending write (none, or deleted): the store then
+// holds no row for its key once the commits before are applied, which
+// lets the applier write a new row without reading the store
+// (ApplyKeyToStore).
+func (t *Table) PendingFresh(r *Row) (*Pending, bool) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	r = r.res()
+	return r.pending, r.committed == nil
+}
+
 // RowCount returns how many rows have a committed, non-deleted version.
 func (t *Table) RowCount() int {
 	t.mu.RLock()

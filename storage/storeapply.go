@@ -1,6 +1,9 @@
 package storage
 
 import (
+	"fmt"
+	"testing"
+
 	"github.com/plrun/plrun/storage/kv"
 	"github.com/plrun/plrun/types"
 )
@@ -20,34 +23,52 @@ func (t *Table) indexEntryKey(dst []byte, idx int, vals []types.Value, pk string
 // the store held for the key. It returns the change in the row count.
 // Only the applier calls it, in LSN order.
 func (t *Table) ApplyToStore(b *kv.Batch, pk, vals []types.Value, lsn uint64) (int64, error) {
-	return t.applyKeyToStore(b, KeyOf(pk), vals, lsn)
+	return t.ApplyKeyToStore(b, KeyOf(pk), vals, lsn, false, nil)
 }
 
-// applyKeyToStore is ApplyToStore for the row with encoded key key.
-func (t *Table) applyKeyToStore(b *kv.Batch, key string, vals []types.Value, lsn uint64) (int64, error) {
-	rk := kv.RowKey(nil, t.dataID, key)
-	var old []types.Value
-	prev, found, err := b.Get(rk)
-	if err != nil {
-		return 0, err
+// ApplyBuf is scratch space one applier reuses across ApplyKeyToStore
+// calls (the batch copies what it is given).
+type ApplyBuf struct{ row, val, old, idx []byte }
+
+// ApplyKeyToStore is ApplyToStore for the row with encoded key key. fresh
+// says the store holds no row for the key (PendingFresh: the row had no
+// committed version before this change, and every change before it is
+// applied), so nothing is read: a new row's key and index entries are
+// written blind. buf may be nil.
+func (t *Table) ApplyKeyToStore(b *kv.Batch, key string, vals []types.Value, lsn uint64, fresh bool, buf *ApplyBuf) (int64, error) {
+	if buf == nil {
+		buf = &ApplyBuf{}
 	}
-	if found {
-		if _, old, err = decodeStored(prev); err != nil {
+	buf.row = kv.RowKey(buf.row[:0], t.dataID, key)
+	rk := buf.row
+	var old []types.Value
+	found := false
+	if !fresh || verifyFresh {
+		prev, ok, err := b.Get(rk)
+		if err != nil {
 			return 0, err
 		}
+		if ok && fresh {
+			return 0, fmt.Errorf("storage: %s.%s: a row written as new is in the store already (key %x)", t.Def.DB, t.Def.Name, key)
+		}
+		if found = ok; found {
+			if _, old, err = decodeStored(prev); err != nil {
+				return 0, err
+			}
+		}
 	}
-	var kb []byte
 	for i, ix := range t.Def.Indexes {
 		if ix.Primary {
 			continue
 		}
 		var ok, nk []byte
 		if old != nil {
-			ok = t.indexEntryKey(nil, i, old, key)
+			buf.old = t.indexEntryKey(buf.old[:0], i, old, key)
+			ok = buf.old
 		}
 		if vals != nil {
-			kb = t.indexEntryKey(kb[:0], i, vals, key)
-			nk = kb
+			buf.idx = t.indexEntryKey(buf.idx[:0], i, vals, key)
+			nk = buf.idx
 		}
 		if ok != nil && string(ok) == string(nk) {
 			continue
@@ -69,7 +90,8 @@ func (t *Table) applyKeyToStore(b *kv.Batch, key string, vals []types.Value, lsn
 		}
 		return -1, b.Delete(rk)
 	}
-	if err := b.Set(rk, encodeStored(nil, lsn, vals)); err != nil {
+	buf.val = encodeStored(buf.val[:0], lsn, vals)
+	if err := b.Set(rk, buf.val); err != nil {
 		return 0, err
 	}
 	if found {
@@ -77,6 +99,11 @@ func (t *Table) applyKeyToStore(b *kv.Batch, key string, vals []types.Value, lsn
 	}
 	return 1, nil
 }
+
+// verifyFresh makes test binaries check every blind write of a new row
+// against the store (a wrong "fresh" would leave the old row's index
+// entries behind).
+var verifyFresh = testing.Testing()
 
 // FillStore writes every row of an unfilled table as of snapshot snap
 // into the store (after dropping whatever an earlier, interrupted attempt
@@ -131,7 +158,7 @@ func (t *Table) FillStore(b *kv.Batch, snap uint64, next func(*kv.Batch) (*kv.Ba
 }
 
 // fillBatchBytes is where a fill commits a batch and starts another.
-const fillBatchBytes = 64 << 20
+const fillBatchBytes = 16 << 20
 
 // fillOverStream is FillStore for a streamed table, whose store holds the
 // stored rows the rebuild copied (stored of them): each resident row's
@@ -143,7 +170,7 @@ func (t *Table) fillOverStream(b *kv.Batch, snap uint64, stored int64, next func
 	n := stored
 	auto := t.DDLAutoInc()
 	b, err := t.walkResidentAt(b, snap, next, func(b *kv.Batch, it ScanItem) error {
-		d, err := t.applyKeyToStore(b, it.Row.Key, it.Vals, it.LSN)
+		d, err := t.ApplyKeyToStore(b, it.Row.Key, it.Vals, it.LSN, false, nil)
 		n += d
 		auto = max(auto, t.NoteAutoInc(it.Vals))
 		return err

@@ -2,9 +2,9 @@ package txn
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -37,12 +37,25 @@ type applier struct {
 	evicted atomic.Uint64
 }
 
-// applyItem is one log record to apply: a commit's redo, or a DDL
-// record's effect.
+// applyItem is one log record to apply: a commit's rows (as the commit
+// installed them; or its redo, replayed by recovery), or a DDL record's
+// effect.
 type applyItem struct {
 	lsn  uint64
+	rows []applyRow
 	redo []byte
+	size int // bytes of the record's redo
 	ddl  *DDLEffect
+}
+
+// applyRow is one row a commit changed, as it is in memory: its table's
+// id, its encoded key and values (nil: deleted); fresh: it had no
+// committed version before (PendingFresh).
+type applyRow struct {
+	id    uint64
+	key   string
+	vals  []types.Value
+	fresh bool
 }
 
 // DDLEffect is what a DDL record changes in the store: the catalog
@@ -146,7 +159,7 @@ func (a *applier) run() {
 		a.mu.Lock()
 		n, size := 0, 0
 		for n < len(a.queue) && a.queue[n].lsn <= durable && (n == 0 || size < maxApplyBatch) {
-			size += len(a.queue[n].redo)
+			size += a.queue[n].size
 			n++
 		}
 		items := append([]applyItem(nil), a.queue[:n]...)
@@ -196,16 +209,23 @@ func (a *applier) apply(items []applyItem) error {
 	// Row changes are staged by key so a row written many times in one
 	// batch (a hot row) is written to the store once, as its last state.
 	type change struct {
-		t        *storage.Table
-		pk, vals []types.Value
-		lsn      uint64
-		dataID   uint64
+		t      *storage.Table
+		key    string
+		vals   []types.Value
+		lsn    uint64
+		dataID uint64
+		fresh  bool
 	}
-	staged := map[string]int{}
+	type stageKey struct {
+		dataID uint64
+		key    string
+	}
+	staged := map[stageKey]int{}
 	var changes []change
+	var buf storage.ApplyBuf
 	flush := func() error {
 		for _, c := range changes {
-			d, err := c.t.ApplyToStore(b, c.pk, c.vals, c.lsn)
+			d, err := c.t.ApplyKeyToStore(b, c.key, c.vals, c.lsn, c.fresh, &buf)
 			if err != nil {
 				return fmt.Errorf("applying LSN %d: %w", c.lsn, err)
 			}
@@ -234,27 +254,38 @@ func (a *applier) apply(items []applyItem) error {
 	for _, it := range items {
 		last = it.lsn
 		if it.ddl == nil {
-			err := eachRedoRow(it.redo, func(id uint64, pk, vals []types.Value) error {
-				t := a.tables[id]
+			stage := func(r applyRow) {
+				t := a.tables[r.id]
 				if t == nil {
-					return nil // dropped after (a DROP later in the log won)
+					return // dropped after (a DROP later in the log won)
 				}
 				dataID := t.DataID()
-				k := string(binary.BigEndian.AppendUint64(nil, dataID)) + storage.KeyOf(pk)
-				c := change{t: t, pk: pk, vals: vals, lsn: it.lsn, dataID: dataID}
+				k := stageKey{dataID, r.key}
+				c := change{t: t, key: r.key, vals: r.vals, lsn: it.lsn, dataID: dataID, fresh: r.fresh}
 				if i, ok := staged[k]; ok {
+					// The store's state is the one before the batch's
+					// first change of the key: its freshness holds.
+					c.fresh = changes[i].fresh
 					changes[i] = c
 				} else {
 					staged[k] = len(changes)
 					changes = append(changes, c)
 				}
-				if n := t.NoteAutoInc(vals); n > autos[dataID] {
+				if n := t.NoteAutoInc(r.vals); n > autos[dataID] {
 					autos[dataID] = n
 				}
-				return nil
-			})
-			if err != nil {
-				return fmt.Errorf("applying LSN %d: %w", it.lsn, err)
+			}
+			for _, r := range it.rows {
+				stage(r)
+			}
+			if it.redo != nil {
+				err := eachRedoRow(it.redo, func(id uint64, pk, vals []types.Value) error {
+					stage(applyRow{id: id, key: storage.KeyOf(pk), vals: vals})
+					return nil
+				})
+				if err != nil {
+					return fmt.Errorf("applying LSN %d: %w", it.lsn, err)
+				}
 			}
 			continue
 		}
@@ -332,9 +363,17 @@ func (a *applier) evict() {
 			// evict in proportion to what the table holds
 			want := int((total - goal) * share / total / t.RowCost())
 			want = max(min(want, 1<<16), 64)
-			if n := t.Evict(want, applied, horizon); n > 0 {
+			// A chunk per hold of the table's lock, so the sessions
+			// writing it wait for one chunk, not for the whole pass.
+			for want > 0 {
+				n := t.Evict(min(want, evictChunk), applied, horizon)
+				if n == 0 {
+					break
+				}
 				progress = true
 				a.evicted.Add(uint64(n))
+				want -= n
+				runtime.Gosched()
 			}
 		}
 		total = 0
@@ -346,6 +385,9 @@ func (a *applier) evict() {
 		}
 	}
 }
+
+// evictChunk is how many rows one Evict call drops at most.
+const evictChunk = 512
 
 // releaseEffect releases a DDL effect's snapshot.
 func (m *Manager) releaseEffect(e *DDLEffect) {
@@ -403,7 +445,7 @@ func (m *Manager) StartApplier(store *kv.Store, tables map[uint64]*storage.Table
 	a.wake = sync.NewCond(&a.mu)
 	a.applied = sync.NewCond(&a.mu)
 	for _, r := range pending {
-		a.queue = append(a.queue, applyItem{lsn: r.LSN, redo: r.Redo, ddl: r.DDL})
+		a.queue = append(a.queue, applyItem{lsn: r.LSN, redo: r.Redo, size: len(r.Redo), ddl: r.DDL})
 	}
 	m.apply = a
 	go a.run()

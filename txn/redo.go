@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/plrun/plrun/storage"
 	"github.com/plrun/plrun/types"
@@ -17,16 +19,24 @@ const (
 
 // encodeRedo writes every touched row's final state: table id, op,
 // primary key, values. Rows of temporary tables are left out: a session's
-// temporary table is never durable.
-func (x *Txn) encodeRedo() []byte {
-	buf := make([]byte, 0, 64*len(x.order))
-	buf = binary.AppendUvarint(buf, uint64(x.durableRows()))
+// temporary table is never durable. With rows, it also lists the rows of
+// backed tables for the applier as they are in memory (the values the
+// commit installs, which nothing changes after), so the applier does not
+// decode the record again. buf is reused (redoBuffers).
+func (x *Txn) encodeRedo(buf []byte, rows bool) ([]byte, []applyRow) {
+	n := x.durableRows()
+	buf = binary.AppendUvarint(buf[:0], uint64(n))
+	var out []applyRow
+	if rows {
+		out = make([]applyRow, 0, n)
+	}
+	start, done := len(buf), 0
 	for _, r := range x.order {
 		t := x.touched[r]
 		if t.Def.Temporary {
 			continue
 		}
-		p := t.PendingOf(r)
+		p, fresh := t.PendingFresh(r)
 		if p == nil || p.Owner != x.ID {
 			panic(fmt.Sprintf("txn %d: touched row %q has no pending write of its own", x.ID, r.Key))
 		}
@@ -39,8 +49,32 @@ func (x *Txn) encodeRedo() []byte {
 			buf = types.AppendRow(buf, r.PK)
 			buf = types.AppendRow(buf, p.Vals)
 		}
+		if rows && t.Backed() {
+			out = append(out, applyRow{id: t.Def.ID, key: r.Key, vals: p.Vals, fresh: fresh})
+		}
+		if done++; done == 1 && n > 1 {
+			// The rows of one statement are alike: room for the rest at
+			// the first one's size saves the doublings.
+			buf = slices.Grow(buf, (len(buf)-start)*(n-1)*9/8)
+		}
 	}
-	return buf
+	return buf, out
+}
+
+// redoBuffers recycles encodeRedo's buffers: the pipeline copies a record
+// when it is appended, so the buffer is free again right after.
+var redoBuffers = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledRedo is the largest buffer kept for reuse.
+const maxPooledRedo = 1 << 20
+
+func getRedoBuffer() *[]byte { return redoBuffers.Get().(*[]byte) }
+
+func putRedoBuffer(p *[]byte, buf []byte) {
+	if cap(buf) <= maxPooledRedo {
+		*p = buf[:0]
+		redoBuffers.Put(p)
+	}
 }
 
 // durableRows counts the touched rows that go to the log (those not of

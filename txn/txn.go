@@ -487,9 +487,11 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		x.m.stats.commits.Add(1)
 		return x.readLSN, nil
 	}
-	payload := x.encodeRedo()
-	redo := payload
 	m := x.m
+	bufp := getRedoBuffer()
+	payload, rows := x.encodeRedo(*bufp, m.apply != nil)
+	defer putRedoBuffer(bufp, payload)
+	size := len(payload)
 	m.latch.RLock()
 	// A large transaction's redo goes out in chunks first (invariant 7),
 	// so commits of others interleave with it instead of queueing behind
@@ -510,7 +512,7 @@ func (x *Txn) Commit(ctx context.Context, opts CommitOptions) (ackLSN uint64, er
 		if err == nil {
 			m.vis.registerLocked(lsn)
 			if m.apply != nil {
-				m.apply.enqueue(applyItem{lsn: lsn, redo: redo})
+				m.apply.enqueue(applyItem{lsn: lsn, rows: rows, size: size})
 			}
 		}
 		m.vis.mu.Unlock()

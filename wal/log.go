@@ -143,9 +143,12 @@ func openTidwall(dir string, segSz int) (*tidwal.Log, error) {
 	twOpts := &tidwal.Options{
 		NoSync:      true, // the pipeline decides when to sync
 		SegmentSize: segSz,
-		AllowEmpty:  true, // a log whose only entry was torn is empty
-		DirPerms:    0o750,
-		FilePerms:   0o640,
+		// Older segments are read only by replay (start) and inspection:
+		// one cached beside the tail, which tidwall keeps in memory whole.
+		SegmentCacheSize: 1,
+		AllowEmpty:       true, // a log whose only entry was torn is empty
+		DirPerms:         0o750,
+		FilePerms:        0o640,
 	}
 	tw, err := tidwal.Open(dir, twOpts)
 	if err != nil {

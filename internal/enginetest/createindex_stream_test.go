@@ -260,9 +260,10 @@ func TestCreateIndexStreamed(t *testing.T) {
 		}
 	}
 	sameRows(t, "after CREATE INDEX", checkBigIndex(t, s, "after CREATE INDEX"), want)
-	// The bound: above the copy's batches and what the GC lets pile up,
-	// below the rows themselves held in memory.
-	const bound = 160 << 20
+	// The bound: above the copy's batches and what the GC lets pile up
+	// (56-177 MiB seen, beside the rest of the package's tests), below the
+	// rows themselves held in memory (380-415 MiB).
+	const bound = 240 << 20
 	if streamPeak > bound {
 		t.Errorf("streamed CREATE INDEX peaked at %d MiB of heap, over %d MiB", streamPeak>>20, bound>>20)
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/plrun/plrun"
 )
 
-// TestEvictionStress runs a table (100k rows of 200 bytes) five times the size of its row budget
-// (plrun_cache_size at its minimum, 8M: 4 MB of resident rows) under
+// TestEvictionStress runs a table (100k rows of 200 bytes) ten times the size of its row budget
+// (plrun_cache_size at its minimum, 8M: 2 MB of resident rows) under
 // point updates, range scans, secondary-index reads and delete/insert
 // churn while the applier evicts, then closes, reopens and checks it
 // again. It fails if nothing was evicted.
@@ -260,8 +260,8 @@ func TestEvictionStress(t *testing.T) {
 	resident := table.ResidentBytes()
 	s = db.Session()
 	ev.check(t, s, "at the end")
-	if b := statusInt(t, s.SQL(), "Plrun_rows_resident_budget"); b != 4<<20 {
-		t.Errorf("Plrun_rows_resident_budget = %d with plrun_cache_size 8M, want %d", b, 4<<20)
+	if b := statusInt(t, s.SQL(), "Plrun_rows_resident_budget"); b != 2<<20 {
+		t.Errorf("Plrun_rows_resident_budget = %d with plrun_cache_size 8M, want %d", b, 2<<20)
 	}
 	if n := statusInt(t, s.SQL(), "Plrun_rows_evicted"); n < int64(evictions) {
 		t.Errorf("Plrun_rows_evicted = %d, but table ev alone evicted %d rows", n, evictions)
@@ -278,7 +278,7 @@ func TestEvictionStress(t *testing.T) {
 	s = db.Session()
 	defer s.Close()
 	ev.check(t, s, "after reopen")
-	t.Logf("%d rows loaded in %v (%d evicted meanwhile); %v of workers: %d increments, %d churn transactions, %d stable range-sum transactions (%d with updates committed meanwhile), %d index reads, %d whole-table reads, %d rows evicted; resident %d KB at the end (at most %d KB sampled; row budget 4096 KB); %d evicted after the reopen's checks",
+	t.Logf("%d rows loaded in %v (%d evicted meanwhile); %v of workers: %d increments, %d churn transactions, %d stable range-sum transactions (%d with updates committed meanwhile), %d index reads, %d whole-table reads, %d rows evicted; resident %d KB at the end (at most %d KB sampled; row budget 2048 KB); %d evicted after the reopen's checks",
 		rows, loaded.Round(time.Millisecond), loadEvictions, ran.Round(time.Millisecond), ev.incs, st.churns.Load(), st.scans.Load(), st.scansOverlapped.Load(), st.indexReads.Load(), st.counts.Load(),
 		evictions-loadEvictions, resident>>10, maxResident.Load()>>10, db.Engine().Database().Txns.Catalog().Table("test", "ev").Evictions())
 	if evictions == loadEvictions {
