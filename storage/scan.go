@@ -136,7 +136,7 @@ type storedEntry struct {
 func (c *scanCursor) readStored(lower, upper []byte) storedChunk {
 	it, err := c.store.NewIter(lower, upper)
 	if err != nil {
-		panic(&StoreError{err})
+		panic(&StoreError{Err: err})
 	}
 	defer it.Close()
 	var out storedChunk
@@ -147,7 +147,7 @@ func (c *scanCursor) readStored(lower, upper []byte) storedChunk {
 		out.rows = append(out.rows, e)
 	}
 	if err := it.Error(); err != nil {
-		panic(&StoreError{err})
+		panic(&StoreError{Err: err})
 	}
 	if n := len(out.rows); n > 0 {
 		out.last = []byte(out.rows[n-1].key)
@@ -258,7 +258,7 @@ func (c *scanCursor) mergeLocked(got storedChunk) (items []ScanItem, more bool) 
 			continue // resident: memory has it (in this chunk or a later one)
 		}
 		if d.err != nil {
-			panic(&StoreError{d.err})
+			panic(&StoreError{Err: d.err})
 		}
 		disk = append(disk, d)
 	}

@@ -102,7 +102,7 @@ func (q *storedIndexRead) keys() []string {
 	ix := &q.t.Def.Indexes[q.idx]
 	it, err := q.store.NewIter(q.lower, q.upper)
 	if err != nil {
-		panic(&StoreError{err})
+		panic(&StoreError{Err: err})
 	}
 	defer it.Close()
 	var out []string
@@ -112,14 +112,14 @@ func (q *storedIndexRead) keys() []string {
 		for range ix.Cols {
 			n, err := types.SkipKey(k[off:])
 			if err != nil {
-				panic(&StoreError{err})
+				panic(&StoreError{Err: err})
 			}
 			off += n
 		}
 		out = append(out, string(k[off:]))
 	}
 	if err := it.Error(); err != nil {
-		panic(&StoreError{err})
+		panic(&StoreError{Err: err})
 	}
 	return out
 }
@@ -180,7 +180,7 @@ func (t *Table) keepStoredLocked(idx int, got []storedIndexRow) []IndexEntry {
 			continue // resident: its entries are in memory
 		}
 		if r.err != nil {
-			panic(&StoreError{r.err})
+			panic(&StoreError{Err: r.err})
 		}
 		if !r.found {
 			continue
