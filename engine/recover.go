@@ -247,10 +247,16 @@ func (e *Engine) replay(rec *recovered, after uint64, initialized bool) error {
 				if err != nil {
 					return err
 				}
-			} else {
+			} else if err := ddl.ApplyAt(cat, e.procs, d, r.LSN); err != nil {
+				// A table store that cannot be read or written (an ALTER
+				// TABLE's rebuild) ends recovery: going on without the
+				// ALTER would apply the records after it to the old table.
+				var se *storage.StoreError
+				if errors.As(err, &se) {
+					return fmt.Errorf("LSN %d (%s): %w", r.LSN, d.Op, err)
+				}
 				// A create_table_rows that fails here failed when it ran
 				// too (its table existed): it is skipped, as it was then.
-				_ = ddl.ApplyAt(cat, e.procs, d, r.LSN)
 			}
 			if initialized {
 				header, err := e.header(cat)

@@ -2,7 +2,9 @@ package storage
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"github.com/plrun/plrun/storage/kv"
@@ -98,12 +100,36 @@ func decodeStored(b []byte) (lsn uint64, vals []types.Value, err error) {
 	return lsn, vals, err
 }
 
-// StoreError is a failure to read the store: the engine cannot go on
-// reading a table it cannot read (a damaged or vanished file).
-type StoreError struct{ Err error }
+// StoreError is a failure to read the store (a read panics with it: the
+// engine cannot go on reading a table it cannot read, a damaged or
+// vanished file) or, Write set, to write it (a rebuild's copy returns it).
+type StoreError struct {
+	Err   error
+	Write bool
+}
 
-func (e *StoreError) Error() string { return "storage: reading the table store: " + e.Err.Error() }
+func (e *StoreError) Error() string {
+	msg := e.Err.Error()
+	switch {
+	case !e.Write:
+		return "storage: reading the table store: " + msg
+	case strings.HasPrefix(msg, "writing the table store"): // (kv's commit says so)
+		return "storage: " + msg
+	}
+	return "storage: writing the table store: " + msg
+}
+
 func (e *StoreError) Unwrap() error { return e.Err }
+
+// writeFailure is err, a failed write of the store, as a *StoreError (nil
+// stays nil).
+func writeFailure(err error) error {
+	var se *StoreError
+	if err == nil || errors.As(err, &se) {
+		return err
+	}
+	return &StoreError{Err: err, Write: true}
+}
 
 // fetchLocked reads key's row from the store. The caller holds mu (read
 // or write): no eviction or fault-in of this table runs meanwhile, so a
@@ -115,14 +141,14 @@ func (t *Table) fetchLocked(key string) (vals []types.Value, lsn uint64, found b
 	var kb [80]byte
 	b, ok, err := t.store.Get(kv.RowKey(kb[:0], t.dataID, key))
 	if err != nil {
-		panic(&StoreError{err})
+		panic(&StoreError{Err: err})
 	}
 	if !ok {
 		return nil, 0, false
 	}
 	lsn, vals, err = decodeStored(b)
 	if err != nil {
-		panic(&StoreError{err})
+		panic(&StoreError{Err: err})
 	}
 	return vals, lsn, true
 }

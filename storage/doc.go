@@ -90,4 +90,10 @@
 // Lock order: Catalog.mu before Table.mu; a store read (Get, iterator)
 // may run under Table.mu (so a key that is not resident keeps its stored
 // state while it is read: eviction and fault-in take mu for writing).
+// Slot, a scan's chunks (scanCursor.next) and the stored side of an index
+// read (rlockStoredEntries) read the store without it instead, and check
+// under it that no row left memory meanwhile (the unloaded counter): the
+// store changes a key's state only while the key is resident, so what they
+// read of the keys not resident then still holds; if one did leave, they
+// read again (under the lock at last).
 package storage

@@ -28,13 +28,11 @@ func (t *Table) IndexKey(idx int, vals []types.Value) (key string, ok bool) {
 // start like cols (the index columns' values key was made from; rows not
 // resident come back transient). The caller checks the version it reads.
 func (t *Table) IndexCandidates(idx int, key string, cols []types.Value) []*Row {
-	t.mu.RLock()
+	stored := t.rlockStoredEntries(idx, probePrefix(&t.Def.Indexes[idx], cols), nil, nil)
 	defer t.mu.RUnlock()
 	rs := append([]*Row(nil), t.secondary[idx][key]...)
-	if t.store != nil {
-		for _, e := range t.storedEntriesLocked(idx, probePrefix(&t.Def.Indexes[idx], cols), nil, nil) {
-			rs = append(rs, e.Row)
-		}
+	for _, e := range stored {
+		rs = append(rs, e.Row)
 	}
 	return rs
 }

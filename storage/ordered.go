@@ -153,7 +153,7 @@ type IndexEntry struct {
 // distinct values its versions have there: a reader in index order keeps
 // a row where the version it reads has the entry's values.
 func (t *Table) IndexEntries(idx int, eq []types.Value, lo, hi *types.Value) []IndexEntry {
-	t.mu.RLock()
+	stored := t.rlockStoredEntries(idx, eq, lo, hi)
 	defer t.mu.RUnlock()
 	tr := t.ordered[idx]
 	if tr == nil {
@@ -176,5 +176,5 @@ func (t *Table) IndexEntries(idx int, eq []types.Value, lo, hi *types.Value) []I
 		out = append(out, IndexEntry{e.vals, e.row})
 		return true
 	})
-	return mergeEntries(out, t.storedEntriesLocked(idx, eq, lo, hi))
+	return mergeEntries(out, stored)
 }

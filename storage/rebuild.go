@@ -115,6 +115,10 @@ func imageLocked(r *Row) rowImage {
 const copyBatch = 512
 
 // Copy is step 1: every row of the old table, in key order, batch by batch.
+// An error it returns is a row's conversion (Reshape.Convert, or Report's
+// verdict on an issue) or, as a *StoreError, a failed write of the store
+// (a streamed copy's); a failed read of the store panics with a
+// *StoreError, as every store read does (NewRebuild's Pin too).
 func (b *Rebuild) Copy() error {
 	if b.streamed {
 		return b.copyStreamed()

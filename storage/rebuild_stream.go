@@ -97,7 +97,8 @@ type storedImage struct {
 	val []byte
 }
 
-// copyStreamed is Copy for a streamed rebuild.
+// copyStreamed is Copy for a streamed rebuild. A failed write of the
+// store is returned as a *StoreError (a failed read panics with one).
 func (b *Rebuild) copyStreamed() error {
 	old, nt := b.Old, b.New
 	b.stream = streamState{ai: nt.Def.AutoIncColumn()}
@@ -106,10 +107,10 @@ func (b *Rebuild) copyStreamed() error {
 	wb := old.store.NewWriteBatch()
 	defer func() { wb.Close() }()
 	if err := wb.DropData(nt.dataID); err != nil {
-		return err
+		return writeFailure(err)
 	}
 	if err := wb.CommitPart(); err != nil {
-		return err
+		return writeFailure(err)
 	}
 	wb = old.store.NewWriteBatch()
 	c := streamCursor{prefix: kv.RowPrefix(nil, old.dataID)}
@@ -124,7 +125,7 @@ func (b *Rebuild) copyStreamed() error {
 		for i := range disk {
 			var err error
 			if kb, err = b.storeRow(wb, &disk[i], kb); err != nil {
-				return err
+				return writeFailure(err)
 			}
 		}
 		if !more {
@@ -132,13 +133,13 @@ func (b *Rebuild) copyStreamed() error {
 		}
 		if wb.Len() >= streamBatchBytes {
 			if err := wb.CommitPart(); err != nil {
-				return err
+				return writeFailure(err)
 			}
 			wb = old.store.NewWriteBatch()
 		}
 	}
 	if err := wb.CommitPart(); err != nil {
-		return err
+		return writeFailure(err)
 	}
 	nt.mu.Lock()
 	nt.hidden = max(nt.hidden, b.stream.hidden)
@@ -154,7 +155,7 @@ func (b *Rebuild) storeRow(wb *kv.Batch, d *storedImage, kb []byte) ([]byte, err
 	nt := b.New
 	_, vals, err := decodeStored(d.val)
 	if err != nil {
-		panic(&StoreError{err})
+		panic(&StoreError{Err: err})
 	}
 	kb = kv.RowKey(kb[:0], nt.dataID, d.key)
 	if err := wb.Set(kb, d.val); err != nil {
@@ -222,7 +223,7 @@ func (c *streamCursor) next(t *Table) (mem []rowImage, disk []storedImage, more 
 	}
 	it, err := t.store.NewIter(lower, kv.PrefixEnd(c.prefix))
 	if err != nil {
-		panic(&StoreError{err})
+		panic(&StoreError{Err: err})
 	}
 	visited := 0
 	var last string
@@ -236,7 +237,7 @@ func (c *streamCursor) next(t *Table) (mem []rowImage, disk []storedImage, more 
 	}
 	if err := it.Error(); err != nil {
 		it.Close()
-		panic(&StoreError{err})
+		panic(&StoreError{Err: err})
 	}
 	it.Close()
 	diskFull := visited == copyBatch
@@ -273,7 +274,7 @@ func (c *streamCursor) next(t *Table) (mem []rowImage, disk []storedImage, more 
 		d := disk[len(disk)-1]
 		lsn, vals, err := decodeStored(d.val)
 		if err != nil {
-			panic(&StoreError{err})
+			panic(&StoreError{Err: err})
 		}
 		at = t.storedRow(d.key, vals, lsn)
 	}
@@ -297,7 +298,7 @@ func (b *Rebuild) finishStreamedLocked() {
 		kb = kv.RowKey(kb[:0], nt.dataID, k)
 		_, found, err := nt.store.Get(kb)
 		if err != nil {
-			panic(&StoreError{err})
+			panic(&StoreError{Err: err})
 		}
 		if found {
 			n--

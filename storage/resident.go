@@ -102,7 +102,7 @@ func (t *Table) loadChunk(prefix, start, end []byte) []byte {
 	defer t.mu.Unlock()
 	it, err := t.store.NewIter(start, end)
 	if err != nil {
-		panic(&StoreError{err})
+		panic(&StoreError{Err: err})
 	}
 	defer it.Close()
 	n := 0
@@ -117,12 +117,12 @@ func (t *Table) loadChunk(prefix, start, end []byte) []byte {
 		}
 		lsn, vals, err := decodeStored(it.Value())
 		if err != nil {
-			panic(&StoreError{err})
+			panic(&StoreError{Err: err})
 		}
 		t.residentLocked(t.storedRow(key, vals, lsn), vals, lsn)
 	}
 	if err := it.Error(); err != nil {
-		panic(&StoreError{err})
+		panic(&StoreError{Err: err})
 	}
 	return nil
 }

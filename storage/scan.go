@@ -7,9 +7,14 @@ import (
 	"github.com/plrun/plrun/types"
 )
 
-// scanChunk is how many rows a scan of a backed table reads per hold of
-// the table's lock.
+// scanChunk is how many rows a scan of a backed table reads per chunk
+// (one hold of the table's read lock for its resident rows and the merge).
 const scanChunk = 256
+
+// lockFreeTries is how many times a chunk's (or a stored-index read's)
+// store reads run with no table lock held before they are done under the
+// read lock: each try that rows left memory meanwhile is thrown away.
+const lockFreeTries = 2
 
 // ScanEach calls fn, in primary-key order, for every row txn sees at
 // snapshot snap whose first primary-key column is within [lo, hi] (nil:
@@ -22,7 +27,10 @@ func (t *Table) ScanEach(txn TxnID, snap uint64, lo, hi *types.Value, fn func(Sc
 	if t.Def.PrimaryKey() == nil {
 		lo, hi = nil, nil
 	}
-	if t.store == nil {
+	t.mu.RLock()
+	store, dataID := t.store, t.dataID // (SetStore attaches under mu)
+	t.mu.RUnlock()
+	if store == nil {
 		for _, it := range t.scanMemory(txn, snap, lo, hi) {
 			if !fn(it) {
 				return
@@ -30,7 +38,7 @@ func (t *Table) ScanEach(txn TxnID, snap uint64, lo, hi *types.Value, fn func(Sc
 		}
 		return
 	}
-	c := scanCursor{t: t, txn: txn, snap: snap, prefix: kv.RowPrefix(nil, t.dataID)}
+	c := scanCursor{t: t, store: store, txn: txn, snap: snap, prefix: kv.RowPrefix(nil, dataID)}
 	if lo != nil {
 		c.start = types.AppendKey(nil, *lo)
 		c.pivot = &Row{PK: []types.Value{*lo}}
@@ -81,6 +89,7 @@ func (t *Table) scanMemory(txn TxnID, snap uint64, lo, hi *types.Value) []ScanIt
 // scanCursor walks a backed table's key range chunk by chunk.
 type scanCursor struct {
 	t      *Table
+	store  *kv.Store // t's store when the scan began
 	txn    TxnID
 	snap   uint64
 	prefix []byte
@@ -103,12 +112,127 @@ func (c *scanCursor) inRange(k []byte) bool {
 	return c.end == nil || bytes.Compare(k, c.end) < 0
 }
 
+// storedChunk is what one read of the store found for a chunk: the first
+// rows (up to scanChunk) of the stretch, resident keys' included (the
+// merge, under the lock, skips those: memory has them).
+type storedChunk struct {
+	rows []storedEntry
+	last []byte // the key of the last row read
+	full bool   // scanChunk rows were read: the store may hold more past last
+}
+
+// storedEntry is one row read from the store. err is a malformed value,
+// reported (as a *StoreError panic) only if the key is not resident: a
+// resident key's stored value is never used (a locked read skips it).
+type storedEntry struct {
+	key  string
+	vals []types.Value
+	lsn  uint64
+	err  error
+}
+
+// readStored reads the store's rows in [lower, upper), up to scanChunk of
+// them. It touches nothing mu guards, so it runs with or without the lock.
+func (c *scanCursor) readStored(lower, upper []byte) storedChunk {
+	it, err := c.store.NewIter(lower, upper)
+	if err != nil {
+		panic(&StoreError{Err: err})
+	}
+	defer it.Close()
+	var out storedChunk
+	for ok := it.First(); ok && len(out.rows) < scanChunk; ok = it.Next() {
+		k := it.Key()[len(c.prefix):]
+		e := storedEntry{key: string(k)}
+		e.lsn, e.vals, e.err = decodeStored(it.Value())
+		out.rows = append(out.rows, e)
+	}
+	if err := it.Error(); err != nil {
+		panic(&StoreError{Err: err})
+	}
+	if n := len(out.rows); n > 0 {
+		out.last = []byte(out.rows[n-1].key)
+		out.full = n == scanChunk
+	}
+	return out
+}
+
 // next reads one chunk: the resident rows and the stored ones of the
 // next stretch of keys, merged. more is false at the end of the range.
+//
+// The store is read with no table lock held, and the resident rows are
+// merged with what it returned under the read lock afterwards, if no row
+// left the table's memory (t.unloaded) since before the store read;
+// otherwise the read is tried again, and after lockFreeTries it is done
+// under the lock (as Slot does for one key). Why that is enough: the store
+// changes a key's row and index entries only while the key is resident
+// (the applier writes committed versions, and a row is evicted only once
+// its newest version is applied, and a tombstone purged only once its
+// deletion is), and a key stops being resident only through
+// evictLocked or placeLocked, which bump unloaded under the write lock. So
+// if the counter did not move, a key not resident under the merge's lock
+// was not resident at any time since the counter was read, and its stored
+// state is the one the store read saw: the merge takes it from there as
+// the locked read would. A key resident under the merge's lock is taken
+// from memory, whatever the store read saw of it. A key resident during
+// the store read and evicted before the lock is neither missed (the
+// counter moved: the read is redone) nor doubled (it is taken once, from
+// memory or from the store, by the same rule as under the lock). Rows
+// that became resident meanwhile move no counter and need not: memory
+// wins for them. The chunk's end (bound) may differ from a locked read's
+// (keys the store gained or lost meanwhile are all resident ones), which
+// changes only where the next chunk starts: both lists are complete for
+// the keys they are taken for up to bound. t.unfilled only turns false
+// (Filled, under the write lock), so a read that found it false holds.
 func (c *scanCursor) next() (items []ScanItem, more bool) {
 	t := c.t
-	t.mu.RLock()
-	defer t.mu.RUnlock()
+	lower := append(append([]byte(nil), c.prefix...), c.start...)
+	if c.begun {
+		lower = append(append(append([]byte(nil), c.prefix...), c.after...), 0)
+	}
+	upper := kv.PrefixEnd(c.prefix)
+	if c.end != nil {
+		upper = append(append([]byte(nil), c.prefix...), c.end...)
+	}
+	locked := false
+	defer func() {
+		if locked {
+			t.mu.RUnlock()
+		}
+	}()
+	var disk storedChunk
+	var gone uint64
+	read := false
+	for try := 0; ; try++ {
+		t.mu.RLock()
+		locked = true
+		if t.unfilled {
+			// nothing of the table is in the store yet (what its key
+			// space holds is an interrupted attempt's, dropped by its
+			// fill): nothing is read there
+			disk = storedChunk{}
+			break
+		}
+		if read && t.unloaded.Load() == gone {
+			break // what the store read saw still holds
+		}
+		if try == lockFreeTries {
+			disk = c.readStored(lower, upper) // rows keep leaving memory: under the lock
+			break
+		}
+		gone = t.unloaded.Load()
+		t.mu.RUnlock()
+		locked = false
+		disk = c.readStored(lower, upper)
+		read = true
+	}
+	return c.mergeLocked(disk)
+}
+
+// mergeLocked merges the resident rows of the chunk with disk, the store's
+// rows of its stretch read while nothing left memory. The caller holds mu
+// for reading.
+func (c *scanCursor) mergeLocked(got storedChunk) (items []ScanItem, more bool) {
+	t := c.t
 	// resident rows, in key order, from where the last chunk ended
 	var mem []*Row
 	visit := func(r *Row) bool {
@@ -128,59 +252,24 @@ func (c *scanCursor) next() (items []ScanItem, more bool) {
 	}
 	memFull := len(mem) == scanChunk
 	// stored rows of the same stretch that are not resident
-	lower := append(append([]byte(nil), c.prefix...), c.start...)
-	if c.begun {
-		lower = append(append(append([]byte(nil), c.prefix...), c.after...), 0)
-	}
-	upper := kv.PrefixEnd(c.prefix)
-	if c.end != nil {
-		upper = append(append([]byte(nil), c.prefix...), c.end...)
-	}
-	if t.unfilled {
-		// nothing of the table is in the store yet (what its key space
-		// holds is an interrupted attempt's, dropped by its fill)
-		upper = lower
-	}
-	it, err := t.store.NewIter(lower, upper)
-	if err != nil {
-		panic(&StoreError{err})
-	}
-	type stored struct {
-		key  string
-		vals []types.Value
-		lsn  uint64
-	}
-	var disk []stored
-	var diskLast []byte
-	visited := 0
-	for ok := it.First(); ok && visited < scanChunk; ok = it.Next() {
-		visited++
-		k := it.Key()[len(c.prefix):]
-		diskLast = append(diskLast[:0], k...)
-		if t.rows[string(k)] != nil {
+	disk := got.rows[:0:0]
+	for _, d := range got.rows {
+		if t.rows[d.key] != nil {
 			continue // resident: memory has it (in this chunk or a later one)
 		}
-		lsn, vals, err := decodeStored(it.Value())
-		if err != nil {
-			it.Close()
-			panic(&StoreError{err})
+		if d.err != nil {
+			panic(&StoreError{Err: d.err})
 		}
-		disk = append(disk, stored{string(k), vals, lsn})
+		disk = append(disk, d)
 	}
-	if err := it.Error(); err != nil {
-		it.Close()
-		panic(&StoreError{err})
-	}
-	it.Close()
-	diskFull := visited == scanChunk
 	// Both lists are complete up to bound: the smaller of their last keys
 	// where a list stopped at its chunk size.
 	var bound []byte
 	if memFull {
 		bound = []byte(mem[len(mem)-1].Key)
 	}
-	if diskFull && (bound == nil || bytes.Compare(diskLast, bound) < 0) {
-		bound = diskLast
+	if got.full && (bound == nil || bytes.Compare(got.last, bound) < 0) {
+		bound = got.last
 	}
 	within := func(k string) bool { return bound == nil || bytes.Compare([]byte(k), bound) <= 0 }
 	i, j := 0, 0

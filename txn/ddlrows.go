@@ -72,6 +72,5 @@ func ApplyDDLAt(cat *storage.Catalog, r *DDLRecord, lsn uint64) error {
 	if r.Op == "create_table_rows" {
 		return applyTableRows(cat, r, lsn)
 	}
-	ApplyDDL(cat, r)
-	return nil
+	return ApplyDDL(cat, r)
 }

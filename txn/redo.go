@@ -194,8 +194,10 @@ func DecodeDDL(b []byte) (*DDLRecord, error) {
 }
 
 // ApplyDDL replays a table or database DDL record into cat. Procedure
-// records are the caller's.
-func ApplyDDL(cat *storage.Catalog, r *DDLRecord) {
+// records are the caller's. Its only error is a failure to read or write
+// the table store while it rebuilds a table for an alter_table record (a
+// *storage.StoreError): recovery cannot go on without that table.
+func ApplyDDL(cat *storage.Catalog, r *DDLRecord) error {
 	switch r.Op {
 	case "create_db":
 		cat.CreateDatabase(r.DB)
@@ -214,7 +216,7 @@ func ApplyDDL(cat *storage.Catalog, r *DDLRecord) {
 			cat.ReplaceTable(r.Def)
 		}
 	case "alter_table":
-		replayAlter(cat, r)
+		return replayAlter(cat, r)
 	case "rename_tables":
 		cat.RenameTables(r.Renames, false)
 	case "create_view":
@@ -224,30 +226,57 @@ func ApplyDDL(cat *storage.Catalog, r *DDLRecord) {
 	case "drop_views":
 		cat.DropViews(r.Tables)
 	}
+	return nil
 }
 
 // replayAlter rebuilds the table as the ALTER TABLE did: the same
 // conversion (Reshape.Convert) of the rows the table held at the record's
 // LSN, which replay order guarantees are the rows the statement copied.
-func replayAlter(cat *storage.Catalog, r *DDLRecord) {
+// A row that does not convert failed the statement too, which then logged
+// nothing: the record is skipped. A failure to read or write the table
+// store is returned: skipping the ALTER would leave the table in its old
+// definition under the records that follow.
+func replayAlter(cat *storage.Catalog, r *DDLRecord) (err error) {
 	old := cat.Table(r.DB, r.Name)
 	if old == nil || r.Def == nil || r.Shape == nil {
-		return
+		return nil
 	}
 	if r.Instant {
 		nt := old.Redefined(r.Def)
 		nt.SetAutoInc(r.AutoInc)
 		cat.SwapAltered(old, nt, r.Shape)
-		return
+		return nil
 	}
+	// A failed read of the store panics with a *storage.StoreError (from
+	// NewRebuild's load of the stored rows or the copy): it is the error.
+	defer func() {
+		if p := recover(); p != nil {
+			se, ok := p.(*storage.StoreError)
+			if !ok {
+				panic(p)
+			}
+			err = alterStoreError(r, se)
+		}
+	}()
 	b := storage.NewRebuild(old, r.Def, r.Shape, 0)
 	defer b.Close()
-	if b.Copy() != nil {
-		return // the statement failed the same way and logged nothing
+	if err := b.Copy(); err != nil {
+		var se *storage.StoreError
+		if errors.As(err, &se) {
+			return alterStoreError(r, err)
+		}
+		return nil // a row's conversion: the statement failed the same way and logged nothing
 	}
 	b.Finish()
 	b.New.SetAutoInc(r.AutoInc)
 	cat.SwapAltered(old, b.New, r.Shape)
+	return nil
+}
+
+// alterStoreError is the error of an alter_table record's replay that
+// could not read or write the table store.
+func alterStoreError(r *DDLRecord, err error) error {
+	return fmt.Errorf("txn: replaying ALTER TABLE %s.%s: %w", r.DB, r.Name, err)
 }
 
 // Replayer applies log records in LSN order during recovery, holding the

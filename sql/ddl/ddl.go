@@ -117,7 +117,13 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		var refused error
 		rec.Tables, refused = dropReferenced(s, cat, rec.Tables)
 		if len(rec.Tables) > 0 {
-			err := txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); alter.TriggersFollow(pc, rec); return nil })
+			err := txns.LogDDL(ctx, rec, func() error {
+				if err := txn.ApplyDDL(cat, rec); err != nil {
+					return err
+				}
+				alter.TriggersFollow(pc, rec)
+				return nil
+			})
 			if err != nil {
 				return nil, err
 			}
@@ -153,7 +159,7 @@ func Exec(ctx context.Context, s *exec.State, txns *txn.Manager, pc *procs.Catal
 		// One record, one catalog step: readers and recovery see the old
 		// table or the new empty one, never no table.
 		rec := &txn.DDLRecord{Op: "truncate_table", DB: def.DB, Name: def.Name, Def: &def}
-		return &exec.Result{}, txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil })
+		return &exec.Result{}, txns.LogDDL(ctx, rec, func() error { return txn.ApplyDDL(cat, rec) })
 	}
 	return nil, sqlerr.New(sqlerr.ErNotSupportedYet, "This version of plrun doesn't yet support this DDL")
 }

@@ -15,7 +15,10 @@ import (
 func Apply(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord) { _ = ApplyAt(cat, pc, d, 0) }
 
 // ApplyAt is Apply of a record logged at lsn, which create_table_rows
-// needs (its rows are installed at it).
+// needs (its rows are installed at it). Its error is create_table_rows'
+// (the statement failed the same way) or, as a *storage.StoreError, a
+// failure to read or write the table store replaying an ALTER TABLE
+// (txn.ApplyDDL): recovery must stop there.
 func ApplyAt(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord, lsn uint64) error {
 	switch d.Op {
 	case "create_table_rows":
@@ -42,7 +45,7 @@ func ApplyAt(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord, lsn uint
 	case "drop_trigger":
 		_ = pc.DropTrigger(d.DB, d.Name, true)
 	case "drop_db":
-		txn.ApplyDDL(cat, d)
+		_ = txn.ApplyDDL(cat, d) // (never fails: only alter_table can)
 		pc.DropDatabaseTriggers(d.DB)
 		for _, p := range pc.ListIn(d.DB) {
 			_ = pc.Drop(d.DB, p.Name, true)
@@ -51,7 +54,9 @@ func ApplyAt(cat *storage.Catalog, pc *procs.Catalog, d *txn.DDLRecord, lsn uint
 			_ = pc.DropFunction(d.DB, f.Name, true)
 		}
 	default:
-		txn.ApplyDDL(cat, d)
+		if err := txn.ApplyDDL(cat, d); err != nil {
+			return err
+		}
 		alter.TriggersFollow(pc, d)
 	}
 	return nil

@@ -107,7 +107,7 @@ func dropViews(ctx context.Context, s *exec.State, txns *txn.Manager, x *ast.Dro
 		return nil, sqlerr.New(sqlerr.ErUnknownView, "Unknown VIEW: '%s'", strings.Join(missing, ","))
 	}
 	if len(rec.Tables) > 0 {
-		if err := txns.LogDDL(ctx, rec, func() error { txn.ApplyDDL(cat, rec); return nil }); err != nil {
+		if err := txns.LogDDL(ctx, rec, func() error { return txn.ApplyDDL(cat, rec) }); err != nil {
 			return nil, err
 		}
 	}
