@@ -23,7 +23,7 @@ build:
 
 # The sqllogictest corpus (internal/slt) runs without -race: it checks SQL
 # results over ~10k records, not concurrency, and -race makes it 5x slower.
-# So do the three longest table-store tests (100k-300k rows each; they
+# So do the four longest table-store tests (100k-300k rows each; they
 # skip themselves under -race): their concurrency is covered by the store
 # crash tests, which run with it.
 test:
@@ -31,7 +31,7 @@ test:
 	$(GO) vet ./...
 	$(GO) test -race -timeout 15m $$($(GO) list ./... | grep -v /internal/slt$$)
 	$(GO) test -timeout 10m ./internal/slt
-	$(GO) test -timeout 10m -run '^(TestCreateIndexStreamed|TestCrashCreateIndex|TestEvictionStress)$$' ./internal/enginetest
+	$(GO) test -timeout 10m -run '^(TestCreateIndexStreamed|TestCrashCreateIndex|TestEvictionStress|TestAggregateStreams)$$' ./internal/enginetest
 
 # The seeds' own scripts as their documents run them, against `plrun serve`
 # (seed 000: ob_elr.py, ELR off then on, k checked). Needs the mysql client

@@ -82,8 +82,8 @@ func RunTableLoad(ctx context.Context, cfg TableLoadConfig) (*TableLoadResult, e
 	eng := db.Engine()
 	memory := func() string {
 		ss := eng.StoreStats()
-		return fmt.Sprintf(" | rss %s heap %s resident %d rows, apply queue %d",
-			mib(ReadProcMemory().RSS), mib(goHeapBytes()), ss.ResidentRows, ss.Queued)
+		return fmt.Sprintf(" | rss %s: heap %s, block cache %s, memtables %s; resident %d rows, apply queue %d",
+			mib(ReadProcMemory().RSS), mib(goHeapBytes()), mib(ss.BlockCache), mib(ss.Memtables), ss.ResidentRows, ss.Queued)
 	}
 	stop := reportRows(progressOut(cfg.Progress), cfg.ReportInterval, start, &done, cfg.Rows, memory)
 	rows := newSbtestRows(cfg.Rows, cfg.Seed)
@@ -101,7 +101,10 @@ func RunTableLoad(ctx context.Context, cfg TableLoadConfig) (*TableLoadResult, e
 	res.InsertSec = time.Since(start).Seconds()
 	fmt.Fprintf(progressOut(cfg.Progress), "%d rows inserted in %s; %s\n", cfg.Rows, secs(res.InsertSec), SbtestIndex)
 	t := time.Now()
-	if _, err := s.Exec(ctx, SbtestIndex); err != nil {
+	stop = reportWhile(progressOut(cfg.Progress), cfg.ReportInterval, t, "CREATE INDEX k_1", memory)
+	_, err = s.Exec(ctx, SbtestIndex)
+	stop()
+	if err != nil {
 		return nil, fmt.Errorf("bench: load: %s: %w", SbtestIndex, err)
 	}
 	res.IndexSec = time.Since(t).Seconds()
@@ -144,6 +147,35 @@ func RunTableLoad(ctx context.Context, cfg TableLoadConfig) (*TableLoadResult, e
 // rows done, the rate over the interval and overall, and the ETA.
 // extra, if set, adds to each line (the memory figures).
 func reportRows(w io.Writer, every time.Duration, start time.Time, done *atomic.Int64, total int64, extra func() string) (stop func()) {
+	last, lastAt := int64(0), start
+	return tickLines(w, every, func(now time.Time) string {
+		n := done.Load()
+		elapsed := now.Sub(start)
+		line := fmt.Sprintf("[ %ss ] rows: %d/%d (%.1f%%) rows/s: %.0f (avg %.0f)",
+			trimFloat(elapsed.Seconds()), n, total, 100*float64(n)/float64(total),
+			float64(n-last)/now.Sub(lastAt).Seconds(), float64(n)/elapsed.Seconds())
+		if n > 0 {
+			line += fmt.Sprintf(" eta: %v", time.Duration(float64(elapsed)*float64(total-n)/float64(n)).Round(time.Second))
+		}
+		if extra != nil {
+			line += extra()
+		}
+		last, lastAt = n, now
+		return line
+	})
+}
+
+// reportWhile prints a line every interval until stop is called: the
+// time since start, what runs, and extra (the memory figures).
+func reportWhile(w io.Writer, every time.Duration, start time.Time, what string, extra func() string) (stop func()) {
+	return tickLines(w, every, func(now time.Time) string {
+		return fmt.Sprintf("[ %ss ] %s%s", trimFloat(now.Sub(start).Seconds()), what, extra())
+	})
+}
+
+// tickLines prints line(now) every interval (0: one second) until stop
+// is called; line runs on one goroutine, one call at a time.
+func tickLines(w io.Writer, every time.Duration, line func(now time.Time) string) (stop func()) {
 	if every <= 0 {
 		every = time.Second
 	}
@@ -152,25 +184,12 @@ func reportRows(w io.Writer, every time.Duration, start time.Time, done *atomic.
 		defer close(ended)
 		tick := time.NewTicker(every)
 		defer tick.Stop()
-		last, lastAt := int64(0), start
 		for {
 			select {
 			case <-quit:
 				return
 			case now := <-tick.C:
-				n := done.Load()
-				elapsed := now.Sub(start)
-				line := fmt.Sprintf("[ %ss ] rows: %d/%d (%.1f%%) rows/s: %.0f (avg %.0f)",
-					trimFloat(elapsed.Seconds()), n, total, 100*float64(n)/float64(total),
-					float64(n-last)/now.Sub(lastAt).Seconds(), float64(n)/elapsed.Seconds())
-				if n > 0 {
-					line += fmt.Sprintf(" eta: %v", time.Duration(float64(elapsed)*float64(total-n)/float64(n)).Round(time.Second))
-				}
-				if extra != nil {
-					line += extra()
-				}
-				fmt.Fprintln(w, line)
-				last, lastAt = n, now
+				fmt.Fprintln(w, line(now))
 			}
 		}
 	}()

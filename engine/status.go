@@ -61,6 +61,8 @@ func (e *Engine) Status() [][2]string {
 		{"Plrun_rows_resident_budget", strconv.FormatInt(ss.Budget, 10)},
 		{"Plrun_rows_evicted", u(ss.Evicted)},
 		{"Plrun_store_disk_bytes", u(e.store.DiskUsage())},
+		{"Plrun_store_block_cache_bytes", strconv.FormatInt(ss.BlockCache, 10)},
+		{"Plrun_store_memtable_bytes", strconv.FormatInt(ss.Memtables, 10)},
 		{"Plrun_query_log_dropped", u(e.qlog.Dropped())},
 		{"Plrun_query_log_written", u(e.qlog.Written())},
 		{"Plrun_workers_busy", strconv.Itoa(e.workers.busyCount())},

@@ -484,6 +484,7 @@ type StoreStats struct {
 	ResidentRows, ResidentBytes int64  // rows in memory, and their estimated bytes
 	Budget                      int64  // the bytes resident rows are evicted down to
 	Evicted                     uint64 // rows evicted since start
+	BlockCache, Memtables       int64  // pebble's memory outside the Go heap (kv.Store.Memory)
 }
 
 // StoreStats reports the table store's state.
@@ -493,6 +494,7 @@ func (m *Manager) StoreStats() StoreStats {
 		return StoreStats{}
 	}
 	s := StoreStats{Applied: a.store.Applied(), Flushed: a.store.Flushed(), Budget: a.budget, Evicted: a.evicted.Load()}
+	s.BlockCache, s.Memtables = a.store.Memory()
 	a.mu.Lock()
 	s.Queued = len(a.queue)
 	a.mu.Unlock()

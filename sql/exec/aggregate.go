@@ -24,37 +24,66 @@ func (pl *SelectPlan) groupRows(ec *expr.Ctx, rows [][]types.Value) ([]query.Row
 // groupContexts groups rows by GROUP BY, computes the aggregates and
 // keeps the groups HAVING accepts, in order of their first row.
 func (pl *SelectPlan) groupContexts(ec *expr.Ctx, rows [][]types.Value) ([]evalCtx, error) {
-	var order []string
-	groups := map[string]*group{}
+	gr := pl.newGrouping()
 	for _, row := range rows {
-		if err := ec.Poll(); err != nil {
+		if err := gr.add(ec, row); err != nil {
 			return nil, err
 		}
-		ec.Row = row
-		var kb []byte
-		for _, g := range pl.groupBy {
-			v, err := g.Fn(ec)
-			if err != nil {
-				return nil, err
-			}
-			kb = types.KeyString(kb, v)
+	}
+	return gr.finish(ec)
+}
+
+// grouping is an aggregation under way: rows are added one at a time
+// (from a list, or streamed from a scan: Access.Stream), so it holds the
+// groups and their accumulators, not the rows.
+type grouping struct {
+	pl     *SelectPlan
+	order  []string
+	groups map[string]*group
+	kb     []byte
+}
+
+func (pl *SelectPlan) newGrouping() *grouping {
+	return &grouping{pl: pl, groups: map[string]*group{}}
+}
+
+// add adds one source row to its group.
+func (gr *grouping) add(ec *expr.Ctx, row []types.Value) error {
+	pl := gr.pl
+	if err := ec.Poll(); err != nil {
+		return err
+	}
+	ec.Row = row
+	gr.kb = gr.kb[:0]
+	for _, g := range pl.groupBy {
+		v, err := g.Fn(ec)
+		if err != nil {
+			return err
 		}
-		k := string(kb)
-		g := groups[k]
-		if g == nil {
-			if err := ec.Mem.Grow(int64(len(k)) + expr.MapKeyBytes + int64(len(pl.aggs.Specs))*2*expr.ValueBytes); err != nil {
-				return nil, err
-			}
-			g = &group{first: row, accs: make([]aggregate.Acc, len(pl.aggs.Specs))}
-			groups[k] = g
-			order = append(order, k)
+		gr.kb = types.KeyString(gr.kb, v)
+	}
+	g := gr.groups[string(gr.kb)]
+	if g == nil {
+		k := string(gr.kb)
+		if err := ec.Mem.Grow(int64(len(k)) + expr.MapKeyBytes + int64(len(pl.aggs.Specs))*2*expr.ValueBytes); err != nil {
+			return err
 		}
-		for i := range pl.aggs.Specs {
-			if err := g.accs[i].Add(&pl.aggs.Specs[i], ec, ec.Mem); err != nil {
-				return nil, err
-			}
+		g = &group{first: row, accs: make([]aggregate.Acc, len(pl.aggs.Specs))}
+		gr.groups[k] = g
+		gr.order = append(gr.order, k)
+	}
+	for i := range pl.aggs.Specs {
+		if err := g.accs[i].Add(&pl.aggs.Specs[i], ec, ec.Mem); err != nil {
+			return err
 		}
 	}
+	return nil
+}
+
+// finish computes the aggregates and keeps the groups HAVING accepts, in
+// order of their first row.
+func (gr *grouping) finish(ec *expr.Ctx) ([]evalCtx, error) {
+	pl, groups, order := gr.pl, gr.groups, gr.order
 	if len(groups) == 0 && len(pl.groupBy) == 0 {
 		// An aggregate over no rows still returns one row.
 		groups[""] = &group{accs: make([]aggregate.Acc, len(pl.aggs.Specs))}

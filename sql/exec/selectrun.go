@@ -44,46 +44,14 @@ func (pl *SelectPlan) Exec(rc query.RunCtx) (*Result, error) {
 	if err := pl.materialize(ec); err != nil {
 		return nil, err
 	}
-	var rows [][]types.Value
-	if pl.join != nil {
-		if rows, err = pl.join.Rows(ctx, x, ec); err != nil {
-			return nil, err
-		}
-	} else if pl.t != nil {
-		// FOR UPDATE locks, in a transaction or under autocommit alike
-		// (where the statement's commit releases them).
-		refs, err := pl.acc.Find(ctx, x, ec, pl.forUpdate)
-		if err != nil {
-			return nil, err
-		}
-		if err := ec.Mem.Grow(int64(len(refs)) * expr.RowBytes); err != nil {
-			return nil, err
-		}
-		rows = make([][]types.Value, len(refs))
-		for i, r := range refs {
-			rows[i] = r.Vals
-		}
-	} else {
-		ok := true
-		if pl.acc != nil && pl.acc.Filter != nil {
-			if ok, err = expr.EvalBool(pl.acc.Filter, ec); err != nil {
-				return nil, err
-			}
-		}
-		if ok {
-			rows = [][]types.Value{nil}
-		}
-	}
-	var out []query.Row
-	if len(pl.windows.Funcs) > 0 {
-		out, err = pl.runWindows(ec, rows)
-	} else if pl.grouped {
-		out, err = pl.groupRows(ec, rows)
-	} else {
-		out, err = pl.projectRows(ec, rows)
-	}
+	out, streamed, err := pl.streamGroups(x, ec)
 	if err != nil {
 		return nil, err
+	}
+	if !streamed {
+		if out, err = pl.resultRows(ctx, x, ec); err != nil {
+			return nil, err
+		}
 	}
 	if pl.distinct {
 		if out, err = distinctRows(ec, out); err != nil {
@@ -113,6 +81,72 @@ func (pl *SelectPlan) Exec(rc query.RunCtx) (*Result, error) {
 		res.FoundRows = int64(found)
 	}
 	return res, nil
+}
+
+// streamGroups is an aggregate over one table's scan, fed the rows as
+// they are read (Access.Stream): it holds its groups, not the table.
+// streamed is false where the plan is not that or the access path
+// collects its rows anyway (resultRows then does it all).
+func (pl *SelectPlan) streamGroups(x *txn.Txn, ec *expr.Ctx) (out []query.Row, streamed bool, err error) {
+	if pl.t == nil || pl.join != nil || !pl.grouped || len(pl.windows.Funcs) > 0 || pl.forUpdate {
+		return nil, false, nil
+	}
+	gr := pl.newGrouping()
+	streamed, err = pl.acc.Stream(x, ec, func(vals []types.Value) error { return gr.add(ec, vals) })
+	if err != nil || !streamed {
+		return nil, streamed, err
+	}
+	ctxs, err := gr.finish(ec)
+	if err != nil {
+		return nil, true, err
+	}
+	out, err = pl.projectContexts(ec, ctxs)
+	return out, true, err
+}
+
+// resultRows reads the source rows (a join's, one table's, or the one
+// row of a SELECT without FROM) and makes the result rows of them:
+// windows, groups or the select list.
+func (pl *SelectPlan) resultRows(ctx context.Context, x *txn.Txn, ec *expr.Ctx) ([]query.Row, error) {
+	var rows [][]types.Value
+	var err error
+	if pl.join != nil {
+		if rows, err = pl.join.Rows(ctx, x, ec); err != nil {
+			return nil, err
+		}
+	} else if pl.t != nil {
+		// FOR UPDATE locks, in a transaction or under autocommit alike
+		// (where the statement's commit releases them).
+		refs, err := pl.acc.Find(ctx, x, ec, pl.forUpdate)
+		if err != nil {
+			return nil, err
+		}
+		if err := ec.Mem.Grow(int64(len(refs)) * expr.RowBytes); err != nil {
+			return nil, err
+		}
+		rows = make([][]types.Value, len(refs))
+		for i, r := range refs {
+			rows[i] = r.Vals
+		}
+	} else {
+		ok := true
+		if pl.acc != nil && pl.acc.Filter != nil {
+			if ok, err = expr.EvalBool(pl.acc.Filter, ec); err != nil {
+				return nil, err
+			}
+		}
+		if ok {
+			rows = [][]types.Value{nil}
+		}
+	}
+	switch {
+	case len(pl.windows.Funcs) > 0:
+		return pl.runWindows(ec, rows)
+	case pl.grouped:
+		return pl.groupRows(ec, rows)
+	default:
+		return pl.projectRows(ec, rows)
+	}
 }
 
 // applyLimit cuts out to LIMIT [offset,] count.

@@ -169,6 +169,14 @@ func (s *Store) getUint(key []byte) (uint64, bool, error) {
 // Metrics is pebble's own report (SHOW ENGINE PLRUN STATUS).
 func (s *Store) Metrics() string { return s.db.Metrics().String() }
 
+// Memory is what pebble holds outside the Go heap: its block cache and
+// its memtables (the mutable one, those queued for flushing, and zombies
+// an iterator still reads).
+func (s *Store) Memory() (blockCache, memtables int64) {
+	m := s.db.Metrics()
+	return m.BlockCache.Size, int64(m.MemTable.Size + m.MemTable.ZombieSize)
+}
+
 // DiskUsage is the store's size on disk in bytes.
 func (s *Store) DiskUsage() uint64 { return s.db.Metrics().DiskSpaceUsage() }
 
