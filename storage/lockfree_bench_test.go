@@ -7,24 +7,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/plrun/plrun/storage/kv"
 	"github.com/plrun/plrun/types"
 )
 
 // benchBacked is a backed table (id, v; KEY iv (v)) of rows rows, all in
 // the store and none resident but hot, the keys a writer updates.
 func benchBacked(b *testing.B, rows, hot int) (*Table, uint64) {
-	s, err := kv.Open(b.TempDir(), kv.Options{CacheBytes: 64 << 20})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { s.Close() })
-	def := &TableDef{ID: 9, Name: "t", Columns: []Column{intCol("id"), intCol("v")}, Indexes: []IndexDef{
-		{Name: "PRIMARY", Cols: []int{0}, Primary: true, Unique: true},
-		{Name: "iv", Cols: []int{1}},
-	}}
-	tb := NewTable(def)
-	tb.attach(s, 9, false)
+	s, tb := newBackedIV(b, 9, 64<<20)
 	bt := s.NewBatch()
 	for id := int64(1); id <= int64(rows); id++ {
 		pk := []types.Value{types.IntValue(id)}

@@ -114,20 +114,27 @@ type lfApply struct {
 	lsn      uint64
 }
 
-const lfValues = 40 // distinct values of v
-
-func newLFRig(t *testing.T, rows int) *lfRig {
-	s, err := kv.Open(t.TempDir(), kv.Options{})
+// newBackedIV is an empty backed table (id, v; KEY iv (v)) with table id
+// id in a new store of cacheBytes of block cache (0: the default).
+func newBackedIV(tb testing.TB, id uint64, cacheBytes int64) (*kv.Store, *Table) {
+	s, err := kv.Open(tb.TempDir(), kv.Options{CacheBytes: cacheBytes})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
-	def := &TableDef{ID: 7, Name: "t", Columns: []Column{intCol("id"), intCol("v")}, Indexes: []IndexDef{
+	tb.Cleanup(func() { s.Close() })
+	def := &TableDef{ID: id, Name: "t", Columns: []Column{intCol("id"), intCol("v")}, Indexes: []IndexDef{
 		{Name: "PRIMARY", Cols: []int{0}, Primary: true, Unique: true},
 		{Name: "iv", Cols: []int{1}},
 	}}
-	tb := NewTable(def)
-	tb.attach(s, 7, false)
+	t := NewTable(def)
+	t.attach(s, id, false)
+	return s, t
+}
+
+const lfValues = 40 // distinct values of v
+
+func newLFRig(t *testing.T, rows int) *lfRig {
+	s, tb := newBackedIV(t, 7, 0)
 	g := &lfRig{t: t, store: s, tb: tb, snaps: &lfSnaps{active: map[uint64]int{}}, model: &lfModel{hist: map[int64][]lfVersion{}}}
 	// the initial rows: committed, applied, then (nearly all) evicted
 	b := s.NewBatch()
